@@ -1,0 +1,2 @@
+"""Adjutant's application layer: the command line (:mod:`app.cli`) and the Qt
+editor (:mod:`app.gui`).  Importing this package does not import Qt."""

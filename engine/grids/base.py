@@ -1,0 +1,212 @@
+"""Value types and the grid interface shared by every kind of grid.
+
+A :class:`Cell` is the *storage* coordinate of a cell: its column and row in
+the map's rectangle of cells (``0 <= col < width``, ``0 <= row < height``).
+Layers are arrays indexed ``[row, col]``; labels, files and messages name
+cells through the map's numbering (:mod:`engine.labels`).
+
+The mathematics of each kind happens in its own coordinates: col/row for
+squares, cube coordinates (:class:`engine.grids.hexgrid.Hex`) for hexes.  A
+:class:`Grid` hides that behind one interface, so rules code never asks which
+kind of grid it runs on.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+Point = tuple[float, float]
+
+
+class GridKind(str, Enum):
+    """The closed set of grid kinds a map can have."""
+
+    SQUARE = "square"
+    HEX = "hex"
+
+
+class GridError(ValueError):
+    """A grid was asked something that makes no sense (e.g. the side of two
+    cells that are not adjacent)."""
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Cell:
+    """Column and row of a cell in its map's storage rectangle.
+
+    Ordering is by column, then row; it is the canonical order used wherever
+    the engine needs a deterministic choice between cells.
+    """
+
+    col: int
+    row: int
+
+    def __repr__(self) -> str:
+        return f"Cell({self.col}, {self.row})"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Edge:
+    """An edge: the side two adjacent cells share, named the same from either cell.
+
+    Always build one with :meth:`between` (or :meth:`Grid.edge`), which puts
+    the two cells in canonical order, so ``Edge.between(a, b) ==
+    Edge.between(b, a)``.
+    """
+
+    a: Cell
+    b: Cell
+
+    def __post_init__(self) -> None:
+        if not self.a < self.b:
+            raise GridError(f"Edge cells must be distinct and ordered, got {self.a!r}, {self.b!r}")
+
+    @staticmethod
+    def between(a: Cell, b: Cell) -> Edge:
+        return Edge(a, b) if a < b else Edge(b, a)
+
+    def other(self, cell: Cell) -> Cell:
+        """The cell across this side from ``cell``."""
+        if cell == self.a:
+            return self.b
+        if cell == self.b:
+            return self.a
+        raise GridError(f"{cell!r} is not on side {self!r}")
+
+
+# A link (rail, road) joins two adjacent cells; it is identified the same way
+# as the side between them, canonical whichever end is named first.
+Link = Edge
+
+
+class Grid(ABC):
+    """Topology of a rectangle of cells: which cells exist, which touch, how
+    far apart they are, and the sides between them.
+
+    Geometry (where a cell is drawn) lives in :class:`Layout`, not here.
+    """
+
+    kind: GridKind
+
+    def __init__(self, width: int, height: int) -> None:
+        if width < 1 or height < 1:
+            raise GridError(f"a grid needs at least one column and one row, got {width}x{height}")
+        self.width = width
+        self.height = height
+
+    # -- cells -----------------------------------------------------------
+    def contains(self, cell: Cell) -> bool:
+        return 0 <= cell.col < self.width and 0 <= cell.row < self.height
+
+    def cells(self) -> Iterator[Cell]:
+        """Every cell, row by row (north to south), west to east in a row."""
+        for row in range(self.height):
+            for col in range(self.width):
+                yield Cell(col, row)
+
+    @property
+    def size(self) -> int:
+        return self.width * self.height
+
+    def corner_cells(self) -> dict[str, Cell]:
+        """The four corner cells, keyed ``nw``, ``ne``, ``sw``, ``se``."""
+        w, h = self.width - 1, self.height - 1
+        return {"nw": Cell(0, 0), "ne": Cell(w, 0), "sw": Cell(0, h), "se": Cell(w, h)}
+
+    # -- topology --------------------------------------------------------
+    @abstractmethod
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """Cells adjacent to ``cell`` that lie on the map, in a fixed order
+        documented by each grid kind."""
+
+    @abstractmethod
+    def distance(self, a: Cell, b: Cell) -> int:
+        """Number of steps between two cells; each kind documents its metric."""
+
+    def are_adjacent(self, a: Cell, b: Cell) -> bool:
+        return a != b and self.distance(a, b) == 1
+
+    def link_neighbours(self, cell: Cell) -> list[Cell]:
+        """Cells a link (rail, road) from ``cell`` may join.  By default the
+        ordinary neighbours; square grids also allow diagonal links."""
+        return self.neighbours(cell)
+
+    def can_link(self, a: Cell, b: Cell) -> bool:
+        return b in self.link_neighbours(a)
+
+    def edge(self, a: Cell, b: Cell) -> Edge:
+        """The side ``a`` and ``b`` share.  Raises :class:`GridError` when
+        they share none (not adjacent, or only a corner)."""
+        if not self.shares_side(a, b):
+            raise GridError(f"{a!r} and {b!r} share no side")
+        return Edge.between(a, b)
+
+    def shares_side(self, a: Cell, b: Cell) -> bool:
+        """Whether ``a`` and ``b`` share a whole side (not just a corner)."""
+        return self.are_adjacent(a, b)
+
+    def edges_of(self, cell: Cell) -> list[Edge]:
+        """The sides of ``cell`` towards on-map cells."""
+        return [Edge.between(cell, n) for n in self.neighbours(cell) if self.shares_side(cell, n)]
+
+    def link(self, a: Cell, b: Cell) -> Edge:
+        if not (self.contains(a) and self.contains(b) and self.can_link(a, b)):
+            raise GridError(f"{a!r} and {b!r} cannot be joined by a link")
+        return Edge.between(a, b)
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The grid's description as stored in scenario files."""
+
+    @abstractmethod
+    def make_layout(self, size: float) -> Layout:
+        """A geometry layout for this grid with cells of the given size
+        (square side, or hex circumradius), map's top-left corner at 0, 0."""
+
+
+class Layout(ABC):
+    """Geometry of a grid: cell to point, point to cell, cell outline.
+
+    Returns plain numbers; only the app turns them into Qt types.  The map's
+    bounding box starts at (0, 0), y grows downwards (screen convention).
+    """
+
+    @abstractmethod
+    def center(self, cell: Cell) -> Point: ...
+
+    @abstractmethod
+    def corners(self, cell: Cell) -> list[Point]:
+        """Outline of the cell, clockwise on screen."""
+
+    @abstractmethod
+    def pick(self, x: float, y: float) -> Cell:
+        """The cell whose outline contains the point (it may lie off the
+        map: check with :meth:`Grid.contains`)."""
+
+    @abstractmethod
+    def edge_segment(self, edge: Edge) -> tuple[Point, Point]:
+        """The two end points of the side two cells share."""
+
+    @abstractmethod
+    def bounds(self) -> tuple[float, float]:
+        """Width and height of the whole map's bounding box."""
+
+    def polygon(self, cell: Cell) -> list[Point]:
+        return self.corners(cell)
+
+    @abstractmethod
+    def cells_in_rect(self, x0: float, y0: float, x1: float, y1: float) -> tuple[range, range]:
+        """Column and row ranges (clipped to the map) of the cells that may
+        overlap the rectangle; a small superset is allowed."""
+
+
+def shared_segment(a: Sequence[Point], b: Sequence[Point], eps: float = 1e-6) -> tuple[Point, Point]:
+    """The edge two polygons share (two corners within ``eps`` of each other)."""
+    common = [p for p in a if any(abs(p[0] - q[0]) < eps and abs(p[1] - q[1]) < eps for q in b)]
+    if len(common) != 2:
+        raise GridError("cells share no edge")
+    return common[0], common[1]

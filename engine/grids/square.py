@@ -1,0 +1,112 @@
+"""Square grids, 4- or 8-neighbour."""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from .base import Cell, Grid, GridError, GridKind, Layout, Point, Edge
+
+# Neighbour order: N, E, S, W, then NE, SE, SW, NW.  Rules that must break
+# ties deterministically rely on this order.
+ORTHOGONAL: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+DIAGONAL: tuple[tuple[int, int], ...] = ((1, -1), (1, 1), (-1, 1), (-1, -1))
+
+
+class SquareGrid(Grid):
+    """A rectangle of squares.
+
+    With ``neighbours=4`` cells touch across their four sides and the
+    distance is the Manhattan distance ``|dc| + |dr|``.  With
+    ``neighbours=8`` diagonal cells also touch and the distance is the
+    Chebyshev distance ``max(|dc|, |dr|)``.  Either way, two cells share a
+    *side* only when they are orthogonal neighbours; diagonal neighbours share
+    a corner.  Links (rail, road) may always join diagonal neighbours.
+    """
+
+    kind = GridKind.SQUARE
+
+    def __init__(self, width: int, height: int, neighbours: Literal[4, 8] = 8) -> None:
+        super().__init__(width, height)
+        if neighbours not in (4, 8):
+            raise GridError(f"square grid neighbours must be 4 or 8, got {neighbours!r}")
+        self.neighbour_count: Literal[4, 8] = neighbours
+        self._steps = ORTHOGONAL + DIAGONAL if neighbours == 8 else ORTHOGONAL
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """On-map neighbours in the order N, E, S, W (then NE, SE, SW, NW)."""
+        out = []
+        w, h = self.width, self.height
+        for dc, dr in self._steps:
+            c, r = cell.col + dc, cell.row + dr
+            if 0 <= c < w and 0 <= r < h:
+                out.append(Cell(c, r))
+        return out
+
+    def link_neighbours(self, cell: Cell) -> list[Cell]:
+        out = []
+        for dc, dr in ORTHOGONAL + DIAGONAL:
+            c, r = cell.col + dc, cell.row + dr
+            if 0 <= c < self.width and 0 <= r < self.height:
+                out.append(Cell(c, r))
+        return out
+
+    def distance(self, a: Cell, b: Cell) -> int:
+        """Manhattan distance on a 4-neighbour grid, Chebyshev distance on an
+        8-neighbour grid."""
+        dc, dr = abs(a.col - b.col), abs(a.row - b.row)
+        return dc + dr if self.neighbour_count == 4 else max(dc, dr)
+
+    def shares_side(self, a: Cell, b: Cell) -> bool:
+        return abs(a.col - b.col) + abs(a.row - b.row) == 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": "square", "width": self.width, "height": self.height,
+                "neighbours": self.neighbour_count}
+
+    def make_layout(self, size: float) -> SquareLayout:
+        return SquareLayout(self, size)
+
+
+class SquareLayout(Layout):
+    """Squares of side ``size``; cell (0, 0) has its top-left corner at 0, 0."""
+
+    def __init__(self, grid: SquareGrid, size: float) -> None:
+        if not size > 0:
+            raise GridError(f"cell size must be positive, got {size!r}")
+        self.grid = grid
+        self.size = float(size)
+
+    def center(self, cell: Cell) -> Point:
+        s = self.size
+        return ((cell.col + 0.5) * s, (cell.row + 0.5) * s)
+
+    def corners(self, cell: Cell) -> list[Point]:
+        s = self.size
+        x, y = cell.col * s, cell.row * s
+        return [(x, y), (x + s, y), (x + s, y + s), (x, y + s)]
+
+    def pick(self, x: float, y: float) -> Cell:
+        return Cell(math.floor(x / self.size), math.floor(y / self.size))
+
+    def edge_segment(self, edge: Edge) -> tuple[Point, Point]:
+        a, b = edge.a, edge.b
+        s = self.size
+        if a.row == b.row:  # vertical edge between west a and east b
+            x = max(a.col, b.col) * s
+            return (x, a.row * s), (x, (a.row + 1) * s)
+        if a.col == b.col:
+            y = max(a.row, b.row) * s
+            return (a.col * s, y), ((a.col + 1) * s, y)
+        raise GridError(f"{a!r} and {b!r} share no side")
+
+    def bounds(self) -> tuple[float, float]:
+        return self.grid.width * self.size, self.grid.height * self.size
+
+    def cells_in_rect(self, x0: float, y0: float, x1: float, y1: float) -> tuple[range, range]:
+        s = self.size
+        c0 = max(0, math.floor(x0 / s))
+        c1 = min(self.grid.width, math.floor(x1 / s) + 1)
+        r0 = max(0, math.floor(y0 / s))
+        r1 = min(self.grid.height, math.floor(y1 / s) + 1)
+        return range(c0, max(c0, c1)), range(r0, max(r0, r1))

@@ -1,0 +1,63 @@
+"""Golden rule cases, kept as data and driven by one loop.
+
+Each ``tests/golden/*.json`` file holds cases for one rules system::
+
+    {"system": "cwol_rail",
+     "source": "shared seeds 000 worked example",
+     "cases": [
+       {"name": "all Confederate: 30 squares via Meridian",
+        "argv": ["rail", "maps/cwol_mobile_columbus.json", "--unit", "CS1IN", "--to", "E4-X4"],
+        "expect": {"status": "arrived", "path_length": 30, "stop": "E4-X4"},
+        "exit": 0}
+     ]}
+
+A case runs ``adjutant ARGV --json`` in process from the project root; the
+JSON printed must contain ``expect`` (dicts are matched as subsets,
+recursively; lists and scalars exactly) and the exit status must equal
+``exit`` (default 0).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.cli import main
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def _cases() -> list[Any]:
+    out = []
+    for f in sorted(GOLDEN.glob("*.json")):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        for case in data["cases"]:
+            out.append(pytest.param(case, id=f"{f.stem}: {case['name']}"))
+    return out
+
+
+def _contains(got: Any, want: Any, where: str = "$") -> list[str]:
+    if isinstance(want, dict):
+        if not isinstance(got, dict):
+            return [f"{where}: expected an object, got {got!r}"]
+        out = []
+        for k, v in want.items():
+            if k not in got:
+                out.append(f"{where}.{k}: missing")
+            else:
+                out.extend(_contains(got[k], v, f"{where}.{k}"))
+        return out
+    return [] if got == want else [f"{where}: expected {want!r}, got {got!r}"]
+
+
+@pytest.mark.parametrize("case", _cases())
+def test_golden(case: dict[str, Any], in_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main([*case["argv"], "--json"])
+    out = capsys.readouterr().out
+    result = json.loads(out)
+    assert code == case.get("exit", 0), f"exit status {code}; output: {out}"
+    mismatches = _contains(result, case["expect"])
+    assert not mismatches, "\n".join(mismatches) + f"\nfull result: {json.dumps(result, indent=1)[:3000]}"
