@@ -1,0 +1,88 @@
+"""What a live preview asks the canvas to draw: small Qt-free value types.
+
+A rules preview (:class:`app.gui.previews.Preview`) turns an engine result
+into an :class:`Overlay`; the canvas draws it on top of the map, fresh every
+frame, and shows ``message`` in the status bar and the item tooltips when the
+mouse rests on them.  Colours are ``"#rrggbb"`` or ``"#rrggbbaa"`` strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from engine.grids import Cell, Edge
+
+
+@dataclass(frozen=True)
+class CellMark:
+    """Fill and/or outline one cell, optionally with a short text (e.g.
+    "T/U", a cost) drawn in it."""
+
+    cell: Cell
+    fill: str | None = None
+    outline: str | None = None
+    text: str | None = None
+    tooltip: str | None = None
+    width: float = 2.0
+
+
+@dataclass(frozen=True)
+class PathLine:
+    """A polyline through cell centres (a rail path, a march line)."""
+
+    cells: tuple[Cell, ...]
+    color: str
+    width: float = 3.0
+    dashed: bool = False
+    tooltip: str | None = None
+
+
+@dataclass(frozen=True)
+class EdgeMark:
+    """Highlight the side two cells share (a river crossing, a bridge)."""
+
+    edge: Edge
+    color: str
+    width: float = 4.0
+    tooltip: str | None = None
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A symbol at a cell centre: the stop point, a waypoint, a blocker."""
+
+    cell: Cell
+    shape: Literal["circle", "cross", "star", "square", "diamond"]
+    color: str
+    text: str | None = None
+    tooltip: str | None = None
+    size: float = 0.5  # fraction of the cell size
+
+
+Item = CellMark | PathLine | EdgeMark | Marker
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """Everything one preview draws, plus its verdict in words."""
+
+    items: tuple[Item, ...] = ()
+    message: str = ""
+    ok: bool | None = None  # True: a legal move; False: refused; None: informational
+    details: dict[str, object] = field(default_factory=dict)
+
+    def tooltip_at(self, cell: Cell) -> str | None:
+        """Tooltips of the items on ``cell``, joined; ``None`` if none."""
+        tips = []
+        for it in self.items:
+            if isinstance(it, (CellMark, Marker)) and it.cell == cell and it.tooltip:
+                tips.append(it.tooltip)
+            elif isinstance(it, EdgeMark) and cell in (it.edge.a, it.edge.b) and it.tooltip:
+                tips.append(it.tooltip)
+            elif isinstance(it, PathLine) and cell in it.cells and it.tooltip:
+                tips.append(it.tooltip)
+        return "\n".join(dict.fromkeys(tips)) or None
+
+
+EMPTY = Overlay()
