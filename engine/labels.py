@@ -144,6 +144,12 @@ class CwolNumbering(Numbering):
     def to_dict(self) -> dict[str, Any]:
         return {"scheme": "cwol", "first_col": self.first_col, "first_row": self.first_row}
 
+    def check_fits(self, width: int, height: int) -> None:
+        for what, first, n in (("columns", self.first_col, width), ("rows", self.first_row, height)):
+            if first + n - 1 > self.MAX_INDEX:
+                raise LabelError(f"CWOL labels stop at Z9: {n} {what} starting at {self.part(first)} "
+                                 f"would need index {first + n - 1}")
+
     def describe(self) -> str:
         return f"CWOL letter-digit pairs, first square {self.example()}"
 

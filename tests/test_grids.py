@@ -1,0 +1,199 @@
+"""Geometry and topology tables for square and hex grids."""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+import pytest
+
+from engine.grids import Cell, Edge, GridError, Hex, HexGrid, SquareGrid
+
+# --- hex neighbour tables (Red Blob Games, "offset coordinates"), in the
+# direction order of HEX_DIRECTIONS: +q, +q-r, -r, -q, -q+r, +r.
+HEX_TABLES = {
+    ("flat", "odd"): {0: [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (0, 1)],
+                      1: [(1, 1), (1, 0), (0, -1), (-1, 0), (-1, 1), (0, 1)]},
+    ("flat", "even"): {0: [(1, 1), (1, 0), (0, -1), (-1, 0), (-1, 1), (0, 1)],
+                       1: [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (0, 1)]},
+    ("pointy", "odd"): {0: [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)],
+                        1: [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)]},
+    ("pointy", "even"): {0: [(1, 0), (1, -1), (0, -1), (-1, 0), (0, 1), (1, 1)],
+                         1: [(1, 0), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1)]},
+}
+HEX_CONFIGS = list(HEX_TABLES)
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+@pytest.mark.parametrize("cell", [Cell(2, 2), Cell(3, 3), Cell(2, 3), Cell(3, 2)])
+def test_hex_neighbours_match_offset_tables(orientation: str, parity: str, cell: Cell) -> None:
+    g = HexGrid(8, 8, orientation, parity)
+    axis = cell.col if orientation == "flat" else cell.row
+    want = [Cell(cell.col + dc, cell.row + dr) for dc, dr in HEX_TABLES[(orientation, parity)][axis & 1]]
+    assert g.neighbours(cell) == want
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+def test_hex_neighbours_are_one_hex_apart_on_screen(orientation: str, parity: str) -> None:
+    g = HexGrid(7, 6, orientation, parity)
+    lay = g.make_layout(10.0)
+    for c in g.cells():
+        cx, cy = lay.center(c)
+        for n in g.neighbours(c):
+            nx, ny = lay.center(n)
+            assert math.hypot(nx - cx, ny - cy) == pytest.approx(10.0 * math.sqrt(3))
+            assert g.distance(c, n) == 1
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+def test_hex_corner_cells_neighbour_counts(orientation: str, parity: str) -> None:
+    g = HexGrid(5, 5, orientation, parity)
+    assert len(g.neighbours(Cell(2, 2))) == 6
+    assert all(2 <= len(g.neighbours(c)) <= 3 for c in g.corner_cells().values())
+
+
+def _bfs(grid: HexGrid | SquareGrid, start: Cell) -> dict[Cell, int]:
+    dist = {start: 0}
+    todo = deque([start])
+    while todo:
+        c = todo.popleft()
+        for n in grid.neighbours(c):
+            if n not in dist:
+                dist[n] = dist[c] + 1
+                todo.append(n)
+    return dist
+
+
+@pytest.mark.parametrize("grid", [HexGrid(9, 7, o, p) for o, p in HEX_CONFIGS]
+                         + [SquareGrid(9, 7, 4), SquareGrid(9, 7, 8)], ids=lambda g: str(g.to_dict()))
+def test_distance_equals_breadth_first_steps(grid: HexGrid | SquareGrid) -> None:
+    for start in (Cell(0, 0), Cell(4, 3), Cell(8, 6), Cell(3, 5)):
+        for cell, steps in _bfs(grid, start).items():
+            assert grid.distance(start, cell) == steps, (start, cell)
+
+
+@pytest.mark.parametrize("a,b,d4,d8", [
+    (Cell(0, 0), Cell(3, 4), 7, 4),
+    (Cell(5, 5), Cell(5, 5), 0, 0),
+    (Cell(2, 7), Cell(6, 1), 10, 6),
+])
+def test_square_distances(a: Cell, b: Cell, d4: int, d8: int) -> None:
+    assert SquareGrid(10, 10, 4).distance(a, b) == d4
+    assert SquareGrid(10, 10, 8).distance(a, b) == d8
+
+
+def test_square_neighbour_order_and_clipping() -> None:
+    g4, g8 = SquareGrid(5, 5, 4), SquareGrid(5, 5, 8)
+    c = Cell(2, 2)
+    assert g4.neighbours(c) == [Cell(2, 1), Cell(3, 2), Cell(2, 3), Cell(1, 2)]
+    assert g8.neighbours(c)[4:] == [Cell(3, 1), Cell(3, 3), Cell(1, 3), Cell(1, 1)]
+    assert g8.neighbours(Cell(0, 0)) == [Cell(1, 0), Cell(0, 1), Cell(1, 1)]
+    # links may join diagonal neighbours even on a 4-neighbour grid
+    assert g4.can_link(Cell(0, 0), Cell(1, 1))
+    assert not g4.can_link(Cell(0, 0), Cell(2, 2))
+
+
+def test_edges_are_canonical() -> None:
+    g = SquareGrid(4, 4, 8)
+    a, b = Cell(1, 1), Cell(1, 2)
+    assert g.edge(a, b) == g.edge(b, a) == Edge(a, b)
+    assert len({g.edge(a, b), g.edge(b, a)}) == 1
+    with pytest.raises(GridError):
+        g.edge(Cell(1, 1), Cell(2, 2))  # diagonal: a corner, not a side
+    h = HexGrid(4, 4)
+    for c in h.cells():
+        for n in h.neighbours(c):
+            assert h.edge(c, n) == h.edge(n, c)
+            assert Edge.between(c, n).other(c) == n
+    assert len(h.edges_of(Cell(1, 1))) == 6
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+def test_hex_edge_segment_is_shared_by_both_cells(orientation: str, parity: str) -> None:
+    g = HexGrid(6, 6, orientation, parity)
+    lay = g.make_layout(20.0)
+    for c in g.cells():
+        for n in g.neighbours(c):
+            p, q = lay.edge_segment(g.edge(c, n))
+            mid = ((p[0] + q[0]) / 2, (p[1] + q[1]) / 2)
+            ca, cb = lay.center(c), lay.center(n)
+            assert mid == pytest.approx(((ca[0] + cb[0]) / 2, (ca[1] + cb[1]) / 2))
+            assert math.dist(p, q) == pytest.approx(20.0)
+
+
+def test_square_edge_segments() -> None:
+    lay = SquareGrid(4, 4).make_layout(10)
+    assert lay.edge_segment(Edge.between(Cell(1, 1), Cell(2, 1))) == ((20.0, 10.0), (20.0, 20.0))
+    assert lay.edge_segment(Edge.between(Cell(1, 1), Cell(1, 0))) == ((10.0, 10.0), (20.0, 10.0))
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+def test_hex_picking_at_centres_and_near_corners(orientation: str, parity: str) -> None:
+    g = HexGrid(7, 7, orientation, parity)
+    lay = g.make_layout(12.0)
+    for c in g.cells():
+        cx, cy = lay.center(c)
+        assert lay.pick(cx, cy) == c
+        for px, py in lay.corners(c):
+            # 95 % of the way from the centre to each corner is still inside
+            assert lay.pick(cx + 0.95 * (px - cx), cy + 0.95 * (py - cy)) == c
+        for n in g.neighbours(c):
+            nx, ny = lay.center(n)
+            # just across the shared side is the neighbour
+            assert lay.pick(cx + 0.52 * (nx - cx), cy + 0.52 * (ny - cy)) == n
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+def test_hex_layout_starts_at_origin_and_bounds_cover_every_corner(orientation: str, parity: str) -> None:
+    g = HexGrid(6, 5, orientation, parity)
+    lay = g.make_layout(10.0)
+    pts = [p for c in g.cells() for p in lay.corners(c)]
+    w, h = lay.bounds()
+    assert min(x for x, _ in pts) == pytest.approx(0.0, abs=1e-9)
+    assert min(y for _, y in pts) == pytest.approx(0.0, abs=1e-9)
+    assert max(x for x, _ in pts) == pytest.approx(w)
+    assert max(y for _, y in pts) == pytest.approx(h)
+
+
+def test_square_picking_and_corners() -> None:
+    lay = SquareGrid(5, 5).make_layout(10)
+    assert lay.pick(0.1, 0.1) == Cell(0, 0)
+    assert lay.pick(49.9, 9.9) == Cell(4, 0)
+    assert lay.pick(10.0, 10.0) == Cell(1, 1)
+    assert lay.pick(-0.1, 5) == Cell(-1, 0)
+    assert lay.corners(Cell(1, 2)) == [(10.0, 20.0), (20.0, 20.0), (20.0, 30.0), (10.0, 30.0)]
+    assert lay.center(Cell(1, 2)) == (15.0, 25.0)
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+def test_offset_cube_round_trip_and_invariant(orientation: str, parity: str) -> None:
+    g = HexGrid(11, 9, orientation, parity)
+    for c in g.cells():
+        h = g.to_hex(c)
+        assert h.q + h.r + h.s == 0
+        assert g.to_cell(h) == c
+
+
+def test_hex_invariant_is_checked() -> None:
+    with pytest.raises(GridError):
+        Hex(1, 1, 1)
+    assert Hex.axial(2, -1) == Hex(2, -1, -1)
+    assert Hex(3, -1, -2).length() == 3
+
+
+def test_hex_within_is_a_disc_not_a_square() -> None:
+    g = HexGrid(11, 11)
+    centre = Cell(5, 5)
+    disc = g.within(centre, 2)
+    assert len(disc) == 19  # 1 + 6 + 12
+    assert all(g.distance(centre, c) <= 2 for c in disc)
+    assert len(g.within(Cell(0, 0), 1)) == len(g.neighbours(Cell(0, 0))) + 1
+
+
+def test_invalid_grids_are_refused() -> None:
+    with pytest.raises(GridError):
+        SquareGrid(0, 5)
+    with pytest.raises(GridError):
+        HexGrid(3, 3, "round", "odd")
+    with pytest.raises(GridError):
+        SquareGrid(3, 3, 6)  # type: ignore[arg-type]
