@@ -154,7 +154,7 @@ def _schema_message(err: Any) -> str:
             "; kind must be 'square' or 'hex'")
     if v == "pattern":
         return f"{shown} is not allowed here (expected to match {err.validator_value})"
-    return err.message[:200]
+    return str(err.message)[:200]
 
 
 def scenario_from_data(data: Any, source: str = "<data>") -> Scenario:
@@ -302,11 +302,11 @@ class _Builder:
             la, lb = br["between"]
             a, b = cell(la, f"$.map.bridges[{i}].between[0]"), cell(lb, f"$.map.bridges[{i}].between[1]")
             if a and b:
-                e = Edge.between(a, b) if a != b else None
-                if e is None or e not in gm.rivers:
+                edge = Edge.between(a, b) if a != b else None
+                if edge is None or edge not in gm.rivers:
                     self.bad(f"$.map.bridges[{i}]", f"no river runs between '{la}' and '{lb}', so a bridge there crosses nothing")
                 else:
-                    gm.bridges[e] = br["kind"]
+                    gm.bridges[edge] = br["kind"]
         for i, pl in enumerate(m.get("places", [])):
             c = cell(pl["at"], f"$.map.places[{i}].at")
             if c:
