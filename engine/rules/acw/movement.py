@@ -1,0 +1,352 @@
+"""Movement: which hexes a unit can reach this turn, at what cost, and
+where it must halt.
+
+Rules (defaults; every number is ruleset data):
+
+* a unit has its type's ``movement`` points "in the open" (infantry and
+  artillery 3, HQ and cavalry 5);
+* entering a hex costs its terrain's ``move_cost`` (open 1, woods 3);
+* crossing a river hexside costs ``river_cost`` (3), at a bridge, rail or
+  road, ``bridge_cost`` (1); a step that both crosses a river and enters
+  woods costs the higher of the two (option ``step_cost: "sum"`` adds them);
+* a unit may not enter a hex that holds an enemy unit, and a unit entering a
+  hex adjacent to an enemy unit must halt there (it may leave such a hex at
+  the start of its move);
+* friendly units may be passed through; the stacking limit applies where a
+  move ends (:mod:`.stacking`).
+
+:class:`Board` indexes the map once for one moving side (terrain costs,
+river hexsides, enemy hexes and the hexes next to them); :func:`reach` then
+answers in well under a millisecond for a 5-point move on any map size,
+because it only touches the hexes within reach.  Build a new board after the
+map or the units change.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from engine.grids import Cell, Grid, HexGrid, Orientation
+from engine.model import ModelError, Scenario, Unit
+
+from .options import AcwOptions, options_for
+from .stacking import Stack, stack_at
+from .units import display_name, movement_of
+
+Crossing = Literal["river", "rail bridge", "road bridge", "bridge"]
+
+
+def _hex_deltas(grid: HexGrid) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """Offset steps to the six neighbours, for an even and an odd column
+    (flat-top) or row (pointy-top), in the grid's neighbour order."""
+    probe = HexGrid(8, 8, grid.orientation, grid.parity)
+    out = []
+    for parity in (0, 1):
+        c = Cell(4 + parity, 4) if grid.orientation is Orientation.FLAT else Cell(4, 4 + parity)
+        out.append(tuple((n.col - c.col, n.row - c.row) for n in probe.neighbours(c)))
+    return out[0], out[1]
+
+
+class Board:
+    """The map as the movement search sees it, for units of ``side``.
+
+    Holds plain Python indexes (a hex is ``row * width + col``); cheap to
+    build (proportional to the rivers and units, not the map's area).
+    """
+
+    def __init__(self, scenario: Scenario, side: str, options: AcwOptions | None = None) -> None:
+        self.scenario = scenario
+        self.side = side
+        self.options = options or options_for(scenario)
+        gm = scenario.map
+        self.grid: Grid = gm.grid
+        self.width, self.height = gm.width, gm.height
+        self.terrain: np.ndarray = gm.terrain
+        self.terrain_cost: list[int | None] = [None if t.impassable else t.move_cost for t in scenario.ruleset.terrain]
+        self._flat = isinstance(self.grid, HexGrid) and self.grid.orientation is Orientation.FLAT
+        self._deltas = _hex_deltas(self.grid) if isinstance(self.grid, HexGrid) else None
+        w = self.width
+        self.rivers: dict[int, dict[int, str | None]] = {}
+        for e in gm.rivers:
+            a, b = e.a.row * w + e.a.col, e.b.row * w + e.b.col
+            kind = gm.bridges.get(e)
+            self.rivers.setdefault(a, {})[b] = kind
+            self.rivers.setdefault(b, {})[a] = kind
+        scenario.side(side)  # unknown side: ModelError
+        self.enemy: dict[int, list[Unit]] = {}
+        for u in scenario.units:
+            if not scenario.allied(u.side, side):
+                self.enemy.setdefault(u.at.row * w + u.at.col, []).append(u)
+        self.near_enemy: set[int] = set()
+        for i in self.enemy:
+            self.near_enemy.update(self.neighbours(i))
+
+    # -- indexes ---------------------------------------------------------
+    def index(self, cell: Cell) -> int:
+        return cell.row * self.width + cell.col
+
+    def cell(self, i: int) -> Cell:
+        return Cell(i % self.width, i // self.width)
+
+    def neighbours(self, i: int) -> list[int]:
+        w, h = self.width, self.height
+        row, col = divmod(i, w)
+        if self._deltas is None:
+            return [n.row * w + n.col for n in self.grid.neighbours(Cell(col, row))]
+        deltas = self._deltas[(col if self._flat else row) & 1]
+        out = []
+        for dc, dr in deltas:
+            c, r = col + dc, row + dr
+            if 0 <= c < w and 0 <= r < h:
+                out.append(r * w + c)
+        return out
+
+    def enter_cost(self, i: int) -> int | None:
+        """Terrain cost of entering hex ``i``; ``None`` if impassable."""
+        row, col = divmod(i, self.width)
+        t: int = self.terrain.item(row, col)
+        return self.terrain_cost[t]
+
+    def crossing(self, a: int, b: int) -> Crossing | None:
+        """What lies on the hexside between ``a`` and ``b``."""
+        sides = self.rivers.get(a)
+        if sides is None or b not in sides:
+            return None
+        kind = sides[b]
+        if kind is None:
+            return "river"
+        return "rail bridge" if kind == "rail" else "road bridge" if kind == "road" else "bridge"
+
+    def step_cost(self, a: int, b: int) -> int | None:
+        """Movement points to step from ``a`` into its neighbour ``b``;
+        ``None`` if the step is not allowed (impassable, enemy-held)."""
+        if b in self.enemy:
+            return None
+        cost = self.enter_cost(b)
+        if cost is None:
+            return None
+        sides = self.rivers.get(a)
+        if sides is not None and b in sides:
+            o = self.options
+            river = o.river_cost if sides[b] is None else o.bridge_cost
+            cost = cost + river if o.step_cost == "sum" else max(cost, river)
+        return cost
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One step of a route: the hex entered, what that step cost and why."""
+
+    cell: Cell
+    label: str
+    cost: int
+    total: int
+    terrain: str
+    crossing: Crossing | None
+
+    def describe(self) -> str:
+        why = self.terrain + (f", across a {self.crossing}" if self.crossing else "")
+        return f"{self.label} +{self.cost} ({why})"
+
+
+@dataclass(frozen=True)
+class ReachedHex:
+    cell: Cell
+    label: str
+    cost: int
+    left: int
+    halt: bool
+    """The unit must halt here: the hex is adjacent to an enemy unit."""
+
+
+@dataclass(frozen=True, eq=False)
+class Reach:
+    """Every hex ``unit_id`` can reach this turn with its cost.
+
+    ``costs`` maps a hex index to the cheapest cost; ``parents`` to the hex
+    it is entered from on that cheapest route (first found among equals, in
+    the grid's neighbour order).  Use :meth:`hexes`, :meth:`cost`,
+    :meth:`path`.
+    """
+
+    unit_id: str
+    start: Cell
+    allowance: int
+    board: Board
+    costs: dict[int, int]
+    parents: dict[int, int]
+
+    def reachable(self, cell: Cell) -> bool:
+        return self.board.index(cell) in self.costs
+
+    def cost(self, cell: Cell) -> int | None:
+        return self.costs.get(self.board.index(cell))
+
+    def halts(self, cell: Cell) -> bool:
+        """Whether a unit entering ``cell`` must halt there."""
+        return self.board.index(cell) in self.board.near_enemy
+
+    def hexes(self) -> list[ReachedHex]:
+        """Every reachable hex except the start, cheapest first, then in hex order."""
+        b = self.board
+        label = b.scenario.map.label
+        out = []
+        start = b.index(self.start)
+        for i, c in sorted(self.costs.items(), key=lambda kv: (kv[1], kv[0] % b.width, kv[0] // b.width)):
+            if i == start:
+                continue
+            cell = b.cell(i)
+            out.append(ReachedHex(cell, label(cell), c, self.allowance - c, i in b.near_enemy))
+        return out
+
+    def path(self, cell: Cell) -> tuple[PathStep, ...]:
+        """The cheapest route to ``cell`` (empty if unreachable or the start)."""
+        b = self.board
+        i = b.index(cell)
+        if i not in self.costs:
+            return ()
+        chain = []
+        while i in self.parents:
+            chain.append(i)
+            i = self.parents[i]
+        chain.reverse()
+        steps = []
+        prev = b.index(self.start)
+        gm = b.scenario.map
+        terrain = b.scenario.ruleset.terrain
+        for j in chain:
+            cost = b.step_cost(prev, j)
+            assert cost is not None
+            c = b.cell(j)
+            steps.append(PathStep(c, gm.label(c), cost, self.costs[j], terrain[gm.terrain_at(c)].name.lower(),
+                                  b.crossing(prev, j)))
+            prev = j
+        return tuple(steps)
+
+
+def _search(board: Board, start: int, allowance: int, halting: bool = True) -> tuple[dict[int, int], dict[int, int]]:
+    """Uniform-cost search with a bucket queue (costs are small integers)."""
+    best = {start: 0}
+    parents: dict[int, int] = {}
+    buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
+    buckets[0].append(start)
+    near = board.near_enemy if halting else set()
+    step_cost = board.step_cost
+    neighbours = board.neighbours
+    for cost in range(allowance + 1):
+        for i in buckets[cost]:
+            if best[i] != cost or (i != start and i in near):
+                continue
+            for n in neighbours(i):
+                sc = step_cost(i, n)
+                if sc is None:
+                    continue
+                nc = cost + sc
+                if nc <= allowance and nc < best.get(n, allowance + 1):
+                    best[n] = nc
+                    parents[n] = i
+                    buckets[nc].append(n)
+    return best, parents
+
+
+def reach(scenario: Scenario, unit: Unit | str, board: Board | None = None) -> Reach:
+    """Every hex ``unit`` can reach with its movement allowance this turn.
+
+    ``board`` (for the unit's side) may be passed to reuse its index; it
+    must reflect the scenario as it is now.
+    """
+    u = scenario.unit(unit) if isinstance(unit, str) else unit
+    if board is None:
+        board = Board(scenario, u.side)
+    elif not scenario.allied(board.side, u.side):
+        raise ModelError(f"the board was built for side '{board.side}', not for {display_name(u)} ({u.side})")
+    allowance = movement_of(scenario, u)
+    start = board.index(u.at)
+    costs, parents = _search(board, start, allowance)
+    return Reach(u.id, u.at, allowance, board, costs, parents)
+
+
+@dataclass(frozen=True)
+class MoveCheck:
+    """Whether ``unit_id`` may move to ``target`` this turn, and what it costs."""
+
+    unit_id: str
+    target: Cell
+    label: str
+    ok: bool
+    reason: str
+    cost: int | None
+    left: int | None
+    path: tuple[PathStep, ...]
+    halt: bool
+    adjacent_enemies: tuple[str, ...]
+    stack: Stack
+
+    @property
+    def crossings(self) -> tuple[PathStep, ...]:
+        return tuple(s for s in self.path if s.crossing)
+
+
+def check_move(scenario: Scenario, unit: Unit | str, target: Cell, reached: Reach | None = None) -> MoveCheck:
+    """Can the unit end its move in ``target``?  Every "no" says why."""
+    u = scenario.unit(unit) if isinstance(unit, str) else unit
+    r = reached if reached is not None and reached.unit_id == u.id else reach(scenario, u)
+    b = r.board
+    gm = scenario.map
+    if not gm.grid.contains(target):
+        raise ModelError(f"{target!r} is off the map")
+    label = gm.label(target)
+    name = display_name(u)
+    ti = b.index(target)
+    adjacent = tuple(e.id for n in b.neighbours(ti) for e in b.enemy.get(n, ()))
+    stack = stack_at(scenario, target, arriving=u, options=b.options)
+    halt = ti in b.near_enemy and target != u.at
+
+    def no(reason: str) -> MoveCheck:
+        return MoveCheck(u.id, target, label, False, reason, r.cost(target), None, r.path(target), halt,
+                         adjacent, stack)
+
+    if target == u.at:
+        return MoveCheck(u.id, target, label, True, f"{name} stays in {label}", 0, r.allowance, (), False,
+                         adjacent, stack)
+    if ti in b.enemy:
+        return no(f"{label} is held by the enemy ({', '.join(display_name(e) for e in b.enemy[ti])}); "
+                  "attack it from an adjacent hex instead")
+    if b.enter_cost(ti) is None:
+        return no(f"{label} is impassable terrain")
+    cost = r.cost(target)
+    if cost is None:
+        return no(_why_unreachable(scenario, u, r, target, label))
+    if stack.over:
+        return MoveCheck(u.id, target, label, False, f"{name} may not end its move in {label}: {stack.reason}",
+                         cost, r.allowance - cost, r.path(target), halt, adjacent, stack)
+    path = r.path(target)
+    crossings = [s for s in path if s.crossing]
+    via = "".join(f"; crosses a {s.crossing} into {s.label}" for s in crossings)
+    reason = f"{name} moves to {label} for {cost} of {r.allowance} movement points{via}"
+    if halt:
+        reason += f"; it must halt there, next to the enemy ({', '.join(adjacent)})"
+    return MoveCheck(u.id, target, label, True, reason, cost, r.allowance - cost, path, halt, adjacent, stack)
+
+
+def _why_unreachable(scenario: Scenario, u: Unit, r: Reach, target: Cell, label: str) -> str:
+    b = r.board
+    name = display_name(u)
+    dist = scenario.map.grid.distance(u.at, target)
+    if dist > r.allowance:
+        return (f"{label} is {dist} hexes away; {name} has {r.allowance} movement points "
+                "and every hex costs at least 1")
+    # distance is small: find what stops it (budget wide enough for any route of this length)
+    budget = r.allowance + 3 * dist + 6
+    free, _ = _search(b, b.index(u.at), budget, halting=False)
+    ti = b.index(target)
+    if ti in free and free[ti] <= r.allowance:
+        return (f"{name} cannot reach {label}: every route within its {r.allowance} movement points "
+                "passes a hex next to the enemy, where it would have to halt")
+    if ti in free:
+        return (f"{name} cannot reach {label}: the cheapest route costs {free[ti]} movement points "
+                f"(woods and unbridged river crossings cost more than open ground); it has {r.allowance}")
+    return f"{name} cannot reach {label}: no route leads there around enemy-held and impassable hexes"
