@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -31,6 +31,9 @@ from .model import (
     iter_chains, make_grid,
 )
 from .paths import resource_path
+
+if TYPE_CHECKING:
+    from .territory.model import TerritoryScenario
 
 FORMAT = "adjutant-scenario"
 VERSION = 1
@@ -78,7 +81,45 @@ def _validator() -> Any:
 # loading
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read and validate a scenario file; raises :class:`ScenarioError`."""
+    """Read and validate a scenario file; raises :class:`ScenarioError`.
+    A territory-map file is refused with a message pointing at
+    :func:`load_any`."""
+    return loads_scenario(_read_text(path), str(path))
+
+
+def load_any(path: str | os.PathLike[str]) -> Scenario | TerritoryScenario:
+    """Read and validate a scenario file of any map kind: a grid
+    :class:`Scenario` or, when ``map.grid.kind`` is ``"territory"``, a
+    :class:`engine.territory.TerritoryScenario`; raises :class:`ScenarioError`."""
+    return loads_any(_read_text(path), str(path))
+
+
+def loads_any(text: str, source: str = "<string>") -> Scenario | TerritoryScenario:
+    """Parse scenario JSON text of any map kind (see :func:`load_any`)."""
+    from .territory.io import is_territory_data, territory_scenario_from_data
+
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
+    except RecursionError:
+        raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
+    if is_territory_data(data):
+        return territory_scenario_from_data(data, source)
+    return scenario_from_data(data, source)
+
+
+def save_any(s: Scenario | TerritoryScenario, path: str | os.PathLike[str]) -> None:
+    """Save a grid or territory scenario atomically (see :func:`save_scenario`)."""
+    if isinstance(s, Scenario):
+        save_scenario(s, path)
+    else:
+        from .territory.io import dumps_territory_scenario
+
+        atomic_write_text(Path(path), dumps_territory_scenario(s))
+
+
+def _read_text(path: str | os.PathLike[str]) -> str:
     p = Path(path)
     src = str(path)
     try:
@@ -96,7 +137,7 @@ def load_scenario(path: str | os.PathLike[str]) -> Scenario:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ScenarioError([Problem(src, "", f"not UTF-8 text (byte {e.start})")]) from None
-    return loads_scenario(text, src)
+    return text
 
 
 def loads_scenario(text: str, source: str = "<string>") -> Scenario:
@@ -151,7 +192,8 @@ def _schema_message(err: Any) -> str:
         return f"grid kind {json.dumps(inst.get('kind'))}: needs width, height" + (
             ", orientation ('flat'|'pointy') and parity ('odd'|'even')" if inst.get("kind") == "hex" else
             " and optionally neighbours (4|8)" if inst.get("kind") == "square" else
-            "; kind must be 'square' or 'hex'")
+            " and optionally wrap_x (true|false) and backdrop_cell" if inst.get("kind") == "territory" else
+            "; kind must be 'square', 'hex' or 'territory'")
     if v == "pattern":
         return f"{shown} is not allowed here (expected to match {err.validator_value})"
     return str(err.message)[:200]
@@ -160,6 +202,11 @@ def _schema_message(err: Any) -> str:
 def scenario_from_data(data: Any, source: str = "<data>") -> Scenario:
     """Validate decoded JSON and build the scenario; raises
     :class:`ScenarioError` listing every problem."""
+    if isinstance(data, dict) and isinstance(data.get("map"), dict) and isinstance(data["map"].get("grid"), dict) \
+            and data["map"]["grid"].get("kind") == "territory":
+        raise ScenarioError([Problem(source, "$.map.grid.kind", "this is a territory map, not a square or hex grid; "
+                                     "load it with engine.scenario_io.load_any (adjutant validate, info and "
+                                     "railplan read it)")])
     problems = _schema_problems(data, source)
     if problems:
         raise ScenarioError(problems)
@@ -515,7 +562,7 @@ def iter_problems(paths: list[str]) -> Iterator[tuple[str, list[Problem]]]:
     """For each path, the problems loading it finds (empty when valid)."""
     for p in paths:
         try:
-            load_scenario(p)
+            load_any(p)
         except ScenarioError as e:
             yield p, e.problems
         else:

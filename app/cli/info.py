@@ -1,4 +1,4 @@
-"""``adjutant info FILE``: what a scenario holds."""
+"""``adjutant info FILE``: what a scenario holds (grid or territory map)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from typing import Any
 import numpy as np
 
 from engine.model import NO_SIDE, Scenario
+from engine.scenario_io import ScenarioError, load_any
+from engine.territory import TerritoryScenario
 
-from .common import EXIT_OK, add_json_flag, emit, load
+from .common import EXIT_OK, CliError, add_json_flag, emit
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -44,8 +46,57 @@ def describe(s: Scenario, path: str) -> dict[str, Any]:
     }
 
 
+def describe_territory(s: TerritoryScenario, path: str) -> dict[str, Any]:
+    """What a territory-map scenario holds (``adjutant info`` on a territory map)."""
+    m = s.map
+    land = sum(1 for t in m.territories.values() if t.land)
+    kinds: dict[str, int] = {}
+    for e in m.borders():
+        both_land = m.territories[e.a].land and m.territories[e.b].land
+        key = e.kind.value if e.kind.value != "ordinary" else ("land" if both_land else "sea or coast")
+        kinds[key] = kinds.get(key, 0) + 1
+    return {
+        "file": path,
+        "name": s.name,
+        "turn": s.turn,
+        "grid": {"kind": "territory", "width": m.width, "height": m.height, "wrap_x": m.wrap_x},
+        "territories": len(m),
+        "land": land,
+        "sea": len(m) - land,
+        "borders": {"total": len(m.borders()), **dict(sorted(kinds.items()))},
+        "powers": [{"id": f.id, "name": f.name, "alliance": f.alliance_key,
+                    "territories": sum(1 for t in m.territories.values() if t.controller == f.id),
+                    "value": sum(t.value for t in m.territories.values() if t.controller == f.id)} for f in s.sides],
+        "units": len(s.units),
+        "ruleset": s.ruleset.name,
+    }
+
+
+def _territory_text(d: dict[str, Any]) -> str:
+    g = d["grid"]
+    return "\n".join([
+        f"{d['name']}  ({d['file']})",
+        f"  map:         territories, {g['width']} x {g['height']} units" + (", wraps east-west" if g["wrap_x"] else ""),
+        f"  territories: {d['territories']} ({d['land']} land, {d['sea']} sea)",
+        "  borders:     " + ", ".join(f"{k} {v}" for k, v in d["borders"].items()),
+        "  powers:      " + ", ".join(f"{p['id']} ({p['name']}, {p['alliance']}): {p['territories']} territories, "
+                                      f"value {p['value']}" for p in d["powers"]),
+        f"  units:       {d['units']}",
+        f"  ruleset:     {d['ruleset']}, turn {d['turn']}",
+    ])
+
+
 def run(args: argparse.Namespace) -> int:
-    s = load(args.file)
+    try:
+        loaded = load_any(args.file)
+    except ScenarioError as e:
+        raise CliError(f"{args.file}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
+                       [str(p) for p in e.problems]) from None
+    if isinstance(loaded, TerritoryScenario):
+        td = describe_territory(loaded, args.file)
+        emit(args, td, lambda: _territory_text(td))
+        return EXIT_OK
+    s = loaded
     d = describe(s, args.file)
 
     def text() -> str:

@@ -1,0 +1,157 @@
+"""Territory shapes: polygons from painted cells, label points, shared borders.
+
+Coordinates are map units with x to the right and y *down* (screen and
+TripleA convention).  Shapes are shapely geometry; a territory's shape is a
+``Polygon`` or ``MultiPolygon`` (islands, exclaves), possibly empty for a
+territory not drawn yet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeAlias
+
+import shapely
+from shapely.geometry import MultiPolygon, Point, Polygon
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel, unary_union
+
+Shape: TypeAlias = Any
+"""A shapely ``Polygon`` or ``MultiPolygon`` (shapely ships no type stubs, so
+mypy sees ``Any``)."""
+Ring = list[tuple[float, float]]
+
+
+class GeometryError(ValueError):
+    """A shape that cannot be built (too few points, nothing painted)."""
+
+
+def polygon_from_cells(cells: Iterable[tuple[int, int]], cell_size: float = 1.0,
+                       origin: tuple[float, float] = (0.0, 0.0)) -> Shape:
+    """The shape covered by the painted backdrop cells ``(col, row)``.
+
+    Each cell is the square ``[x0 + col*s, x0 + (col+1)*s] × [y0 + row*s,
+    y0 + (row+1)*s]``; the result is their union (shapely ``unary_union``),
+    simplified so that collinear cell corners disappear.  Cells touching only
+    at a corner give a ``MultiPolygon``.  Raises :class:`GeometryError` when
+    no cell is given.
+    """
+    x0, y0 = origin
+    s = float(cell_size)
+    boxes = [shapely.box(x0 + c * s, y0 + r * s, x0 + (c + 1) * s, y0 + (r + 1) * s) for c, r in set(cells)]
+    if not boxes:
+        raise GeometryError("no cells painted: a territory needs at least one cell")
+    shape = unary_union(boxes).simplify(0)
+    return _polygonal(shape)
+
+
+def _polygonal(g: BaseGeometry) -> Shape:
+    """The polygonal part of ``g`` as a Polygon or MultiPolygon."""
+    if isinstance(g, (Polygon, MultiPolygon)):
+        return g
+    parts: list[Polygon] = []
+    for sub in getattr(g, "geoms", []):
+        if isinstance(sub, Polygon) and not sub.is_empty:
+            parts.append(sub)
+        elif isinstance(sub, MultiPolygon):
+            parts.extend(p for p in sub.geoms if not p.is_empty)
+    if len(parts) == 1:
+        return parts[0]
+    return MultiPolygon(parts)
+
+
+def shape_from_rings(polygons: Sequence[Sequence[Sequence[float]]],
+                     holes: Sequence[Sequence[Sequence[float]]] = ()) -> Shape:
+    """A valid shape from exterior rings (each a list of ``[x, y]``, closed or
+    not, the first point possibly repeated) minus the hole rings.
+
+    Self-intersecting rings are repaired with ``shapely.make_valid``.  Raises
+    :class:`GeometryError` naming the ring with fewer than three distinct
+    points.
+    """
+    def ring_shape(ring: Sequence[Sequence[float]], what: str) -> BaseGeometry:
+        pts = [(float(p[0]), float(p[1])) for p in ring]
+        if len(pts) > 1 and pts[0] == pts[-1]:
+            pts.pop()
+        if len(set(pts)) < 3:
+            raise GeometryError(f"{what} has {len(set(pts))} distinct points; a polygon needs at least 3")
+        poly = Polygon(pts)
+        return poly if poly.is_valid else shapely.make_valid(poly)
+
+    outer = [ring_shape(r, f"polygon {i + 1}") for i, r in enumerate(polygons)]
+    if not outer:
+        return Polygon()
+    shape = unary_union(outer)
+    if holes:
+        shape = shape.difference(unary_union([ring_shape(r, f"hole {i + 1}") for i, r in enumerate(holes)]))
+    return _polygonal(shape)
+
+
+def shape_to_rings(shape: Shape, ndigits: int = 3) -> tuple[list[Ring], list[Ring]]:
+    """Exterior rings and hole rings of ``shape``, unclosed (the first point
+    is not repeated), rounded to ``ndigits`` (integers stay integers): the
+    inverse of :func:`shape_from_rings`."""
+    def ring(coords: Iterable[tuple[float, ...]]) -> Ring:
+        pts = [(_num(x, ndigits), _num(y, ndigits)) for x, y, *_ in coords]
+        if len(pts) > 1 and pts[0] == pts[-1]:
+            pts.pop()
+        return pts
+
+    outer: list[Ring] = []
+    holes: list[Ring] = []
+    polys = [shape] if isinstance(shape, Polygon) else list(shape.geoms)
+    for p in polys:
+        if p.is_empty:
+            continue
+        outer.append(ring(p.exterior.coords))
+        holes.extend(ring(h.coords) for h in p.interiors)
+    return outer, holes
+
+
+def _num(v: float, ndigits: int) -> float:
+    r = round(float(v), ndigits)
+    return int(r) if r == int(r) else r
+
+
+def label_point(shape: Shape, tolerance: float | None = None) -> tuple[float, float] | None:
+    """A point well inside ``shape`` for its label: the pole of
+    inaccessibility (shapely ``polylabel``) of its largest part.  ``None``
+    for an empty shape.  ``tolerance`` defaults to 1/100 of the part's
+    smaller side."""
+    if shape.is_empty:
+        return None
+    part = shape if isinstance(shape, Polygon) else max(shape.geoms, key=lambda p: p.area)
+    minx, miny, maxx, maxy = part.bounds
+    tol = tolerance if tolerance is not None else max(min(maxx - minx, maxy - miny) / 100.0, 1e-9)
+    pt: Point = polylabel(part, tolerance=tol)
+    return (float(pt.x), float(pt.y))
+
+
+def shared_border_length(a: Shape, b: Shape) -> float:
+    """Length of the boundary ``a`` and ``b`` share (0 when they touch at
+    points only or not at all)."""
+    if a.is_empty or b.is_empty or not a.intersects(b):
+        return 0.0
+    return float(a.boundary.intersection(b.boundary).length)
+
+
+def derive_adjacency(shapes: dict[str, Shape], min_length: float = 1e-9) -> list[tuple[str, str]]:
+    """Pairs of ids whose shapes share a border of length > ``min_length``
+    (touching at a single point does not count), sorted; uses an STR-tree so
+    large maps stay fast."""
+    ids = [k for k, s in shapes.items() if not s.is_empty]
+    geoms = [shapes[k] for k in ids]
+    tree = shapely.STRtree(geoms)
+    pairs: set[tuple[str, str]] = set()
+    left, right = tree.query(geoms, predicate="intersects")
+    for i, j in zip(left.tolist(), right.tolist()):
+        if i >= j:
+            continue
+        if shared_border_length(geoms[i], geoms[j]) > min_length:
+            a, b = ids[i], ids[j]
+            pairs.add((a, b) if a < b else (b, a))
+    return sorted(pairs)
+
+
+__all__ = ["GeometryError", "Shape", "derive_adjacency", "label_point", "polygon_from_cells", "shape_from_rings",
+           "shape_to_rings", "shared_border_length"]

@@ -1,0 +1,238 @@
+"""Reading and writing territory scenarios (format ``adjutant-scenario``,
+version 1, with ``map.grid.kind == "territory"``).
+
+The file is the same JSON format as grid scenarios (ruleset, sides, units,
+turn, state are identical); only ``map`` differs — see
+``docs/file-format-territory.md``.  Loading validates against the JSON Schema
+first, then checks what a schema cannot (unique ids, known sides, borders
+between existing territories, shapes that make polygons) and reports every
+problem with its JSON path; a file with any problem yields no scenario.
+Saving writes one territory, one border and one unit per line.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..model import Faction, ModelError, Ruleset
+from ..scenario_io import (
+    FORMAT, MAX_PROBLEMS, VERSION, Problem, ScenarioError, _Builder, _drop_defaults, _schema_problems, _terrain_data,
+    dumps_compact,
+)
+from .geometry import GeometryError, shape_from_rings, shape_to_rings
+from .model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
+
+KIND = "territory"
+MAX_TERRITORIES = 20000
+"""Most territories a file may hold."""
+
+
+def is_territory_data(data: Any) -> bool:
+    """Whether decoded JSON describes a territory map."""
+    if not isinstance(data, dict):
+        return False
+    m = data.get("map")
+    g = m.get("grid") if isinstance(m, dict) else None
+    return isinstance(g, dict) and g.get("kind") == KIND
+
+
+def territory_scenario_from_data(data: Any, source: str = "<data>") -> TerritoryScenario:
+    """Validate decoded JSON and build the scenario; raises
+    :class:`~engine.scenario_io.ScenarioError` listing every problem."""
+    problems = _schema_problems(data, source)
+    if problems:
+        raise ScenarioError(problems)
+    b = _TBuilder(data, source)
+    s = b.build_territory()
+    if b.problems or s is None:
+        raise ScenarioError(b.problems[:MAX_PROBLEMS] + (
+            [Problem(source, "", f"… and {len(b.problems) - MAX_PROBLEMS} more problems")]
+            if len(b.problems) > MAX_PROBLEMS else []))
+    return s
+
+
+def loads_territory_scenario(text: str, source: str = "<string>") -> TerritoryScenario:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
+    return territory_scenario_from_data(data, source)
+
+
+class _TBuilder(_Builder):
+    """Reuses the grid builder's ruleset and sides checks."""
+
+    def build_territory(self) -> TerritoryScenario | None:
+        d = self.data
+        ruleset: Ruleset = self.ruleset(d["ruleset"])
+        sides: list[Faction] = self.sides(d["sides"])
+        side_ids = {s.id for s in sides}
+        tmap = self.tmap(d["map"], side_ids)
+        if tmap is None:
+            return None
+        units = self.tunits(d.get("units", []), tmap, side_ids)
+        if self.problems:
+            return None
+        return TerritoryScenario(name=d["name"], ruleset=ruleset, sides=sides, map=tmap, units=units,
+                                 turn=d.get("turn", 1), description=d.get("description", ""),
+                                 state=d.get("state", {}))
+
+    def tmap(self, m: dict[str, Any], side_ids: set[str]) -> TerritoryMap | None:
+        g = m["grid"]
+        tm = TerritoryMap(g["width"], g["height"], g.get("wrap_x", False), g.get("backdrop_cell", 0))
+        terrs = m["territories"]
+        if len(terrs) > MAX_TERRITORIES:
+            self.bad("$.map.territories", f"{len(terrs)} territories; the limit is {MAX_TERRITORIES}")
+            return None
+        names: dict[str, int] = {}
+        for i, t in enumerate(terrs):
+            p = f"$.map.territories[{i}]"
+            if t["id"] in tm:
+                self.bad(p + ".id", f"territory id '{t['id']}' is used twice")
+                continue
+            key = t["name"].casefold()
+            if key in names:
+                self.bad(p + ".name", f"territory name '{t['name']}' is also used by territories[{names[key]}]")
+            names[key] = i
+            for k in ("owner", "controller", "control_since_side"):
+                v = t.get(k)
+                if v is not None and v not in side_ids:
+                    self.bad(f"{p}.{k}", f"unknown side '{v}' (sides: {', '.join(sorted(side_ids)) or 'none'})")
+            try:
+                shape = shape_from_rings(t.get("polygons", []), t.get("holes", []))
+            except GeometryError as e:
+                self.bad(p + ".polygons", str(e))
+                continue
+            lab = t.get("label")
+            tm.add(Territory(
+                id=t["id"], name=t["name"], sea=t.get("sea", False), shape=shape, value=t.get("value", 0),
+                owner=t.get("owner"), controller=t.get("controller", t.get("owner")),
+                control_since=t.get("control_since", 0), control_since_side=t.get("control_since_side"),
+                impassable=t.get("impassable", False), label_at=None if lab is None else (lab[0], lab[1]),
+                features=dict(t.get("features", {}))))
+        for i, br in enumerate(m.get("borders", [])):
+            p = f"$.map.borders[{i}]"
+            a, b = br["between"]
+            missing = [x for x in (a, b) if x not in tm]
+            if missing:
+                self.bad(p + ".between", f"no territory with id {', '.join(repr(x) for x in missing)}")
+                continue
+            if a == b:
+                self.bad(p + ".between", f"a border needs two different territories, got '{a}' twice")
+                continue
+            if tm.graph.has_edge(a, b):
+                self.bad(p, f"the border between '{a}' and '{b}' is listed twice")
+                continue
+            try:
+                tm.add_border(a, b, BorderKind(br.get("kind", "ordinary")), br.get("name"), br.get("props"))
+            except ModelError as e:
+                self.bad(p, str(e))
+        return tm
+
+    def tunits(self, units: list[dict[str, Any]], tm: TerritoryMap, side_ids: set[str]) -> list[TerritoryUnit]:
+        out = []
+        ids: set[str] = set()
+        for i, u in enumerate(units):
+            p = f"$.units[{i}]"
+            if u["id"] in ids:
+                self.bad(p + ".id", f"unit id '{u['id']}' is used twice")
+            ids.add(u["id"])
+            if u["side"] not in side_ids:
+                self.bad(p + ".side", f"unknown side '{u['side']}' (sides: {', '.join(sorted(side_ids)) or 'none'})")
+            if u["at"] not in tm:
+                self.bad(p + ".at", f"no territory with id '{u['at']}'")
+                continue
+            out.append(TerritoryUnit(u["id"], u["side"], u["type"], u["at"], u.get("strength", 1), u.get("name"),
+                                     dict(u.get("props", {}))))
+        return out
+
+
+# ---------------------------------------------------------------------------
+# saving
+
+def territory_to_data(t: Territory) -> dict[str, Any]:
+    outer, holes = shape_to_rings(t.shape)
+    d: dict[str, Any] = {"id": t.id, "name": t.name, "sea": t.sea, "value": t.value, "owner": t.owner,
+                         "controller": t.controller, "control_since": t.control_since,
+                         "control_since_side": t.control_since_side, "impassable": t.impassable,
+                         "label": None if t.label_at is None else list(t.label_at),
+                         "polygons": [[list(p) for p in r] for r in outer], "holes": [[list(p) for p in r] for r in holes],
+                         "features": t.features}
+    out = _drop_defaults(d, {"sea": False, "value": 0, "owner": None, "control_since": 0,
+                             "control_since_side": None, "impassable": False, "label": None, "holes": [],
+                             "features": {}})
+    if t.controller == t.owner:
+        out.pop("controller", None)
+    elif t.controller is None:
+        out["controller"] = None
+    return out
+
+
+def territory_scenario_to_data(s: TerritoryScenario) -> dict[str, Any]:
+    """The scenario as JSON-ready data (inverse of
+    :func:`territory_scenario_from_data`)."""
+    m = s.map
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": s.name}
+    if s.description:
+        data["description"] = s.description
+    data["turn"] = s.turn
+    data["ruleset"] = {
+        "name": s.ruleset.name,
+        "terrain": [_terrain_data(t) for t in s.ruleset.terrain],
+        "unit_types": [_drop_defaults({"id": u.id, "name": u.name, "movement": u.movement,
+                                       "properties": u.properties}, {"properties": {}}) for u in s.ruleset.unit_types],
+        "options": s.ruleset.options,
+    }
+    data["sides"] = [_drop_defaults({"id": f.id, "name": f.name, "color": f.color, "symbol": f.symbol,
+                                     "alliance": f.alliance}, {"alliance": ""}) for f in s.sides]
+    grid = _drop_defaults({"kind": KIND, "width": m.width, "height": m.height, "wrap_x": m.wrap_x,
+                           "backdrop_cell": m.backdrop_cell}, {"wrap_x": False, "backdrop_cell": 0})
+    data["map"] = {
+        "grid": grid,
+        "territories": [territory_to_data(t) for t in m.territories.values()],
+        "borders": [_drop_defaults({"between": [e.a, e.b], "kind": e.kind.value, "name": e.name, "props": e.props},
+                                   {"kind": "ordinary", "name": None, "props": {}}) for e in m.borders()],
+    }
+    data["units"] = [_drop_defaults({"id": u.id, "side": u.side, "type": u.type, "at": u.at,
+                                     "strength": u.strength, "name": u.name, "props": u.props},
+                                    {"strength": 1, "name": None, "props": {}}) for u in s.units]
+    if s.state:
+        data["state"] = s.state
+    return data
+
+
+LINE_KEYS = frozenset({"territories", "borders", "units"})
+"""Lists written with one item per line, whatever the item holds."""
+
+
+def dumps_territory_data(value: Any, indent: int = 0) -> str:
+    """JSON text of territory-scenario data: like
+    :func:`engine.scenario_io.dumps_compact`, but each territory, border and
+    unit on a line of its own (polygons included), so diffs show which
+    territory changed."""
+    if not isinstance(value, dict):
+        return dumps_compact(value, indent)
+    pad = "  " * (indent + 1)
+    end = "  " * indent
+    items = []
+    for k, v in value.items():
+        key = pad + json.dumps(k, ensure_ascii=False) + ": "
+        if k in LINE_KEYS and isinstance(v, list):
+            body = "[]" if not v else ("[\n" + ",\n".join(pad + "  " + json.dumps(x, ensure_ascii=False,
+                                                                              separators=(", ", ": "))
+                                                         for x in v) + "\n" + pad + "]")
+            items.append(key + body)
+        elif isinstance(v, dict) and any(x in v for x in LINE_KEYS):
+            items.append(key + dumps_territory_data(v, indent + 1))
+        else:
+            items.append(key + dumps_compact(v, indent + 1))
+    return "{\n" + ",\n".join(items) + "\n" + end + "}"
+
+
+def dumps_territory_scenario(s: TerritoryScenario) -> str:
+    return dumps_territory_data(territory_scenario_to_data(s)) + "\n"
+
+
+__all__ = ["KIND", "dumps_territory_scenario", "is_territory_data", "loads_territory_scenario",
+           "territory_scenario_from_data", "territory_scenario_to_data"]
