@@ -1,1 +1,39 @@
-"""The Qt editor.  Imports PySide6; nothing in :mod:`engine` imports this."""
+"""The Qt editor.  Imports PySide6; nothing in :mod:`engine` imports this.
+
+:func:`run` is what ``adjutant`` and ``adjutant FILE`` call."""
+
+from __future__ import annotations
+
+
+def run(path: str) -> int:
+    """Open the editor on ``path`` and run until the window closes; the exit
+    status.  A file that cannot be loaded opens a blank map with an error
+    dialog listing the loader's problems (never a traceback).  Work left
+    unsaved by a crash is offered for recovery first."""
+    from PySide6.QtCore import QTimer
+
+    from engine.editing import new_scenario
+    from engine.scenario_io import ScenarioError, load_scenario
+
+    from .main_window import MainWindow, ensure_app
+
+    app = ensure_app()
+    problems: list[str] = []
+    try:
+        scenario = load_scenario(path)
+        file: str | None = path
+    except ScenarioError as e:
+        problems = [str(p) for p in e.problems]
+        scenario = new_scenario("Untitled", {"kind": "hex", "width": 30, "height": 20, "orientation": "flat",
+                                             "parity": "odd"}, {"scheme": "ccrr"})
+        file = None
+    window = MainWindow(scenario, file)
+    window.show()
+    if problems:
+        n = len(problems)
+        window.show_error("Cannot open", f"{path} cannot be opened ({n} problem{'s' if n != 1 else ''}):", problems)
+    else:
+        window.add_recent(path)
+    QTimer.singleShot(0, window.canvas.fit)
+    QTimer.singleShot(0, window.check_recovery)
+    return int(app.exec())

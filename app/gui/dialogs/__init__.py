@@ -1,0 +1,1 @@
+"""The editor's dialogs: new map, unit, place, errors."""

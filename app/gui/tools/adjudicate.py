@@ -1,0 +1,187 @@
+"""Adjudicate mode: the rules previews of :mod:`app.gui.previews` on the map.
+
+Choose a preview (the window lists those that apply to the scenario), click
+a unit to select it, move the mouse: every hovered cell asks the preview
+what would happen (:meth:`~app.gui.previews.Preview.hover`) and the canvas
+draws the answer as the ``preview`` overlay, its verdict in the status bar
+and as the tooltip of the target cell.  Shift-click sets (or clears) a
+waypoint.  A click on a target applies the move the preview allows
+(:meth:`~app.gui.previews.Preview.apply`) as one undoable command; a refused
+move changes nothing and says why.  Right-click drops the selection.  Any
+edit of the model while previewing (painting control, cutting a rail)
+re-runs the preview at once (:meth:`AdjudicateTool.refresh`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from engine.editing import plan_move_unit
+from engine.grids import Cell
+from engine.model import ModelError, Unit
+
+from ..overlay import CellMark, Marker, Overlay
+from ..previews import Preview
+from .base import EditorState, Tool
+
+VERDICT_COLORS = {True: "#2fbf4a", False: "#e03c31", None: "#ffffff"}
+
+
+class AdjudicateTool(Tool):
+    id = "adjudicate"
+    name = "Adjudicate"
+    shortcut = "A"
+    tip = "Adjudicate: click a unit, point at a target, click to move; shift-click sets a waypoint, right-click deselects."
+
+    def __init__(self, state: EditorState, previews: list[Preview] | None = None) -> None:
+        super().__init__(state)
+        self.all_previews: list[Preview] = list(previews or [])
+        self.preview: Preview | None = None
+        self.waypoint: Cell | None = None
+        self.hover_cell: Cell | None = None
+        self.overlay: Overlay | None = None
+
+    # -- which preview ------------------------------------------------------
+    def applicable(self) -> list[Preview]:
+        """The previews that apply to the current scenario."""
+        s = self.document.scenario
+        out = []
+        for p in self.all_previews:
+            try:
+                if p.applies_to(s):
+                    out.append(p)
+            except ValueError:
+                continue
+        return out
+
+    def set_preview(self, preview: Preview | None) -> None:
+        self.preview = preview
+        self.waypoint = None
+        self.refresh()
+
+    def unit(self) -> Unit | None:
+        uid = self.state.selected_unit
+        if uid is None:
+            return None
+        try:
+            return self.document.scenario.unit(uid)
+        except ModelError:
+            return None
+
+    # -- lifecycle ------------------------------------------------------------
+    def activate(self) -> None:
+        super().activate()
+        if self.preview is None:
+            self.state.say("Adjudicate: no rules preview applies to this scenario." if not self.applicable()
+                           else self.tip)
+        self.refresh()
+
+    def deactivate(self) -> None:
+        super().deactivate()
+        self.state.set_overlay("preview", None)
+        self.overlay = None
+
+    def press(self, ev: Any) -> None:
+        if ev.cell is None:
+            return
+        self.state.select_cell(ev.cell)
+        if ev.button == "right":
+            self.state.select_unit(None)
+            self.waypoint = None
+            self.refresh()
+            return
+        if ev.button != "left" or self.preview is None:
+            if self.preview is None:
+                self.state.say("Choose a rules preview first.")
+            return
+        s = self.document.scenario
+        unit = self.unit()
+        if ev.shift and unit is not None:
+            self.waypoint = None if self.waypoint == ev.cell else ev.cell
+            self.state.say("Waypoint cleared" if self.waypoint is None else f"Waypoint {s.map.label(ev.cell)}")
+            self.refresh()
+            return
+        if unit is not None and ev.cell != unit.at:
+            if self._apply(unit, ev.cell):
+                return
+        candidates = [u for u in s.units_at(ev.cell) if self._selectable(u)]
+        if candidates:
+            ids = [u.id for u in candidates]
+            cur = self.state.selected_unit
+            uid = ids[(ids.index(cur) + 1) % len(ids)] if cur in ids else ids[0]
+            self.state.select_unit(uid)
+            self.waypoint = None
+            self.refresh()
+        elif unit is None:
+            self.state.say(f"No unit this preview can move at {s.map.label(ev.cell)}.")
+
+    def move(self, ev: Any) -> None:
+        if ev.cell != self.hover_cell:
+            self.hover_cell = ev.cell
+            self.refresh()
+
+    # -- running the preview ------------------------------------------------------
+    def _selectable(self, unit: Unit) -> bool:
+        assert self.preview is not None
+        try:
+            return bool(self.preview.selectable(self.document.scenario, unit))
+        except ValueError:
+            return False
+
+    def _apply(self, unit: Unit, target: Cell) -> bool:
+        assert self.preview is not None
+        s = self.document.scenario
+        try:
+            order = self.preview.apply(s, unit, target, self.waypoint)
+        except ValueError as e:
+            self.state.say(str(e))
+            return True
+        if order is None:
+            verdict = self.overlay.message if self.overlay is not None and self.hover_cell == target else ""
+            if s.units_at(target) and any(self._selectable(u) for u in s.units_at(target)):
+                return False  # not a legal target: select the unit there instead
+            self.state.say(verdict or f"{unit.id} cannot move to {s.map.label(target)}")
+            return True
+        try:
+            edit = plan_move_unit(s, order.unit_id, order.to, dict(order.props))
+        except ModelError as e:
+            self.state.say(str(e))
+            return True
+        self.waypoint = None
+        if self.document.push(order.description or f"Move {order.unit_id} to {s.map.label(order.to)}", edit):
+            self.state.say(order.description)
+        self.refresh()
+        return True
+
+    def refresh(self) -> None:
+        """Recompute the overlay for the selected unit and hovered cell."""
+        if not self.active:
+            return
+        s = self.document.scenario
+        unit = self.unit()
+        if self.preview is None or unit is None:
+            self.overlay = None
+            self.state.set_overlay("preview", None)
+            return
+        target = self.hover_cell
+        try:
+            if target is None or target == unit.at:
+                overlay = self.preview.select(s, unit)
+            else:
+                overlay = self.preview.hover(s, unit, target, self.waypoint)
+        except ValueError as e:
+            overlay = Overlay(message=str(e), ok=False)
+        extra: list[Any] = []
+        if target is not None and target != unit.at and overlay.message:
+            extra.append(CellMark(target, outline=VERDICT_COLORS.get(overlay.ok, "#ffffff"), width=2.5,
+                                  tooltip=overlay.message))
+        if self.waypoint is not None:
+            extra.append(Marker(self.waypoint, "diamond", "#ffd23f", text="W",
+                                tooltip=f"waypoint {s.map.label(self.waypoint)} (shift-click to clear)"))
+        if extra:
+            overlay = replace(overlay, items=tuple(overlay.items) + tuple(extra))
+        self.overlay = overlay
+        self.state.set_overlay("preview", overlay)
+        if overlay.message:
+            self.state.say(overlay.message)
