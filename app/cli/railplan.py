@@ -1,0 +1,89 @@
+"""``adjutant railplan FILE --orders ORDERS.json``: route rail orders on a
+territory map (Axis & Allies "Module I: Railroads") within every
+territory's rail capacity, or name the bottleneck that makes it impossible."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.scenario_io import ScenarioError, load_any
+from engine.territory import TerritoryScenario
+from engine.territory.rail import RailRules, plan, plan_to_data, preview
+
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "railplan", help="route rail orders on a territory map within rail capacities; name the bottleneck",
+        description="Route a set of rail orders (Axis & Allies Module I: Railroads). ORDERS.json holds a list "
+                    "(or {\"orders\": [...]}) of {\"unit\": ID, \"to\": TERRITORY} or "
+                    "{\"nation\": N, \"from\": T, \"to\": T, \"count\": K}. Exit 0 when every order fits, 1 when not.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--orders", required=True, metavar="ORDERS.json")
+    p.add_argument("--quick", action="store_true",
+                   help="only the fast max-flow check (necessary conditions; no routes)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def load_territory_scenario(path: str) -> TerritoryScenario:
+    try:
+        s = load_any(path)
+    except ScenarioError as e:
+        raise CliError(f"{path}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
+                       [str(p) for p in e.problems]) from None
+    if not isinstance(s, TerritoryScenario):
+        raise CliError(f"{path}: a {s.map.grid.to_dict()['kind']} grid map; rail plans need a territory map")
+    return s
+
+
+def read_orders_file(path: str) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise CliError(f"{path}: cannot read ({e})") from None
+    except json.JSONDecodeError as e:
+        raise CliError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    orders = data.get("orders") if isinstance(data, dict) else data
+    if not isinstance(orders, list):
+        raise CliError(f"{path}: expected a list of orders or {{\"orders\": [...]}}")
+    return orders
+
+
+def run(args: argparse.Namespace) -> int:
+    s = load_territory_scenario(args.file)
+    rules = RailRules(s)
+    orders = rules.read_orders(read_orders_file(args.orders))
+    result = (preview if args.quick else plan)(s, orders, rules)
+    data = plan_to_data(s, result)
+
+    def text() -> str:
+        lines = [("FEASIBLE" if result.feasible else "NOT FEASIBLE") + f" ({result.method}): {result.reason}"]
+        for r in data["routes"]:
+            who = r.get("unit") or f"{r['count']} x {r['nation']}"
+            if "refused" in r:
+                lines.append(f"  {r['order']}. {who}: refused: {r['refused']}")
+            elif "paths" in r:
+                for path in r["paths"]:
+                    lines.append(f"  {r['order']}. {who}: " + " > ".join(path["route"])
+                                 + (f"  (x{path['count']})" if r["count"] > 1 else ""))
+                if r.get("unrouted"):
+                    lines.append(f"  {r['order']}. {who}: {r['unrouted']} unit(s) find no room "
+                                 f"from {r['from']} to {r['to']}")
+        if data["usage"]:
+            lines.append("  capacity used:")
+            for name, u in data["usage"].items():
+                mark = "  FULL" if u["used"] >= u["capacity"] else ""
+                lines.append(f"    {name:<24} {u['used']:>3} of {u['capacity']:<3}{mark}")
+        if data["bottleneck"]:
+            lines.append("  bottleneck: " + ", ".join(data["bottleneck"]))
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return EXIT_OK if result.feasible else EXIT_FAIL
