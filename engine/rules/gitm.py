@@ -1,0 +1,698 @@
+"""GITM ("Gathered In Their Masses") tactical movement: the straight-line march.
+
+Implements shared seed 002, *Tactical Movement in GITM*.  A move names a
+start (where the unit stands), an end and optionally one waypoint; each
+straight *leg* (start to waypoint, waypoint to end) is checked on its own.
+See ``docs/rules/gitm.md`` for every decision taken where the document is
+ambiguous.
+
+The line
+    A leg from ``(c0, r0)`` to ``(c1, r1)`` has ``n = max(|c1-c0|, |r1-r0|)``
+    steps.  Step ``i`` (``1 <= i <= n``) advances one whole square along the
+    major axis and exactly ``i/n`` of the move along the other, so position
+    ``i`` is ``(c0 + i*(c1-c0)/n, r0 + i*(r1-r0)/n)``: one coordinate whole,
+    the other a fraction with denominator ``n``.  Everything is computed with
+    integers (numerators over ``n``); :func:`line` returns the same positions
+    as :class:`fractions.Fraction` values.  No floats anywhere.
+
+Rounding
+    A position rounds to the nearest square, an exact half rounding *down*
+    (2.5 -> 2): :func:`round_half_down`.  A fractional position also has an
+    *other* candidate square (the one it does not round to); a whole position
+    has only its own square.
+
+Which squares are checked (the document's graphics)
+    * ``T/U`` (terrain and units): every rounded square after the start, the
+      destination included (the start square is not checked: the graphics
+      leave it blank).
+    * ``U`` (units only): on an exact 45-degree diagonal, the two squares
+      flanking each diagonal step (including the first step out of the
+      start); on any other non-orthogonal line, the other rounding candidate
+      of each fractional position.  A due N/S/E/W line has no ``U`` squares.
+
+Terrain blocks (ruleset data: :attr:`TerrainType.impassable`,
+:attr:`TerrainType.linear`, :attr:`TerrainType.elevation`)
+    * an impassable ``T/U`` square;
+    * a diagonal step between consecutive rounded squares whose two flanking
+      squares are both *linear* terrain (river, mountain ridge);
+    * a step between consecutive rounded squares (the first step from the
+      start included) whose elevations differ by more than the ruleset
+      option ``gitm.max_climb`` (default 1: flat 0 to high hills 2 is too
+      steep).
+
+Unit blocks
+    Units of a side that is not allied to the mover's side (enemy or neutral)
+    standing on any checked square.  When every other unit on the map is
+    allied (or there is none) the move succeeds automatically and nothing is
+    checked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from itertools import pairwise
+from math import gcd
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+
+from ..grids import Cell, SquareGrid
+from ..labels import NumericNumbering
+from ..model import GridMap, ModelError, Scenario, Unit
+
+SYSTEM = "gitm"
+"""Key of this system's options in :attr:`Ruleset.options`."""
+
+CheckKind = Literal["T/U", "U"]
+"""``T/U``: checked for terrain and units; ``U``: checked for units only."""
+
+BlockBy = Literal["terrain", "unit"]
+
+Direction = Literal["orthogonal", "diagonal", "oblique"]
+"""Due N/S/E/W; exact 45-degree diagonal; any other line (the document's
+cases 1, 2 and 3)."""
+
+TU: CheckKind = "T/U"
+U: CheckKind = "U"
+
+
+# ---------------------------------------------------------------------------
+# exact line arithmetic
+
+def round_half_down(x: Fraction | int) -> int:
+    """The integer nearest to ``x``, an exact half rounding down
+    (``round_half_down(Fraction(5, 2)) == 2``, ``Fraction(-5, 2) -> -3``)."""
+    f = Fraction(x)
+    # nearest with ties down == ceil(x - 1/2)
+    return -((f.denominator - 2 * f.numerator) // (2 * f.denominator))
+
+
+def step_count(start: Cell, end: Cell) -> int:
+    """Steps of the straight line: the Chebyshev distance
+    ``max(|dcol|, |drow|)``."""
+    return max(abs(end.col - start.col), abs(end.row - start.row))
+
+
+def direction(start: Cell, end: Cell) -> Direction:
+    """The document's case of a line: ``orthogonal`` (due N, S, E or W),
+    ``diagonal`` (due NE, SE, SW or NW, 45 degrees) or ``oblique``.  A
+    zero-length line counts as orthogonal."""
+    dc, dr = end.col - start.col, end.row - start.row
+    if dc == 0 or dr == 0:
+        return "orthogonal"
+    if abs(dc) == abs(dr):
+        return "diagonal"
+    return "oblique"
+
+
+def line(start: Cell, end: Cell) -> tuple[tuple[Fraction, Fraction], ...]:
+    """The exact positions ``(col, row)`` of the line, start included: ``n +
+    1`` positions for ``n`` steps, in storage coordinates (0-based)."""
+    n = step_count(start, end)
+    if n == 0:
+        return ((Fraction(start.col), Fraction(start.row)),)
+    dc, dr = end.col - start.col, end.row - start.row
+    return tuple((start.col + Fraction(i * dc, n), start.row + Fraction(i * dr, n)) for i in range(n + 1))
+
+
+def rounded_line(start: Cell, end: Cell) -> tuple[Cell, ...]:
+    """The rounded squares of the line, start included (the document's
+    "rounded path")."""
+    cols, rows = _rounded_arrays(start.col, start.row, end.col, end.row)
+    return tuple(Cell(c, r) for c, r in zip(cols.tolist(), rows.tolist(), strict=True))
+
+
+def _rounded_arrays(c0: int, r0: int, c1: int, r1: int) -> tuple[np.ndarray, np.ndarray]:
+    """Columns and rows (``int64``) of the rounded squares, start included.
+
+    Integer arithmetic only: position ``i`` has the coordinate ``N / n`` with
+    ``N = x0*n + i*d``; rounded to the nearest, a half down, that is
+    ``ceil((2N - n) / 2n) == (2N + n - 1) // 2n`` (floor division)."""
+    dc, dr = c1 - c0, r1 - r0
+    n = max(abs(dc), abs(dr))
+    if n == 0:
+        return np.array([c0], dtype=np.int64), np.array([r0], dtype=np.int64)
+    sc, sr = (dc > 0) - (dc < 0), (dr > 0) - (dr < 0)
+    if abs(dc) == abs(dr) or dc == 0 or dr == 0:  # whole at every step
+        cols = np.arange(c0, c1 + sc, sc, dtype=np.int64) if sc else np.full(n + 1, c0, dtype=np.int64)
+        rows = np.arange(r0, r1 + sr, sr, dtype=np.int64) if sr else np.full(n + 1, r0, dtype=np.int64)
+        return cols, rows
+    i = np.arange(n + 1, dtype=np.int64)
+    if abs(dc) > abs(dr):
+        return i * sc + c0, (i * (2 * dr) + (2 * r0 * n + n - 1)) // (2 * n)
+    return (i * (2 * dc) + (2 * c0 * n + n - 1)) // (2 * n), i * sr + r0
+
+
+@dataclass(frozen=True, eq=False)
+class _Luts:
+    """Terrain properties by terrain index, as arrays for vectorised lookup."""
+
+    imp: np.ndarray  # bool
+    lin: np.ndarray  # bool
+    elev: np.ndarray  # int64
+    any_imp: bool
+    any_lin: bool
+    elev_range: int
+
+
+_LUT_CACHE: dict[tuple[tuple[bool, bool, int], ...], _Luts] = {}
+
+
+def _luts(scenario: Scenario) -> _Luts:
+    key = tuple((t.impassable, t.linear, t.elevation) for t in scenario.ruleset.terrain)
+    luts = _LUT_CACHE.get(key)
+    if luts is None:
+        if len(_LUT_CACHE) > 64:
+            _LUT_CACHE.clear()
+        imp, lin, elev = zip(*key, strict=True)
+        luts = _LUT_CACHE[key] = _Luts(np.array(imp, dtype=bool), np.array(lin, dtype=bool),
+                                       np.array(elev, dtype=np.int64), any(imp), any(lin), max(elev) - min(elev))
+    return luts
+
+
+# ---------------------------------------------------------------------------
+# options
+
+DiagonalUnits = Literal["flanks", "adjacent"]
+
+
+@dataclass(frozen=True)
+class GitmOptions:
+    """The ``gitm`` options of a ruleset (see ``docs/rules/gitm.md``).
+
+    * ``max_climb`` (int, default 1): the largest elevation difference one
+      step may cross; flat 0 to high hills 2 is too steep.
+    * ``linear_must_match`` (bool, default false): when true, a diagonal step
+      is blocked only by two linear squares of the *same* terrain type (two
+      rivers, two mountains); by default any two linear squares join.
+    * ``diagonal_units`` (``"flanks"`` default, or ``"adjacent"``): on a
+      45-degree diagonal, the ``U`` squares are the two squares flanking each
+      step (the graphics), or every square sharing a side with a square of
+      the path, start included (the case 2 sentence read literally).
+    * ``check_start`` (bool, default false): also check the start square for
+      enemy or neutral units (the graphics do not).
+    * ``neutral_sides`` (list of side ids): sides called "neutral" rather
+      than "enemy" in reasons; by default sides whose id, name or alliance is
+      "neutral".  Either way, every side not allied to the mover blocks.
+    """
+
+    max_climb: int = 1
+    linear_must_match: bool = False
+    diagonal_units: DiagonalUnits = "flanks"
+    check_start: bool = False
+    neutral_sides: tuple[str, ...] | None = None
+
+    @classmethod
+    def from_scenario(cls, scenario: Scenario) -> GitmOptions:
+        """Read and validate the options; raises :class:`ModelError` naming
+        the bad key."""
+        opt = scenario.ruleset.option
+
+        def typed(key: str, default: Any, kind: type | tuple[type, ...], what: str) -> Any:
+            v = opt(SYSTEM, key, default)
+            if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
+                raise ModelError(f"ruleset option {SYSTEM}.{key} must be {what}, got {v!r}")
+            return v
+
+        max_climb = typed("max_climb", 1, int, "a whole number of elevation levels")
+        if max_climb < 0:
+            raise ModelError(f"ruleset option {SYSTEM}.max_climb must be 0 or more, got {max_climb}")
+        diag = typed("diagonal_units", "flanks", str, "'flanks' or 'adjacent'")
+        if diag not in ("flanks", "adjacent"):
+            raise ModelError(f"ruleset option {SYSTEM}.diagonal_units must be 'flanks' or 'adjacent', got {diag!r}")
+        neutral = opt(SYSTEM, "neutral_sides", None)
+        if neutral is not None and (not isinstance(neutral, list) or not all(isinstance(x, str) for x in neutral)):
+            raise ModelError(f"ruleset option {SYSTEM}.neutral_sides must be a list of side ids, got {neutral!r}")
+        return cls(max_climb=max_climb,
+                   linear_must_match=typed("linear_must_match", False, bool, "true or false"),
+                   diagonal_units=diag,
+                   check_start=typed("check_start", False, bool, "true or false"),
+                   neutral_sides=None if neutral is None else tuple(neutral))
+
+
+# ---------------------------------------------------------------------------
+# results
+
+class Check(NamedTuple):
+    """A square the move checks: ``kind`` ``T/U`` or ``U``; ``leg`` 0 or 1;
+    ``step`` the step (1-based) of that leg it belongs to (0: the start)."""
+
+    cell: Cell
+    kind: CheckKind
+    leg: int
+    step: int
+
+
+@dataclass(frozen=True)
+class Block:
+    """One reason the move is blocked.
+
+    ``cell`` is the square to point at (the impassable square, the first of
+    the two linear squares, the far end of a steep step, the unit's square);
+    ``cells`` all squares involved; ``unit_id`` the blocking unit when
+    ``by == "unit"``; ``leg`` and ``step`` where on the move it happens.
+    """
+
+    cell: Cell
+    by: BlockBy
+    reason: str
+    cells: tuple[Cell, ...]
+    leg: int
+    step: int
+    unit_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Leg:
+    """One straight line of the move, ``start`` to ``end``; everything else
+    about it (steps, direction, rounded squares) follows from those two."""
+
+    start: Cell
+    end: Cell
+
+    @property
+    def steps(self) -> int:
+        return step_count(self.start, self.end)
+
+    @property
+    def direction(self) -> Direction:
+        return direction(self.start, self.end)
+
+    @cached_property
+    def cols(self) -> tuple[int, ...]:
+        """Storage columns of the rounded squares, start included."""
+        return tuple(_rounded_arrays(self.start.col, self.start.row, self.end.col, self.end.row)[0].tolist())
+
+    @cached_property
+    def rows(self) -> tuple[int, ...]:
+        """Storage rows of the rounded squares, start included."""
+        return tuple(_rounded_arrays(self.start.col, self.start.row, self.end.col, self.end.row)[1].tolist())
+
+    @cached_property
+    def rounded(self) -> tuple[Cell, ...]:
+        """Rounded squares, start included."""
+        return tuple(Cell(c, r) for c, r in zip(self.cols, self.rows, strict=True))
+
+    def positions(self) -> tuple[tuple[Fraction, Fraction], ...]:
+        """Exact positions, start included (storage coordinates)."""
+        return line(self.start, self.end)
+
+    def u_squares(self, diagonal_units: DiagonalUnits = "flanks",
+                  width: int | None = None, height: int | None = None) -> list[tuple[int, Cell]]:
+        """The ``U`` squares as ``(step, cell)`` in step order: the other
+        rounding candidate of each fractional position (oblique line), the
+        squares flanking each step (diagonal line; with ``"adjacent"`` every
+        on-map square sharing a side with a path square, start included,
+        that is not itself on the path), none (orthogonal line)."""
+        kind = self.direction
+        cols, rows = self.cols, self.rows
+        n = self.steps
+        out: list[tuple[int, Cell]] = []
+        if kind == "diagonal" and diagonal_units == "adjacent":
+            on_path = set(zip(cols, rows, strict=True))
+            seen: set[tuple[int, int]] = set()
+            w = width if width is not None else 1 << 30
+            h = height if height is not None else 1 << 30
+            for i in range(n + 1):
+                for dc, dr in ((0, -1), (1, 0), (0, 1), (-1, 0)):
+                    sq = (cols[i] + dc, rows[i] + dr)
+                    if 0 <= sq[0] < w and 0 <= sq[1] < h and sq not in on_path and sq not in seen:
+                        seen.add(sq)
+                        out.append((i, Cell(*sq)))
+        elif kind == "diagonal":
+            for i in range(1, n + 1):
+                out.append((i, Cell(cols[i - 1], rows[i])))
+                out.append((i, Cell(cols[i], rows[i - 1])))
+        elif kind == "oblique":
+            c0, r0 = self.start.col, self.start.row
+            dc, dr = self.end.col - c0, self.end.row - r0
+            col_major = abs(dc) > abs(dr)
+            x0, d = (r0, dr) if col_major else (c0, dc)
+            for i in range(1, n + 1):
+                q, rem = divmod(x0 * n + i * d, n)
+                if rem:
+                    other = q if 2 * rem > n else q + 1
+                    out.append((i, Cell(cols[i], other) if col_major else Cell(other, rows[i])))
+        return out
+
+
+@dataclass(frozen=True)
+class MarchResult:
+    """The verdict on a straight-line march.
+
+    ``blocks`` lists every reason the move is blocked, in path order
+    (terrain before units at the same step).  ``auto_success``: every other
+    unit is allied, so nothing was checked and the move succeeds.
+    :attr:`path` and :attr:`checks` are built on first use from the legs.
+    """
+
+    unit_id: str
+    start: Cell
+    end: Cell
+    via: Cell | None
+    legs: tuple[Leg, ...]
+    blocks: tuple[Block, ...]
+    auto_success: bool
+    reason: str
+    options: GitmOptions
+    map_size: tuple[int, int]
+    """Width and height of the map (for the on-map test of ``U`` squares)."""
+
+    @property
+    def blocked(self) -> bool:
+        return bool(self.blocks)
+
+    @cached_property
+    def path(self) -> tuple[Cell, ...]:
+        """The rounded squares in order, start first, the waypoint once."""
+        return (self.start, *(c for leg in self.legs for c in leg.rounded[1:]))
+
+    @cached_property
+    def checks(self) -> tuple[Check, ...]:
+        """The squares checked, in path order (each step's ``T/U`` square,
+        then its ``U`` squares), each square once (``T/U`` wins over ``U``
+        where legs overlap); empty on an automatic success."""
+        if self.auto_success:
+            return ()
+        out: dict[Cell, Check] = {}
+
+        def add(cell: Cell, kind: CheckKind, leg: int, step: int) -> None:
+            old = out.get(cell)
+            if old is None:
+                out[cell] = Check(cell, kind, leg, step)
+            elif kind == TU and old.kind == U:
+                out[cell] = old._replace(kind=TU)
+
+        if self.options.check_start:
+            add(self.start, U, 0, 0)
+        w, h = self.map_size
+        for k, leg in enumerate(self.legs):
+            us = leg.u_squares(self.options.diagonal_units, w, h)
+            j = 0
+            while j < len(us) and us[j][0] == 0:
+                add(us[j][1], U, k, 0)
+                j += 1
+            for i, cell in enumerate(leg.rounded[1:], 1):
+                add(cell, TU, k, i)
+                while j < len(us) and us[j][0] == i:
+                    add(us[j][1], U, k, i)
+                    j += 1
+        return tuple(out.values())
+
+    def cells_of(self, kind: CheckKind) -> tuple[Cell, ...]:
+        """The checked squares of one kind, in path order."""
+        return tuple(c.cell for c in self.checks if c.kind == kind)
+
+
+# ---------------------------------------------------------------------------
+# adjudication
+
+def format_position(gmap: GridMap, col: Fraction, row: Fraction) -> str:
+    """A position as the document writes it (``4-1.5``, ``10.67-5``) on a
+    numeric numbering; whole positions are plain labels.  Fractions are shown
+    to two decimals (exactly rounded, half up) for reading only; other
+    numberings say "between A and B"."""
+    if col.denominator == 1 and row.denominator == 1:
+        return gmap.label(Cell(int(col), int(row)))
+    num = gmap.numbering
+    if isinstance(num, NumericNumbering):
+        a, b = _decimal(col + num.first), _decimal(row + num.first)
+        if num.order == "row-col":
+            a, b = b, a
+        return f"{a}{num.separator}{b}"
+    lo = Cell(col.numerator // col.denominator, row.numerator // row.denominator)
+    hi = Cell(-((-col.numerator) // col.denominator), -((-row.numerator) // row.denominator))
+    return f"between {gmap.label(lo)} and {gmap.label(hi)}"
+
+
+def _decimal(x: Fraction, places: int = 2) -> str:
+    scale = 10 ** places
+    n = (x.numerator * scale * 2 + x.denominator) // (2 * x.denominator)  # half up, exact
+    whole, frac = divmod(n, scale)
+    return f"{whole}" if frac == 0 else f"{whole}.{frac:0{places}d}".rstrip("0")
+
+
+def _side_word(scenario: Scenario, side_id: str, options: GitmOptions) -> str:
+    if options.neutral_sides is not None:
+        return "neutral" if side_id in options.neutral_sides else "enemy"
+    try:
+        f = scenario.side(side_id)
+    except ModelError:
+        return "enemy"
+    return "neutral" if "neutral" in (f.id.casefold(), f.name.casefold(), f.alliance.casefold()) else "enemy"
+
+
+def _unit_hit(leg: Leg, uc: int, ur: int, diagonal_units: DiagonalUnits) -> tuple[CheckKind, int] | None:
+    """Whether a unit at ``(uc, ur)`` stands on a square ``leg`` checks, and
+    as what: ``(kind, step)``.  O(1), exact integer arithmetic: no list of
+    squares is built."""
+    c0, r0 = leg.start.col, leg.start.row
+    dc, dr = leg.end.col - c0, leg.end.row - r0
+    n = max(abs(dc), abs(dr))
+    if n == 0:
+        return None
+    if abs(dc) == abs(dr):  # diagonal: the path is x == y in step units
+        x = (uc - c0) * (1 if dc > 0 else -1)
+        y = (ur - r0) * (1 if dr > 0 else -1)
+        if x == y:
+            return (TU, x) if 1 <= x <= n else None
+        if x - y not in (1, -1):
+            return None
+        if diagonal_units == "adjacent":
+            if 0 <= y <= n:
+                return U, y
+            return (U, x) if 0 <= x <= n else None
+        m = min(x, y)  # a flank of step m+1: (x, y) = (m, m+1) or (m+1, m)
+        return (U, m + 1) if 0 <= m < n else None
+    if abs(dc) > abs(dr):  # whole columns, fractional rows
+        j = (uc - c0) * (1 if dc > 0 else -1)
+        x0, d, other = r0, dr, ur
+    else:
+        j = (ur - r0) * (1 if dr > 0 else -1)
+        x0, d, other = c0, dc, uc
+    if not 1 <= j <= n:
+        return None
+    q, rem = divmod(x0 * n + j * d, n)
+    up = 2 * rem > n
+    if other == q + up:
+        return TU, j
+    if rem and other == q + (not up):
+        return U, j
+    return None
+
+
+VECTORISE_UNITS = 12
+"""Above this many hostile units near the move, test them with numpy."""
+
+
+def _units_hit(leg: Leg, uc: np.ndarray, ur: np.ndarray, diagonal_units: DiagonalUnits) -> np.ndarray:
+    """:func:`_unit_hit` for many units at once: a bool array, true where
+    the unit at ``(uc[k], ur[k])`` stands on a square ``leg`` checks."""
+    c0, r0 = leg.start.col, leg.start.row
+    dc, dr = leg.end.col - c0, leg.end.row - r0
+    n = max(abs(dc), abs(dr))
+    if n == 0:
+        return np.zeros(uc.shape, dtype=bool)
+    if abs(dc) == abs(dr):
+        x = (uc - c0) * (1 if dc > 0 else -1)
+        y = (ur - r0) * (1 if dr > 0 else -1)
+        if diagonal_units == "adjacent":
+            side = (np.abs(x - y) == 1) & (((y >= 0) & (y <= n)) | ((x >= 0) & (x <= n)))
+            hit: np.ndarray = ((x == y) & (x >= 1) & (x <= n)) | side
+            return hit
+        # path: x == y in 1..n, i.e. |x-y| = 0 and x+y in 2..2n; flank of step m+1: |x-y| = 1 and
+        # min(x, y) = m in 0..n-1, i.e. x+y in 1..2n-1.  Both: |x-y| <= 1 and x+y+|x-y| in 2..2n.
+        ad = np.abs(x - y)
+        v = x + y + ad
+        hit = (ad <= 1) & (v >= 2) & (v <= 2 * n)
+        return hit
+    if abs(dc) > abs(dr):
+        j = (uc - c0) * (1 if dc > 0 else -1)
+        x0, d, other = r0, dr, ur
+    else:
+        j = (ur - r0) * (1 if dr > 0 else -1)
+        x0, d, other = c0, dc, uc
+    num = x0 * n + j * d
+    q = num // n
+    rem = num - q * n
+    up = 2 * rem > n
+    on: np.ndarray = (other == q + up) | ((rem != 0) & (other == q + ~up))
+    return on & (j >= 1) & (j <= n)
+
+
+def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = None,
+          options: GitmOptions | None = None) -> MarchResult:
+    """Adjudicate ``unit`` marching in a straight line to ``to`` (through
+    ``via`` when given: two lines, each checked).
+
+    Raises :class:`ModelError` if the map is not a square grid, a cell is
+    off the map, or the move goes nowhere (``to`` is where the unit stands).
+    A waypoint equal to the start or the end adds nothing (one line).
+    Cost: O(steps) in numpy for terrain plus O(units) for units.
+    """
+    u = scenario.unit(unit) if isinstance(unit, str) else unit
+    gmap = scenario.map
+    if not isinstance(gmap.grid, SquareGrid):
+        raise ModelError(f"GITM tactical movement needs a square grid; '{scenario.name}' is a "
+                         f"{gmap.grid.kind.value} map")
+    for what, cell in (("destination", to), ("waypoint", via)):
+        if cell is not None and not gmap.grid.contains(cell):
+            raise ModelError(f"the {what} {cell!r} is off the map")
+    start = u.at
+    if to == start:
+        raise ModelError(f"{u.id} is already at {gmap.label(start)}; a march needs a different destination")
+    opts = GitmOptions.from_scenario(scenario) if options is None else options
+    ends = [start] + ([via] if via is not None and via not in (start, to) else []) + [to]
+    w, h = gmap.width, gmap.height
+    label = gmap.label
+    route = " -> ".join(label(c) for c in ends)
+
+    legs = tuple(Leg(a, b) for a, b in pairwise(ends))
+
+    # who could block: units of sides not allied to the mover's; only those
+    # within a square of the move's bounding box can stand on a checked square
+    allied: dict[str, bool] = {}
+    near: list[Unit] = []
+    others = hostile = 0
+    x0, x1 = min(c.col for c in ends) - 1, max(c.col for c in ends) + 1
+    y0, y1 = min(c.row for c in ends) - 1, max(c.row for c in ends) + 1
+    for v in scenario.units:
+        if v is u or v.id == u.id:
+            continue
+        others += 1
+        ok = allied.get(v.side)
+        if ok is None:
+            ok = allied[v.side] = scenario.allied(u.side, v.side)
+        if not ok:
+            hostile += 1
+            at = v.at
+            if x0 <= at.col <= x1 and y0 <= at.row <= y1:
+                near.append(v)
+    if not hostile:
+        reason = (f"There is no other unit on the map, so {u.id}'s march {route} succeeds automatically."
+                  if others == 0 else
+                  f"Every other unit on the map is allied to {u.id}, so the march {route} succeeds automatically "
+                  "(no straight-line check is needed).")
+        return MarchResult(u.id, start, to, via, legs, (), True, reason, opts, (w, h))
+
+    blocks: list[Block] = []
+    seen: set[tuple[Any, ...]] = set()
+
+    def block(key: tuple[Any, ...], b: Block) -> None:
+        if key not in seen:
+            seen.add(key)
+            blocks.append(b)
+
+    # terrain, vectorised over each leg's steps
+    terrain = scenario.ruleset.terrain
+    luts = _luts(scenario)
+    imp, lin, elev = luts.imp, luts.lin, luts.elev
+    flat = gmap.terrain.reshape(-1)
+    check_imp, check_lin, check_steep = luts.any_imp, luts.any_lin, luts.elev_range > opts.max_climb
+    for k, leg in enumerate(legs):
+        pc, pr = _rounded_arrays(leg.start.col, leg.start.row, leg.end.col, leg.end.row)
+        idx = pr * w + pc
+        t = flat[idx]
+        if check_imp:
+            bad = imp[t[1:]]
+            if bad.any():
+                for i in np.flatnonzero(bad).tolist():
+                    cell = Cell(int(pc[i + 1]), int(pr[i + 1]))
+                    name = terrain[int(t[i + 1])].name
+                    block(("imp", cell), Block(cell, "terrain", f"{name} at {label(cell)} is impassable", (cell,),
+                                               k, i + 1))
+        if check_lin and leg.direction != "orthogonal":
+            # flank (previous column, this row) of every step; only if one is linear look further
+            la = lin[flat[idx[1:] - (pc[1:] - pc[:-1])]]
+            if la.any():
+                hit = la & lin[flat[pr[:-1] * w + pc[1:]]] & (pc[1:] != pc[:-1]) & (pr[1:] != pr[:-1])
+                for i in np.flatnonzero(hit).tolist():
+                    frm, dst = Cell(int(pc[i]), int(pr[i])), Cell(int(pc[i + 1]), int(pr[i + 1]))
+                    fa, fb = sorted((Cell(frm.col, dst.row), Cell(dst.col, frm.row)))
+                    ta, tb = int(flat[fa.row * w + fa.col]), int(flat[fb.row * w + fb.col])
+                    if opts.linear_must_match and ta != tb:
+                        continue
+                    na, nb = terrain[ta].name, terrain[tb].name
+                    what = (f"{na} at {label(fa)} and {label(fb)}" if na == nb
+                            else f"{na} at {label(fa)} and {nb} at {label(fb)}")
+                    block(("lin", fa, fb, frm, dst),
+                          Block(fa, "terrain", f"{what} block the diagonal step from {label(frm)} to {label(dst)}",
+                                (fa, fb), k, i + 1))
+        if check_steep:
+            e = elev[t]
+            climb = e[1:] - e[:-1]
+            steep = np.abs(climb) > opts.max_climb if int(e.max()) - int(e.min()) > opts.max_climb else None
+            if steep is not None and steep.any():
+                for i in np.flatnonzero(steep).tolist():
+                    frm, dst = Cell(int(pc[i]), int(pr[i])), Cell(int(pc[i + 1]), int(pr[i + 1]))
+                    up = int(climb[i])
+                    block(("steep", frm, dst),
+                          Block(dst, "terrain",
+                                f"the step from {terrain[int(t[i])].name} at {label(frm)} to "
+                                f"{terrain[int(t[i + 1])].name} at {label(dst)} is too steep "
+                                f"({'up' if up > 0 else 'down'} {abs(up)} levels; at most {opts.max_climb} allowed)",
+                                (frm, dst), k, i + 1))
+
+    # units: every nearby hostile unit tested against each leg at once, in O(1) each
+    if near:
+        if opts.check_start:
+            for v in near:
+                if v.at == start:
+                    block(("unit", v.id), Block(v.at, "unit", f"{_side_word(scenario, v.side, opts)} {v.id} at "
+                                                f"{label(v.at)} (on the start square)", (v.at,), 0, 0, v.id))
+        for k, leg in enumerate(legs):
+            if len(near) <= VECTORISE_UNITS:  # a few units: one O(1) test each
+                candidates = near
+            else:  # many: one vectorised test first (tests check it agrees with the scalar one)
+                uc = np.array([v.at.col for v in near], dtype=np.int64)
+                ur = np.array([v.at.row for v in near], dtype=np.int64)
+                candidates = [near[j] for j in np.flatnonzero(_units_hit(leg, uc, ur, opts.diagonal_units)).tolist()]
+            for v in candidates:
+                hit = _unit_hit(leg, v.at.col, v.at.row, opts.diagonal_units)
+                if hit is None:
+                    continue
+                kind, step = hit
+                why = _unit_context(gmap, leg, v.at, kind, step)
+                block(("unit", v.id), Block(v.at, "unit", f"{_side_word(scenario, v.side, opts)} {v.id} at "
+                                            f"{label(v.at)}{why}", (v.at,), k, step, v.id))
+
+    blocks.sort(key=lambda b: (b.leg, b.step, b.by == "unit"))
+    if blocks:
+        reason = f"{u.id}'s march {route} is blocked: " + "; ".join(b.reason for b in blocks) + "."
+    else:
+        reason = (f"{u.id}'s march {route} is clear: no impassable or too-steep terrain on the line and no enemy "
+                  "or neutral unit on any square checked.")
+    return MarchResult(u.id, start, to, via, legs, tuple(blocks), False, reason, opts, (w, h))
+
+
+def _unit_context(gmap: GridMap, leg: Leg, cell: Cell, kind: CheckKind, step: int) -> str:
+    """Why a unit on ``cell`` blocks, in words."""
+    if kind == TU:
+        return " (on the path)" if cell != leg.end else " (on the destination)"
+    if leg.direction == "diagonal":
+        cols, rows = leg.cols, leg.rows
+        if 1 <= step and cell.col in (cols[step - 1], cols[step]) and cell.row in (rows[step - 1], rows[step]):
+            return (f", beside the diagonal step from {gmap.label(Cell(cols[step - 1], rows[step - 1]))} "
+                    f"to {gmap.label(Cell(cols[step], rows[step]))}")
+        return f", next to {gmap.label(Cell(cols[step], rows[step]))} on the diagonal path"
+    n = leg.steps
+    col = leg.start.col + Fraction(step * (leg.end.col - leg.start.col), n)
+    row = leg.start.row + Fraction(step * (leg.end.row - leg.start.row), n)
+    return f", where the line at {format_position(gmap, col, row)} can round either way"
+
+
+def fractional_positions(start: Cell, end: Cell) -> int:
+    """How many positions of the line (start excluded) are fractional, i.e.
+    how many ``U`` squares an oblique line has: ``n - gcd(n, minor)``."""
+    n = step_count(start, end)
+    minor = min(abs(end.col - start.col), abs(end.row - start.row))
+    return 0 if n == 0 else n - gcd(n, minor)
+
+
+__all__ = [
+    "SYSTEM", "Block", "BlockBy", "Check", "CheckKind", "DiagonalUnits", "Direction", "GitmOptions", "Leg",
+    "MarchResult", "direction", "format_position", "fractional_positions", "line", "march", "round_half_down",
+    "rounded_line", "step_count",
+]
