@@ -1,0 +1,506 @@
+"""CWOL rail movement: the 40/80-square rule.
+
+Implements shared seed 000, *Moving by Rail* (Civil War OnLine).  The player
+names a unit and a destination; the engine finds the path.  See
+``docs/rules/cwol-rail.md`` for every decision taken where the document is
+silent.
+
+Valid path
+    A sequence of squares, start to destination, each consecutive pair joined
+    by a rail link (``map.links["rail"]``; on a square map a link may join
+    diagonal neighbours), in which *every* square, both ends included, is
+    rail-controlled by the unit's side (``map.control``).  Allies' control
+    counts only with the option ``allied_control_counts``; with
+    ``enemy_units_block`` a square holding a unit of a side not allied to the
+    mover is refused too.
+
+Length
+    The number of steps (squares moved): a path of ``n + 1`` squares has
+    length ``n``.
+
+Verdict (``max_move`` = 40 and ``max_path`` = 80 are ruleset options)
+    * shortest valid path <= ``max_move``: ``arrived``;
+    * ``max_move`` < shortest <= ``max_path``: ``stopped_short`` after
+      exactly ``max_move`` squares along the chosen path;
+    * no valid path of ``max_path`` squares or less: ``no_valid_path``, the
+      unit stays.
+
+The bound
+    The adjudicating search is a breadth-first search from the start that
+    never expands a square found at ``max_path`` steps: it cannot see a square
+    more than ``max_path`` steps away (:attr:`RailMove.searched` counts what it
+    reached).  Only after it has failed, and only to tell a game master *how*
+    long the shortest valid path is ("112 squares, longer than 80"), a
+    separate diagnostic measurement may run without the bound (option
+    ``measure_long_paths``); it never changes the verdict.
+
+Ties
+    Among equally short valid paths the chosen one takes, at every square,
+    the first rail step in the grid's link-neighbour order that still lies on
+    a shortest valid path (square grids: N, E, S, W, NE, SE, SW, NW).  All
+    shortest paths are considered when listing :attr:`RailMove.ties`: every
+    other square where some equally short path would stop the unit.  They are
+    found from the search's distance layers: a square lies on a shortest path
+    exactly when it is ``k`` steps from the start and joined to a square on a
+    shortest path ``k + 1`` steps from the start (a sweep back from the
+    destination), so no path is enumerated.
+
+Speed
+    Searches run on a :class:`RailNetwork`, an adjacency snapshot of the rail
+    links (integer square indexes), cached per map by :func:`rail_network`
+    and rebuilt when the map's set of rail links is replaced or changes size.
+    Control and units are read live at every search, so repainting control
+    needs no rebuild.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from itertools import pairwise
+from typing import Any, Literal
+
+from ..grids import Cell, Edge, Grid, SquareGrid
+from ..model import GridMap, ModelError, Ruleset, Scenario, Unit
+
+SYSTEM = "cwol_rail"
+"""Key of this system's options in :attr:`Ruleset.options`."""
+
+Status = Literal["arrived", "stopped_short", "no_valid_path"]
+
+ARRIVED: Status = "arrived"
+STOPPED_SHORT: Status = "stopped_short"
+NO_VALID_PATH: Status = "no_valid_path"
+
+
+# ---------------------------------------------------------------------------
+# options
+
+@dataclass(frozen=True)
+class RailOptions:
+    """The ruleset values this system reads (``ruleset.options["cwol_rail"]``).
+
+    ``max_move``: squares a unit moves by rail in one turn (40).
+    ``max_path``: longest valid path, and the search's bound (80).
+    ``allied_control_counts``: squares controlled by an ally of the unit's
+    side count as the side's own (default ``False``: the document speaks of
+    the unit's own side only).
+    ``enemy_units_block``: a square holding a unit of a side not allied to
+    the mover cannot be on the path (default ``False``: the document makes
+    control alone decide).
+    ``measure_long_paths``: when no valid path within ``max_path`` exists,
+    measure the shortest longer one for the reason sentence (default
+    ``True``; diagnostic only).
+    ``link_kind``: the kind of link that is railway (``"rail"``).
+    """
+
+    max_move: int = 40
+    max_path: int = 80
+    allied_control_counts: bool = False
+    enemy_units_block: bool = False
+    measure_long_paths: bool = True
+    link_kind: str = "rail"
+
+    def __post_init__(self) -> None:
+        for key in ("max_move", "max_path"):
+            v = getattr(self, key)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ModelError(f"ruleset option {SYSTEM}.{key} must be a whole number of squares of 1 or more, "
+                                 f"got {v!r}")
+        for key in ("allied_control_counts", "enemy_units_block", "measure_long_paths"):
+            v = getattr(self, key)
+            if not isinstance(v, bool):
+                raise ModelError(f"ruleset option {SYSTEM}.{key} must be true or false, got {v!r}")
+        if not isinstance(self.link_kind, str) or not self.link_kind:
+            raise ModelError(f"ruleset option {SYSTEM}.link_kind must be a link kind such as 'rail', "
+                             f"got {self.link_kind!r}")
+
+    @classmethod
+    def from_ruleset(cls, ruleset: Ruleset) -> RailOptions:
+        """The options a ruleset sets, defaults for the rest; raises
+        :class:`ModelError` naming a bad or unknown key."""
+        given: Mapping[str, Any] = ruleset.options.get(SYSTEM, {})
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(given) - known)
+        if unknown:
+            raise ModelError(f"unknown ruleset option {SYSTEM}.{unknown[0]} (known: {', '.join(sorted(known))})")
+        d = cls()
+        return cls(**{k: ruleset.option(SYSTEM, k, getattr(d, k)) for k in known})
+
+
+# ---------------------------------------------------------------------------
+# the rail network snapshot
+
+_SQUARE_RANK = {(0, -1): 0, (1, 0): 1, (0, 1): 2, (-1, 0): 3, (1, -1): 4, (1, 1): 5, (-1, 1): 6, (-1, -1): 7}
+"""Rank of each square link direction: N, E, S, W, NE, SE, SW, NW (the order
+of :meth:`SquareGrid.link_neighbours`)."""
+
+
+class RailNetwork:
+    """Which squares a kind of link joins: an immutable snapshot.
+
+    Squares are numbered ``row * width + col``.  :attr:`adj` maps every
+    square on a link to its linked neighbours, in the grid's link-neighbour
+    order (the tie-breaking order).  Building is linear in the number of
+    links; a search touches only the squares it reaches.
+    """
+
+    __slots__ = ("__weakref__", "_size", "_source", "adj", "height", "kind", "width")
+
+    def __init__(self, gmap: GridMap, kind: str = "rail") -> None:
+        grid = gmap.grid
+        w = grid.width
+        self.width = w
+        self.height = grid.height
+        self.kind = kind
+        links = gmap.links.get(kind, set())
+        self._source: object = links
+        self._size = len(links)
+        lists: dict[int, list[int]] = {}
+        for e in links:
+            a = e.a.row * w + e.a.col
+            b = e.b.row * w + e.b.col
+            lists.setdefault(a, []).append(b)
+            lists.setdefault(b, []).append(a)
+        adj: dict[int, tuple[int, ...]] = {}
+        square = isinstance(grid, SquareGrid)
+        for i, ns in lists.items():
+            if len(ns) > 1:
+                if square:
+                    r, c = divmod(i, w)
+                    ns.sort(key=lambda j: _SQUARE_RANK[(j % w - c, j // w - r)])
+                else:
+                    ns.sort(key=_order_key(grid, i, w))
+            adj[i] = tuple(ns)
+        self.adj = adj
+
+    def matches(self, gmap: GridMap) -> bool:
+        """Whether this snapshot still describes ``gmap``'s links: the same
+        set object of the same size (an edit adds or removes links; undo may
+        swap in a new set)."""
+        links = gmap.links.get(self.kind)
+        return links is self._source and links is not None and len(links) == self._size and gmap.grid.width == self.width
+
+    def index(self, cell: Cell) -> int:
+        return cell.row * self.width + cell.col
+
+    def cell(self, index: int) -> Cell:
+        r, c = divmod(index, self.width)
+        return Cell(c, r)
+
+    def on_rail(self, cell: Cell) -> bool:
+        return self.index(cell) in self.adj
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """Squares linked to ``cell``, in tie-breaking order."""
+        return [self.cell(j) for j in self.adj.get(self.index(cell), ())]
+
+    def __len__(self) -> int:
+        """Number of squares on a link of this kind."""
+        return len(self.adj)
+
+
+def _order_key(grid: Grid, i: int, w: int) -> Any:
+    r, c = divmod(i, w)
+    order = {n.row * w + n.col: k for k, n in enumerate(grid.link_neighbours(Cell(c, r)))}
+    return lambda j: order.get(j, len(order))
+
+
+_CACHE: weakref.WeakKeyDictionary[GridMap, dict[str, RailNetwork]] = weakref.WeakKeyDictionary()
+
+
+def rail_network(gmap: GridMap, kind: str = "rail") -> RailNetwork:
+    """The (cached) network of ``kind`` links on ``gmap``.  Rebuilt when the
+    map's link set was replaced or changed size; an editor that changes links
+    in some other way calls :func:`invalidate_rail_network`."""
+    per_map = _CACHE.setdefault(gmap, {})
+    net = per_map.get(kind)
+    if net is None or not net.matches(gmap):
+        net = RailNetwork(gmap, kind)
+        per_map[kind] = net
+    return net
+
+
+def invalidate_rail_network(gmap: GridMap) -> None:
+    """Forget the cached networks of ``gmap`` (after an edit to its links)."""
+    _CACHE.pop(gmap, None)
+
+
+# ---------------------------------------------------------------------------
+# the result
+
+@dataclass(frozen=True)
+class RailMove:
+    """The verdict on one rail move.
+
+    ``path`` is the chosen shortest valid path, start to destination (both
+    included), or ``None`` when there is no valid path within the bound.
+    ``moved`` is the number of squares the unit moves; ``stop`` where it ends
+    the move (the start when it does not move).  ``ties`` are the other
+    squares where an equally short valid path would stop it, in canonical
+    cell order (empty when the verdict is unique).  ``reason`` is one
+    sentence a game master can read aloud.
+
+    ``searched`` is the number of squares the bounded search reached (none is
+    more than ``max_path`` steps from the start); ``blocked`` are rail
+    squares the search touched but refused (wrong control, or an enemy unit);
+    ``over_limit_length`` is the diagnostic length of the shortest valid path
+    when it is longer than ``max_path`` (``None`` when not measured or there
+    is none).
+    """
+
+    unit_id: str
+    side: str
+    start: Cell
+    destination: Cell
+    status: Status
+    path: tuple[Cell, ...] | None
+    moved: int
+    stop: Cell
+    ties: tuple[Cell, ...]
+    reason: str
+    max_move: int
+    max_path: int
+    searched: int = 0
+    blocked: tuple[Cell, ...] = ()
+    over_limit_length: int | None = None
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def path_length(self) -> int | None:
+        """Steps along :attr:`path` (squares moved to arrive), or ``None``."""
+        return None if self.path is None else len(self.path) - 1
+
+    @property
+    def ok(self) -> bool:
+        """Whether the unit moves (or is already there)."""
+        return self.status != NO_VALID_PATH
+
+    @property
+    def unique(self) -> bool:
+        return not self.ties
+
+
+# ---------------------------------------------------------------------------
+# the search
+
+def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
+              options: RailOptions | None = None, network: RailNetwork | None = None,
+              measure_long_paths: bool | None = None) -> RailMove:
+    """Adjudicate ``unit`` moving by rail to ``destination``.
+
+    ``unit`` is a :class:`Unit` or its id; ``destination`` a cell or a label
+    (or place name).  ``options`` default to the scenario's ruleset;
+    ``network`` to :func:`rail_network`.  ``measure_long_paths`` overrides
+    the option of that name (a live preview turns it off on large maps).
+
+    Raises :class:`ModelError` for an unknown unit or side, a destination off
+    the map, or a bad ruleset option; every adjudicated answer, including "no
+    valid path", is a :class:`RailMove`.
+    """
+    s = scenario
+    gmap = s.map
+    u = s.unit(unit) if isinstance(unit, str) else unit
+    side = s.side(u.side)
+    dest = gmap.parse_label(destination) if isinstance(destination, str) else destination
+    if not gmap.grid.contains(dest):
+        raise ModelError(f"destination {dest!r} is off the map")
+    if not gmap.grid.contains(u.at):
+        raise ModelError(f"unit {u.id} stands off the map")
+    opts = options if options is not None else RailOptions.from_ruleset(s.ruleset)
+    net = network if network is not None else rail_network(gmap, opts.link_kind)
+    measure = opts.measure_long_paths if measure_long_paths is None else measure_long_paths
+    label = gmap.label
+
+    def where(c: Cell) -> str:
+        p = gmap.places.get(c)
+        return f"{p.name} ({label(c)})" if p is not None else label(c)
+
+    held_by = f"{side.name}-held"
+    own = s.sides.index(side)
+    ok_sides = frozenset(i for i, f in enumerate(s.sides)
+                         if i == own or (opts.allied_control_counts and f.alliance_key == side.alliance_key))
+    enemy_at: dict[int, Unit] = {}
+    if opts.enemy_units_block:
+        for other in s.units:
+            if not s.allied(other.side, side.id) and gmap.grid.contains(other.at):
+                enemy_at.setdefault(net.index(other.at), other)
+    control = gmap.control.reshape(-1)
+    adj = net.adj
+    start_i, dest_i = net.index(u.at), net.index(dest)
+
+    def no(reason: str, **kw: Any) -> RailMove:
+        return RailMove(u.id, side.id, u.at, dest, NO_VALID_PATH, None, 0, u.at, (), _sentence(reason),
+                        opts.max_move, opts.max_path, **kw)
+
+    def refusal(i: int) -> str | None:
+        """Why square ``i`` cannot be on a valid path, or ``None``."""
+        c = net.cell(i)
+        who = control.item(i)
+        if who not in ok_sides:
+            holder = "nobody" if who < 0 else s.sides[who].name
+            return f"{where(c)} is rail-controlled by {holder}, not {side.name}"
+        if i in enemy_at:
+            e = enemy_at[i]
+            return f"{where(c)} holds {s.side(e.side).name} unit {e.id}"
+        return None
+
+    stays = f"so {u.id} does not move"
+    if start_i not in adj:
+        return no(f"{u.id}'s square {where(u.at)} is not on a rail line, {stays}.")
+    if dest_i not in adj:
+        return no(f"{where(dest)} is not on a rail line, {stays}.")
+    why = refusal(start_i)
+    if why is not None:
+        return no(f"{why}, so {u.id} cannot start a rail move there.", blocked=(u.at,))
+    why = refusal(dest_i)
+    if why is not None:
+        return no(f"{why}, so no valid rail path can end there; {u.id} does not move.", blocked=(dest,))
+    if start_i == dest_i:
+        return RailMove(u.id, side.id, u.at, dest, ARRIVED, (u.at,), 0, u.at, (),
+                        f"{u.id} is already at {where(dest)}.", opts.max_move, opts.max_path, searched=1)
+
+    # Bounded breadth-first search: layers[k] holds the squares first reached
+    # at k steps; nothing found at max_path steps is ever expanded.
+    ok_cache: dict[int, bool] = {}
+    blocked: list[int] = []
+
+    def valid(j: int) -> bool:
+        v = ok_cache.get(j)
+        if v is None:
+            v = control.item(j) in ok_sides and j not in enemy_at
+            ok_cache[j] = v
+            if not v:
+                blocked.append(j)
+        return v
+
+    dist: dict[int, int] = {start_i: 0}
+    layers: list[list[int]] = [[start_i]]
+    frontier = layers[0]
+    depth = 0
+    found = False
+    while frontier and depth < opts.max_path and not found:
+        depth += 1
+        nxt: list[int] = []
+        for i in frontier:
+            for j in adj[i]:
+                if j in dist or not valid(j):
+                    continue
+                dist[j] = depth
+                nxt.append(j)
+                if j == dest_i:
+                    found = True
+        layers.append(nxt)
+        frontier = nxt
+    searched = len(dist)
+    blocked_cells = tuple(sorted(net.cell(i) for i in blocked))
+
+    if not found:
+        bound_hit = bool(frontier) and depth >= opts.max_path
+        why_not = ""
+        if blocked:
+            shown = [refusal(i) for i in sorted(blocked, key=net.cell)[:3]]
+            more = f" and {len(blocked) - 3} more" if len(blocked) > 3 else ""
+            why_not = f" ({'; '.join(w for w in shown if w)}{more})"
+        none_at_all = f"no {held_by} rail line joins {where(u.at)} to {where(dest)}{why_not}, {stays}."
+        if not bound_hit:
+            return no(none_at_all, searched=searched, blocked=blocked_cells)
+        longer = _measure(adj, start_i, dest_i, valid) if measure else None
+        if longer is None and measure:
+            return no(none_at_all, searched=searched, blocked=blocked_cells)
+        if longer is not None:
+            return no(f"the shortest {held_by} rail path from {where(u.at)} to {where(dest)} is {longer} squares, "
+                      f"longer than {opts.max_path}, {stays}.",
+                      searched=searched, blocked=blocked_cells, over_limit_length=longer)
+        return no(f"there is no {held_by} rail path of {opts.max_path} squares or less from {where(u.at)} "
+                  f"to {where(dest)}, {stays}.", searched=searched, blocked=blocked_cells)
+
+    d = dist[dest_i]
+    # Squares on some shortest path, by layer: sweep back from the destination.
+    on: list[set[int]] = [set() for _ in range(d + 1)]
+    on[d].add(dest_i)
+    for k in range(d, 0, -1):
+        prev = on[k - 1]
+        for n in on[k]:
+            for c in adj[n]:
+                if dist.get(c) == k - 1:
+                    prev.add(c)
+    # The chosen path: the first step (in link order) still on a shortest path.
+    path_i = [start_i]
+    cur = start_i
+    for k in range(1, d + 1):
+        layer = on[k]
+        cur = next(j for j in adj[cur] if j in layer)
+        path_i.append(cur)
+    path = tuple(net.cell(i) for i in path_i)
+
+    if d <= opts.max_move:
+        reason = (f"the shortest {held_by} rail path from {where(u.at)} to {where(dest)} is {d} squares, "
+                  f"within the {opts.max_move}-square move, so {u.id} arrives.")
+        return RailMove(u.id, side.id, u.at, dest, ARRIVED, path, d, dest, (), _sentence(reason), opts.max_move,
+                        opts.max_path, searched=searched, blocked=blocked_cells)
+    m = opts.max_move
+    stop = path[m]
+    ties = tuple(sorted(net.cell(i) for i in on[m] if i != path_i[m]))
+    reason = (f"the shortest {held_by} rail path from {where(u.at)} to {where(dest)} is {d} squares, "
+              f"more than {m} but not more than {opts.max_path}, so {u.id} moves {m} squares and stops at "
+              f"{where(stop)}, {d - m} short.")
+    notes: tuple[str, ...] = ()
+    if ties:
+        others = ", ".join(label(c) for c in ties)
+        notes = ((f"Equally short paths would stop {u.id} at {others} instead; the chosen path takes, at every "
+                  f"square, the first rail step in the order N, E, S, W, NE, SE, SW, NW that stays on a "
+                  f"shortest path."),)
+        reason = reason[:-1] + f"; equally short paths would stop it at {others} instead."
+    return RailMove(u.id, side.id, u.at, dest, STOPPED_SHORT, path, m, stop, ties, _sentence(reason), opts.max_move,
+                    opts.max_path, searched=searched, blocked=blocked_cells, notes=notes)
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _measure(adj: Mapping[int, tuple[int, ...]], start: int, dest: int, valid: Any) -> int | None:
+    """Diagnostic only: length of the shortest valid path with no bound
+    (``None`` if there is none).  Never used to decide a verdict."""
+    seen = {start}
+    frontier = [start]
+    depth = 0
+    while frontier:
+        depth += 1
+        nxt = []
+        for i in frontier:
+            for j in adj[i]:
+                if j in seen or not valid(j):
+                    continue
+                if j == dest:
+                    return depth
+                seen.add(j)
+                nxt.append(j)
+        frontier = nxt
+    return None
+
+
+def with_control(scenario: Scenario, changes: Mapping[Cell, str | None]) -> Scenario:
+    """A copy of ``scenario`` in which each cell of ``changes`` is controlled
+    by the given side (id or name; ``None``: nobody) — the what-if a game
+    master asks.  Raises :class:`ModelError` for an unknown side or a cell
+    off the map."""
+    s = scenario.copy()
+    for cell, side in changes.items():
+        if not s.map.grid.contains(cell):
+            raise ModelError(f"{cell!r} is off the map")
+        s.set_control(cell, None if side is None else s.side(side).id)
+    return s
+
+
+def path_edges(path: tuple[Cell, ...]) -> list[Edge]:
+    """The links a path runs along, in order."""
+    return [Edge.between(a, b) for a, b in pairwise(path)]
+
+
+__all__ = [
+    "ARRIVED", "NO_VALID_PATH", "STOPPED_SHORT", "SYSTEM", "RailMove", "RailNetwork", "RailOptions", "Status",
+    "invalidate_rail_network", "path_edges", "rail_move", "rail_network", "with_control",
+]
