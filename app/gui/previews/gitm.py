@@ -1,0 +1,96 @@
+"""Live preview of a GITM straight-line march (shared seed 002).
+
+Point at a square with a unit selected: the squares the move checks are
+painted as the document's graphics mark them (``T/U``: terrain and units;
+``U``: units only), the squares that block stand out in red with their
+reason as tooltip, and the straight line (through the waypoint, when one is
+set) is drawn over the rounded path.  A click applies the march when nothing
+blocks it.  All the rules are :func:`engine.rules.gitm.march`'s; this module
+only draws its result.
+"""
+
+from __future__ import annotations
+
+from engine.grids import Cell, SquareGrid
+from engine.model import Scenario, Unit
+from engine.rules.gitm import SYSTEM, MarchResult, march
+
+from ..overlay import CellMark, Item, Marker, Overlay, PathLine
+from . import MoveOrder, Preview
+
+TU_FILL = "#f2a53a80"
+"""``T/U`` squares: checked for terrain and units (amber)."""
+U_FILL = "#5aa0e670"
+"""``U`` squares: checked for units only (blue)."""
+BLOCK_FILL = "#e03c3150"
+"""Blocking squares: a light red wash (a blocking unit stays readable) ..."""
+BLOCK_OUTLINE = "#e0201a"
+"""... inside a heavy red outline; their text is red too."""
+LINE_OK = "#1f7a34"
+LINE_BLOCKED = "#e0201a"
+LINE_AUTO = "#1f7a34"
+PATH_COLOR = "#303030"
+
+KIND_TIP = {"T/U": "checked for impassable terrain and enemy or neutral units",
+            "U": "checked for enemy or neutral units only"}
+
+
+class GitmMarchPreview(Preview):
+    """GITM tactical movement: where would this straight line be blocked?"""
+
+    name = "GITM straight-line march"
+
+    def applies_to(self, scenario: Scenario) -> bool:
+        """Square maps whose ruleset has ``gitm`` options or a GITM name."""
+        r = scenario.ruleset
+        return isinstance(scenario.map.grid, SquareGrid) and (SYSTEM in r.options or "gitm" in r.name.casefold())
+
+    def select(self, scenario: Scenario, unit: Unit | None) -> Overlay:
+        if unit is None:
+            return Overlay()
+        return Overlay((Marker(unit.at, "circle", "#ffd23f", tooltip=f"{unit.id} marches from here"),),
+                       message=f"{unit.id} selected: point at a square to march to (shift-click sets a waypoint)")
+
+    def hover(self, scenario: Scenario, unit: Unit, target: Cell, waypoint: Cell | None = None) -> Overlay:
+        result = march(scenario, unit, target, waypoint)
+        return overlay_for(scenario, result)
+
+    def apply(self, scenario: Scenario, unit: Unit, target: Cell, waypoint: Cell | None = None) -> MoveOrder | None:
+        result = march(scenario, unit, target, waypoint)
+        if result.blocked:
+            return None
+        lab = scenario.map.label
+        route = " -> ".join(lab(c) for c in (result.start, *((result.via,) if result.via is not None else ()),
+                                             result.end))
+        how = " (all others allied)" if result.auto_success else ""
+        return MoveOrder(unit.id, target, f"{unit.id} marches {route}{how}")
+
+
+def overlay_for(scenario: Scenario, result: MarchResult) -> Overlay:
+    """The overlay drawing ``result``: checked squares, blocks, the line."""
+    lab = scenario.map.label
+    blocking: dict[Cell, list[str]] = {}
+    for b in result.blocks:
+        for c in b.cells:
+            blocking.setdefault(c, []).append(b.reason)
+    items: list[Item] = []
+    for check in result.checks:
+        if check.cell in blocking:
+            continue
+        items.append(CellMark(check.cell, fill=TU_FILL if check.kind == "T/U" else U_FILL, text=check.kind,
+                              tooltip=f"{lab(check.cell)}: {KIND_TIP[check.kind]}"))
+    kinds = {c.cell: c.kind for c in result.checks}
+    for cell, reasons in blocking.items():
+        items.append(CellMark(cell, fill=BLOCK_FILL, outline=BLOCK_OUTLINE, text=kinds.get(cell), width=4.0,
+                              tooltip="Blocks: " + "; ".join(dict.fromkeys(reasons))))
+    ends = (result.start, *((result.via,) if result.via is not None else ()), result.end)
+    color = LINE_AUTO if result.auto_success else LINE_BLOCKED if result.blocked else LINE_OK
+    items.append(PathLine(result.path, PATH_COLOR, width=2.0, dashed=True,
+                          tooltip="rounded path: " + " ".join(lab(c) for c in result.path)))
+    items.append(PathLine(ends, color, width=3.0, tooltip=result.reason))
+    return Overlay(tuple(items), message=result.reason, ok=not result.blocked,
+                   details={"blocked": result.blocked, "auto_success": result.auto_success,
+                            "checks": len(result.checks), "blocks": len(result.blocks)})
+
+
+PREVIEWS = (GitmMarchPreview,)
