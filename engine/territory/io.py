@@ -99,6 +99,10 @@ class _TBuilder(_Builder):
                 v = t.get(k)
                 if v is not None and v not in side_ids:
                     self.bad(f"{p}.{k}", f"unknown side '{v}' (sides: {', '.join(sorted(side_ids)) or 'none'})")
+            bad_point = _bad_point(t, p)
+            if bad_point is not None:
+                self.bad(*bad_point)
+                continue
             try:
                 shape = shape_from_rings(t.get("polygons", []), t.get("holes", []))
             except GeometryError as e:
@@ -146,6 +150,18 @@ class _TBuilder(_Builder):
             out.append(TerritoryUnit(u["id"], u["side"], u["type"], u["at"], u.get("strength", 1), u.get("name"),
                                      dict(u.get("props", {}))))
         return out
+
+
+def _bad_point(t: dict[str, Any], path: str) -> tuple[str, str] | None:
+    """The first point of the territory's rings that is not ``[x, y]`` with
+    two numbers, as (JSON path, message)."""
+    for key in ("polygons", "holes"):
+        for i, ring in enumerate(t.get(key, [])):
+            for j, pt in enumerate(ring):
+                if not (isinstance(pt, list) and len(pt) == 2
+                        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pt)):
+                    return f"{path}.{key}[{i}][{j}]", f"expected a point [x, y] of two numbers, got {json.dumps(pt)[:40]}"
+    return None
 
 
 # ---------------------------------------------------------------------------

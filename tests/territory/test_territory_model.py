@@ -122,6 +122,8 @@ def _data() -> dict:  # type: ignore[type-arg]
     (lambda d: d["map"]["territories"][0].update(polygons=[[[0, 0], [1, 1], [0, 0]]]), "$.map.territories[0]",
      "at least 3"),
     (lambda d: d["map"]["grid"].pop("width"), "$.map.grid", "territory"),
+    (lambda d: d["map"]["territories"][0]["polygons"][0].__setitem__(1, [1, "x"]),
+     "$.map.territories[0].polygons[0][1]", "expected a point [x, y] of two numbers"),
 ])
 def test_bad_files_name_what_and_where(edit, where: str, words: str) -> None:  # type: ignore[no-untyped-def]
     d = _data()

@@ -1,0 +1,70 @@
+"""``adjutant import-triplea GAME.xml [--polygons polygons.txt] [--centers
+centers.txt] --out FILE``: a territory scenario from a TripleA map."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from engine.scenario_io import save_any
+from engine.territory.triplea import MAX_XML_BYTES, parse_centers, parse_game_xml, parse_polygons, to_scenario
+
+from .common import EXIT_OK, CliError, add_json_flag, emit
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "import-triplea", help="import a TripleA game XML (and its polygons.txt, centers.txt) as a territory map",
+        description="Read territories, water flags, connections, production values, initial owners, canals and "
+                    "impassable territories from a TripleA game XML (parsed safely: no entity expansion, no "
+                    "external entities), shapes from polygons.txt and label points from centers.txt, and write "
+                    "an Adjutant territory scenario.")
+    p.add_argument("game", metavar="GAME.xml")
+    p.add_argument("--polygons", metavar="polygons.txt")
+    p.add_argument("--centers", metavar="centers.txt")
+    p.add_argument("--wrap-x", action="store_true", help="the map wraps east-west (a world map)")
+    p.add_argument("--out", required=True, metavar="FILE")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def _read(path: str, limit: int = MAX_XML_BYTES) -> bytes:
+    p = Path(path)
+    try:
+        if p.stat().st_size > limit:
+            raise CliError(f"{path}: larger than the limit of {limit} bytes")
+        return p.read_bytes()
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a folder, not a file") from None
+    except OSError as e:
+        raise CliError(f"{path}: cannot read ({e.strerror or e})") from None
+
+
+def _text(path: str) -> str:
+    try:
+        return _read(path).decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise CliError(f"{path}: not UTF-8 text (byte {e.start})") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    game = parse_game_xml(_read(args.game), args.game)
+    polygons = parse_polygons(_text(args.polygons), args.polygons) if args.polygons else None
+    centers = parse_centers(_text(args.centers), args.centers) if args.centers else None
+    result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x)
+    s = result.scenario
+    save_any(s, args.out)
+    m = s.map
+    land = sum(1 for t in m.territories.values() if t.land)
+    land_land = sum(1 for e in m.borders() if m.territories[e.a].land and m.territories[e.b].land)
+    data = {"out": args.out, "name": s.name, "territories": len(m), "land": land, "sea": len(m) - land,
+            "borders": len(m.borders()), "land_borders": land_land,
+            "with_polygons": sum(1 for t in m.territories.values() if not t.shape.is_empty),
+            "sides": [f.id for f in s.sides], "warnings": result.warnings}
+    emit(args, data, lambda: "\n".join(
+        [f"{args.out}: {data['territories']} territories ({land} land, {data['sea']} sea), "
+         f"{data['borders']} borders ({land_land} land-land), {data['with_polygons']} with polygons, "
+         f"{len(s.sides)} sides"] + [f"  warning: {w}" for w in result.warnings]))
+    return EXIT_OK

@@ -1,0 +1,337 @@
+"""Import of TripleA maps: a game XML (territories, water flags, connections,
+production values, initial owners, canals, impassable territories, players
+and alliances) and the map's ``polygons.txt`` and ``centers.txt``.
+
+The XML is untrusted input and is parsed with :mod:`defusedxml`: entity
+declarations (billion laughs) and external entities (XXE) are refused, and no
+DTD is fetched.  Comments are dropped by the parser, so a commented-out
+``<territory>`` or ``<connection>`` is not imported.
+
+``polygons.txt`` has one line per territory, ``Name  <  (x,y) (x,y) … >``,
+possibly several ``< … >`` polygons on a line; rings are not closed and may
+repeat their first point; coordinates are integer pixels, y down.
+``centers.txt`` has ``Name  (x,y)`` per line.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+from xml.etree.ElementTree import Element, ParseError
+
+import defusedxml.ElementTree as SafeET
+from defusedxml.common import DefusedXmlException, EntitiesForbidden
+
+from ..model import Faction, Ruleset, TerrainType, UnitType
+from .geometry import GeometryError, shape_from_rings
+from .model import BorderKind, Territory, TerritoryMap, TerritoryScenario
+
+_T = TypeVar("_T")
+
+MAX_XML_BYTES = 64 * 1024 * 1024
+"""Largest game XML read (64 MiB)."""
+
+A_AND_A_RAIL_CROSSINGS: tuple[tuple[str, str, str], ...] = (
+    ("Egypt", "Trans-Jordan", "Jordan–Egypt"),
+    ("Southern Italy", "Sicily", "Italy–Sicily"),
+    ("Italy", "Sicily", "Italy–Sicily"),
+    ("Central America", "Colombia", "Panama Canal"),
+    ("Panama", "Colombia", "Panama Canal"),
+)
+"""Water crossings Module I lets rail use, by TripleA territory names; the
+importer marks them (adding the border when the game has none) when both
+territories exist."""
+
+PALETTE = ("#6b6b6b", "#a52a2a", "#e0a030", "#4f7f3f", "#5f8f7f", "#c8a060", "#b89050", "#8b6f47", "#3f6fa0",
+           "#4060c0", "#e07040", "#909090", "#707070", "#a0a0a0", "#c0c0c0")
+
+
+class TripleAError(ValueError):
+    """A TripleA file that cannot be imported; the message names the file,
+    the line and what is wrong."""
+
+
+@dataclass
+class TripleAGame:
+    """What a TripleA game XML declares (names as in the file)."""
+
+    name: str
+    territories: list[tuple[str, bool]]  # (name, is water)
+    connections: list[tuple[str, str]]
+    players: list[tuple[str, str]]  # (name, alliance)
+    production: dict[str, int] = field(default_factory=dict)
+    owners: dict[str, str] = field(default_factory=dict)
+    impassable: set[str] = field(default_factory=set)
+    canals: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (sea zone, canal, land)
+    attachments: dict[str, dict[str, str]] = field(default_factory=dict)  # other territory options kept
+    unit_types: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# XML
+
+
+def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
+    """Parse a TripleA game XML safely; raises :class:`TripleAError`."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if len(raw) > MAX_XML_BYTES:
+        raise TripleAError(f"{source}: {len(raw)} bytes; the limit is {MAX_XML_BYTES}")
+    try:
+        root = SafeET.fromstring(raw, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except EntitiesForbidden as e:
+        raise TripleAError(f"{source}: declares the XML entity '{e.name}'; entity declarations are refused "
+                           f"(they can expand without limit or read other files)") from None
+    except DefusedXmlException as e:
+        raise TripleAError(f"{source}: refused unsafe XML ({type(e).__name__})") from None
+    except ParseError as e:
+        line, col = e.position
+        raise TripleAError(f"{source}: not well-formed XML at line {line}, column {col + 1} "
+                           f"({str(e).split(':')[0]})") from None
+    if root.tag != "game":
+        raise TripleAError(f"{source}: not a TripleA game (the root element is <{root.tag}>, expected <game>)")
+    info = root.find("info")
+    game_map = root.find("map")
+    if game_map is None:
+        raise TripleAError(f"{source}: no <map> element, so no territories")
+    territories: list[tuple[str, bool]] = []
+    seen: set[str] = set()
+    for i, t in enumerate(game_map.findall("territory")):
+        name = _attr(t, "name", source, f"<territory> number {i + 1}")
+        if name in seen:
+            raise TripleAError(f"{source}: territory '{name}' is declared twice")
+        seen.add(name)
+        territories.append((name, t.get("water", "false").strip().lower() == "true"))
+    connections: list[tuple[str, str]] = []
+    for i, c in enumerate(game_map.findall("connection")):
+        a = _attr(c, "t1", source, f"<connection> number {i + 1}")
+        b = _attr(c, "t2", source, f"<connection> number {i + 1}")
+        for x in (a, b):
+            if x not in seen:
+                raise TripleAError(f"{source}: <connection> number {i + 1} names '{x}', which is no territory")
+        connections.append((a, b))
+    players: list[tuple[str, str]] = []
+    pl = root.find("playerList")
+    alliances: dict[str, str] = {}
+    if pl is not None:
+        for a in pl.findall("alliance"):
+            alliances.setdefault(a.get("player", ""), a.get("alliance", ""))
+        for p in pl.findall("player"):
+            name = _attr(p, "name", source, "<player>")
+            players.append((name, alliances.get(name, "")))
+    game = TripleAGame(info.get("name", "TripleA game") if info is not None else "TripleA game",
+                       territories, connections, players)
+    ul = root.find("unitList")
+    if ul is not None:
+        game.unit_types = [u.get("name", "") for u in ul.findall("unit") if u.get("name")]
+    for att in root.iter("attachment"):
+        java = att.get("javaClass", "")
+        target = att.get("attachTo", "")
+        opts = {o.get("name", ""): o.get("value", "") for o in att.findall("option")}
+        if java.endswith("TerritoryAttachment") and target in seen:
+            if "production" in opts:
+                try:
+                    game.production[target] = int(opts["production"])
+                except ValueError:
+                    raise TripleAError(f"{source}: territory '{target}' has production "
+                                       f"'{opts['production']}', not a whole number") from None
+            if opts.get("isImpassable", "").lower() == "true":
+                game.impassable.add(target)
+            kept = {k: v for k, v in opts.items() if k in ("capital", "victoryCity", "originalFactory", "isIsland")}
+            if kept:
+                game.attachments.setdefault(target, {}).update(kept)
+        elif java.endswith("CanalAttachment") and target in seen:
+            land = tuple(x for x in opts.get("landTerritories", "").split(":") if x)
+            game.canals.append((target, opts.get("canalName", "canal"), land))
+    init = root.find("initialize")
+    if init is not None:
+        for o in init.iter("territoryOwner"):
+            t, owner = o.get("territory", ""), o.get("owner", "")
+            if t in seen and owner:
+                game.owners[t] = owner
+    return game
+
+
+def _attr(e: Element, key: str, source: str, what: str) -> str:
+    v = e.get(key)
+    if v is None or not v.strip():
+        raise TripleAError(f"{source}: {what} has no '{key}' attribute")
+    return v
+
+
+# ---------------------------------------------------------------------------
+# polygons.txt and centers.txt
+
+_POINT = re.compile(r"\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)")
+
+
+def parse_polygons(text: str, source: str = "polygons.txt") -> dict[str, list[list[tuple[float, float]]]]:
+    """Territory name → its polygons (each a ring of points), from a
+    TripleA ``polygons.txt``; raises :class:`TripleAError` naming the line."""
+    out: dict[str, list[list[tuple[float, float]]]] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if "<" not in line:
+            raise TripleAError(f"{source}: line {n}: expected 'Name  <  (x,y) (x,y) … >', found no '<'")
+        name = line[:line.index("<")].strip()
+        if not name:
+            raise TripleAError(f"{source}: line {n}: a polygon without a territory name")
+        rest = line[line.index("<"):]
+        if rest.count("<") != rest.count(">"):
+            raise TripleAError(f"{source}: line {n} ({name}): unbalanced '<' and '>'")
+        rings = re.findall(r"<([^<>]*)>", rest)
+        leftover = re.sub(r"<[^<>]*>", "", rest).strip()
+        if leftover:
+            raise TripleAError(f"{source}: line {n} ({name}): unexpected text '{leftover[:30]}' between polygons")
+        for k, body in enumerate(rings, 1):
+            pts = [(float(x), float(y)) for x, y in _POINT.findall(body)]
+            junk = _POINT.sub("", body).strip()
+            if junk:
+                raise TripleAError(f"{source}: line {n} ({name}), polygon {k}: '{junk[:30]}' is not a point (x,y)")
+            if len(set(pts)) < 3:
+                raise TripleAError(f"{source}: line {n} ({name}), polygon {k}: {len(set(pts))} distinct points; "
+                                   f"a polygon needs at least 3")
+            out.setdefault(name, []).append(pts)
+    return out
+
+
+def parse_centers(text: str, source: str = "centers.txt") -> dict[str, tuple[float, float]]:
+    """Territory name → its centre point, from a TripleA ``centers.txt``."""
+    out: dict[str, tuple[float, float]] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"\s*(.+?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)\s*", line)
+        if m is None:
+            raise TripleAError(f"{source}: line {n}: expected 'Name  (x,y)'")
+        out[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# building the scenario
+
+
+def slug(name: str) -> str:
+    s = re.sub(r"[^0-9a-z]+", "_", name.casefold()).strip("_")
+    return s or "territory"
+
+
+@dataclass
+class ImportResult:
+    """The imported scenario and what the importer noticed (territories
+    without a polygon, polygons of unknown territories, …)."""
+
+    scenario: TerritoryScenario
+    warnings: list[str]
+
+
+def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, float]]]] | None = None,
+                centers: dict[str, tuple[float, float]] | None = None, wrap_x: bool = False,
+                strait_gap: float = 6.0, rail_crossings: Iterable[tuple[str, str, str]] = A_AND_A_RAIL_CROSSINGS,
+                ) -> ImportResult:
+    """A territory scenario from a parsed game (and optionally its polygons
+    and centres).  Land–land connections whose polygons lie more than
+    ``strait_gap`` pixels apart cross water and become ``strait`` borders;
+    the named ``rail_crossings`` become ``rail_crossing`` borders."""
+    warnings: list[str] = []
+    ids: dict[str, str] = {}
+    used: set[str] = set()
+    for name, _ in game.territories:
+        base = slug(name)
+        tid, k = base, 2
+        while tid in used:
+            tid, k = f"{base}_{k}", k + 1
+        used.add(tid)
+        ids[name] = tid
+    side_ids: dict[str, str] = {}
+    sides: list[Faction] = []
+    symbols = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    for i, (pname, alliance) in enumerate(game.players):
+        sid = slug(pname)
+        side_ids[pname] = sid
+        sides.append(Faction(sid, pname, PALETTE[i % len(PALETTE)], next(symbols), alliance))
+    for owner in sorted(set(game.owners.values()) - set(side_ids)):
+        sid = slug(owner)
+        side_ids[owner] = sid
+        sides.append(Faction(sid, owner, "#808080", next(symbols), ""))
+        warnings.append(f"owner '{owner}' is not in the player list; added as a side")
+    polygons = _match_names(polygons or {}, ids)
+    centers = _match_names(centers or {}, ids)
+    xs = [p[0] for rings in polygons.values() for r in rings for p in r] or [1.0]
+    ys = [p[1] for rings in polygons.values() for r in rings for p in r] or [1.0]
+    tm = TerritoryMap(math.floor(max(xs)) + 1, math.floor(max(ys)) + 1, wrap_x)
+    for name, water in game.territories:
+        own = game.owners.get(name)
+        features: dict[str, Any] = {}
+        att = game.attachments.get(name, {})
+        if "capital" in att:
+            features["capital"] = att["capital"]
+        if "victoryCity" in att:
+            features["victory_city"] = att["victoryCity"]
+        t = Territory(ids[name], name, sea=water, value=game.production.get(name, 0),
+                      owner=side_ids.get(own) if own else None, controller=side_ids.get(own) if own else None,
+                      impassable=name in game.impassable, label_at=centers.get(name), features=features)
+        if name in polygons:
+            try:
+                t.shape = shape_from_rings(polygons[name])
+            except GeometryError as e:
+                raise TripleAError(f"polygons of '{name}': {e}") from None
+        elif polygons:
+            warnings.append(f"'{name}' has no polygon")
+        tm.add(t)
+    for name in sorted(set(polygons) - set(ids)):
+        warnings.append(f"polygons.txt has '{name}', which the game does not declare (ignored)")
+    for name in sorted(set(centers) - set(ids)):
+        warnings.append(f"centers.txt has '{name}', which the game does not declare (ignored)")
+    for sea, canal, land in game.canals:
+        t = tm.territories[ids[sea]]
+        t.features["canal"] = {"name": canal, "land": [ids[x] for x in land if x in ids]}
+    for a, b in game.connections:
+        ta, tb = tm.territories[ids[a]], tm.territories[ids[b]]
+        kind = BorderKind.ORDINARY
+        if ta.land and tb.land and not ta.shape.is_empty and not tb.shape.is_empty \
+                and ta.shape.distance(tb.shape) > strait_gap and not wrap_x:
+            kind = BorderKind.STRAIT
+        elif ta.land and tb.land and wrap_x and not ta.shape.is_empty and not tb.shape.is_empty \
+                and ta.shape.distance(tb.shape) > strait_gap \
+                and _wrapped_distance(ta, tb, tm.width) > strait_gap:
+            kind = BorderKind.STRAIT
+        if tm.graph.has_edge(ta.id, tb.id):
+            continue
+        tm.add_border(ta.id, tb.id, kind)
+    for a, b, label in rail_crossings:
+        if a in ids and b in ids:
+            tm.add_border(ids[a], ids[b], BorderKind.RAIL_CROSSING, label)
+    rs = Ruleset(game.name, [TerrainType("land", "Land", "L", "#d8c89a"), TerrainType("sea", "Sea", "S", "#9cc3e0")],
+                 [UnitType(u, u.replace("_", " ").title()) for u in dict.fromkeys(game.unit_types)])
+    s = TerritoryScenario(game.name, rs, sides, tm, [], turn=1,
+                          description=f"Imported from the TripleA game '{game.name}'.")
+    return ImportResult(s, warnings)
+
+
+def _match_names(d: dict[str, _T], names: dict[str, str]) -> dict[str, _T]:
+    """``d`` with keys that differ from a game name only in spacing (TripleA
+    maps have "British  Columbia") renamed to that name."""
+    collapsed = {" ".join(n.split()): n for n in names}
+    out: dict[str, _T] = {}
+    for k, v in d.items():
+        if k in names:
+            out[k] = v
+        else:
+            out[collapsed.get(" ".join(k.split()), k)] = v
+    return out
+
+
+def _wrapped_distance(a: Territory, b: Territory, width: float) -> float:
+    from shapely import affinity
+
+    return float(min(a.shape.distance(affinity.translate(b.shape, xoff=width)),
+                     a.shape.distance(affinity.translate(b.shape, xoff=-width))))
+
+
+__all__ = ["A_AND_A_RAIL_CROSSINGS", "ImportResult", "TripleAError", "TripleAGame", "parse_centers", "parse_game_xml",
+           "parse_polygons", "to_scenario"]
