@@ -207,7 +207,18 @@ class GitmOptions:
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> GitmOptions:
         """Read and validate the options; raises :class:`ModelError` naming
-        the bad key."""
+        the bad key.  (Cached by the options' text: the editor may change
+        them at any time, so identity would not do.)"""
+        key = repr(scenario.ruleset.options.get(SYSTEM))
+        cached = _OPTIONS_CACHE.get(key)
+        if cached is None:
+            if len(_OPTIONS_CACHE) > 64:
+                _OPTIONS_CACHE.clear()
+            cached = _OPTIONS_CACHE[key] = cls._read(scenario)
+        return cached
+
+    @classmethod
+    def _read(cls, scenario: Scenario) -> GitmOptions:
         opt = scenario.ruleset.option
 
         def typed(key: str, default: Any, kind: type | tuple[type, ...], what: str) -> Any:
@@ -230,6 +241,9 @@ class GitmOptions:
                    diagonal_units=diag,
                    check_start=typed("check_start", False, bool, "true or false"),
                    neutral_sides=None if neutral is None else tuple(neutral))
+
+
+_OPTIONS_CACHE: dict[str, GitmOptions] = {}
 
 
 # ---------------------------------------------------------------------------
@@ -603,9 +617,15 @@ def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = Non
                     name = terrain[int(t[i + 1])].name
                     block(("imp", cell), Block(cell, "terrain", f"{name} at {label(cell)} is impassable", (cell,),
                                                k, i + 1))
-        if check_lin and leg.direction != "orthogonal":
-            # flank (previous column, this row) of every step; only if one is linear look further
-            la = lin[flat[idx[1:] - (pc[1:] - pc[:-1])]]
+        dc, dr = leg.end.col - leg.start.col, leg.end.row - leg.start.row
+        if check_lin and dc and dr:
+            # one flank of every step first, in one operation: (previous column, this row) is the square
+            # before this one when columns are the major axis, the square below (above) the previous one
+            # when rows are; only if one of those is linear look further
+            if abs(dc) >= abs(dr):
+                la = lin[flat[idx[1:] - (1 if dc > 0 else -1)]]
+            else:
+                la = lin[flat[idx[:-1] + (w if dr > 0 else -w)]]
             if la.any():
                 hit = la & lin[flat[pr[:-1] * w + pc[1:]]] & (pc[1:] != pc[:-1]) & (pr[1:] != pr[:-1])
                 for i in np.flatnonzero(hit).tolist():
@@ -622,10 +642,9 @@ def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = Non
                                 (fa, fb), k, i + 1))
         if check_steep:
             e = elev[t]
-            climb = e[1:] - e[:-1]
-            steep = np.abs(climb) > opts.max_climb if int(e.max()) - int(e.min()) > opts.max_climb else None
-            if steep is not None and steep.any():
-                for i in np.flatnonzero(steep).tolist():
+            if int(e.max()) - int(e.min()) > opts.max_climb:  # otherwise no step can be too steep
+                climb = e[1:] - e[:-1]
+                for i in np.flatnonzero(np.abs(climb) > opts.max_climb).tolist():
                     frm, dst = Cell(int(pc[i]), int(pr[i])), Cell(int(pc[i + 1]), int(pr[i + 1]))
                     up = int(climb[i])
                     block(("steep", frm, dst),
@@ -642,13 +661,15 @@ def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = Non
                 if v.at == start:
                     block(("unit", v.id), Block(v.at, "unit", f"{_side_word(scenario, v.side, opts)} {v.id} at "
                                                 f"{label(v.at)} (on the start square)", (v.at,), 0, 0, v.id))
+        vectorise = len(near) > VECTORISE_UNITS
+        if vectorise:
+            uc = np.array([v.at.col for v in near], dtype=np.int64)
+            ur = np.array([v.at.row for v in near], dtype=np.int64)
         for k, leg in enumerate(legs):
-            if len(near) <= VECTORISE_UNITS:  # a few units: one O(1) test each
-                candidates = near
-            else:  # many: one vectorised test first (tests check it agrees with the scalar one)
-                uc = np.array([v.at.col for v in near], dtype=np.int64)
-                ur = np.array([v.at.row for v in near], dtype=np.int64)
+            if vectorise:  # many: one vectorised test first (tests check it agrees with the scalar one)
                 candidates = [near[j] for j in np.flatnonzero(_units_hit(leg, uc, ur, opts.diagonal_units)).tolist()]
+            else:  # a few units: one O(1) test each
+                candidates = near
             for v in candidates:
                 hit = _unit_hit(leg, v.at.col, v.at.row, opts.diagonal_units)
                 if hit is None:

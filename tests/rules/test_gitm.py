@@ -490,3 +490,37 @@ def test_cli_text_and_exit_status(in_root: Any, capsys: pytest.CaptureFixture[st
 def test_cli_bad_label(in_root: Any, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["march", "maps/gitm_graphic1.json", "--unit", "FR1IN", "--to", "five-one"]) == 1
     assert "'five-one' is not a label like '1-1'" in capsys.readouterr().err
+
+
+def test_linear_pair_on_a_rows_major_oblique_line() -> None:
+    """11-4 -> 8-13 rounds 11-5 -> 10-6: that step passes between 11-6 and 10-5."""
+    s = scen({"11-6": "river", "10-5": "mountain"}, [("FR4IN", "FR", "11-4"), ENEMY_FAR])
+    assert [b.reason for b in march(s, "FR4IN", C("8-13")).blocks] == [
+        "mountain at 10-5 and river at 11-6 block the diagonal step from 11-5 to 10-6"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 9), st.integers(0, 9), st.integers(0, 9), st.integers(0, 9),
+       st.lists(st.integers(0, len(TERRAIN) - 1), min_size=100, max_size=100))
+def test_terrain_blocks_match_a_plain_reading_of_the_rules(c0: int, r0: int, c1: int, r1: int,
+                                                           cells: list[int]) -> None:
+    """The vectorised terrain checks against the rules written out naively
+    over the rounded path."""
+    if (c0, r0) == (c1, r1):
+        return
+    s = scen(units=[("FR1IN", "FR", NUM.label(Cell(c0, r0))), ("AU1", "AU", "10-10")], w=10, h=10)
+    s.map.terrain[:] = np.array(cells, dtype=np.uint8).reshape(10, 10)
+    r = march(s, "FR1IN", Cell(c1, r1))
+    t = [[TERRAIN[int(s.map.terrain[rw, c])] for c in range(10)] for rw in range(10)]
+    want = set()
+    path = rounded_line(Cell(c0, r0), Cell(c1, r1))
+    for p, q in itertools.pairwise(path):
+        if t[q.row][q.col].impassable:
+            want.add(("imp", q))
+        if p.col != q.col and p.row != q.row and t[q.row][p.col].linear and t[p.row][q.col].linear:
+            want.add(("lin", min(Cell(p.col, q.row), Cell(q.col, p.row))))
+        if abs(t[q.row][q.col].elevation - t[p.row][p.col].elevation) > 1:
+            want.add(("steep", q))
+    got = {("imp" if "impassable" in b.reason else "lin" if "diagonal" in b.reason else "steep", b.cell)
+           for b in r.blocks if b.by == "terrain"}
+    assert got == want
