@@ -144,7 +144,7 @@ def derive_adjacency(shapes: dict[str, Shape], min_length: float = 1e-9) -> list
     tree = shapely.STRtree(geoms)
     pairs: set[tuple[str, str]] = set()
     left, right = tree.query(geoms, predicate="intersects")
-    for i, j in zip(left.tolist(), right.tolist()):
+    for i, j in zip(left.tolist(), right.tolist(), strict=True):
         if i >= j:
             continue
         if shared_border_length(geoms[i], geoms[j]) > min_length:

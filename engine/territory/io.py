@@ -56,7 +56,8 @@ def loads_territory_scenario(text: str, source: str = "<string>") -> TerritorySc
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
+        raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} "
+                                     f"column {e.colno}")]) from None
     return territory_scenario_from_data(data, source)
 
 
@@ -160,7 +161,8 @@ def _bad_point(t: dict[str, Any], path: str) -> tuple[str, str] | None:
             for j, pt in enumerate(ring):
                 if not (isinstance(pt, list) and len(pt) == 2
                         and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pt)):
-                    return f"{path}.{key}[{i}][{j}]", f"expected a point [x, y] of two numbers, got {json.dumps(pt)[:40]}"
+                    shown = json.dumps(pt)[:40]
+                    return f"{path}.{key}[{i}][{j}]", f"expected a point [x, y] of two numbers, got {shown}"
     return None
 
 
@@ -173,7 +175,8 @@ def territory_to_data(t: Territory) -> dict[str, Any]:
                          "controller": t.controller, "control_since": t.control_since,
                          "control_since_side": t.control_since_side, "impassable": t.impassable,
                          "label": None if t.label_at is None else list(t.label_at),
-                         "polygons": [[list(p) for p in r] for r in outer], "holes": [[list(p) for p in r] for r in holes],
+                         "polygons": [[list(p) for p in r] for r in outer],
+                         "holes": [[list(p) for p in r] for r in holes],
                          "features": t.features}
     out = _drop_defaults(d, {"sea": False, "value": 0, "owner": None, "control_since": 0,
                              "control_since_side": None, "impassable": False, "label": None, "holes": [],

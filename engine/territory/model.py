@@ -262,7 +262,8 @@ class TerritoryScenario:
     # -- sides -----------------------------------------------------------
     def side(self, side_id: str) -> Faction:
         for s in self.sides:
-            if s.id == side_id or s.name.casefold() == side_id.strip().casefold() or s.id.casefold() == side_id.strip().casefold():
+            key = side_id.strip().casefold()
+            if s.id == side_id or s.name.casefold() == key or s.id.casefold() == key:
                 return s
         known = ", ".join(s.id for s in self.sides)
         raise ModelError(f"unknown side '{side_id}' (the scenario has: {known})")
