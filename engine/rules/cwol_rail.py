@@ -58,10 +58,9 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import pairwise
 from typing import Any, Literal
 
-from ..grids import Cell, Edge, Grid, SquareGrid
+from ..grids import Cell, Grid, SquareGrid
 from ..model import GridMap, ModelError, Ruleset, Scenario, Unit
 
 SYSTEM = "cwol_rail"
@@ -495,12 +494,7 @@ def with_control(scenario: Scenario, changes: Mapping[Cell, str | None]) -> Scen
     return s
 
 
-def path_edges(path: tuple[Cell, ...]) -> list[Edge]:
-    """The links a path runs along, in order."""
-    return [Edge.between(a, b) for a, b in pairwise(path)]
-
-
 __all__ = [
     "ARRIVED", "NO_VALID_PATH", "STOPPED_SHORT", "SYSTEM", "RailMove", "RailNetwork", "RailOptions", "Status",
-    "invalidate_rail_network", "path_edges", "rail_move", "rail_network", "with_control",
+    "invalidate_rail_network", "rail_move", "rail_network", "with_control",
 ]
