@@ -135,6 +135,15 @@ class MainWindow(QMainWindow):
             self.state.brush_size + 1), "]")
         self.act_brush_smaller = self._action("Smaller Brush", lambda: self.state.set_brush_size(
             self.state.brush_size - 1), "[")
+        style = self.style()
+        SP = style.StandardPixmap
+        for act, pix in ((self.act_new, SP.SP_FileIcon), (self.act_open, SP.SP_DialogOpenButton),
+                         (self.act_save, SP.SP_DialogSaveButton), (self.act_undo, SP.SP_ArrowBack),
+                         (self.act_redo, SP.SP_ArrowForward)):
+            act.setIcon(style.standardIcon(pix))
+        self.act_zoom_in.setIconText("Zoom +")
+        self.act_zoom_out.setIconText("Zoom \u2212")
+        self.act_fit.setIconText("Fit")
         self.tool_group = QActionGroup(self)
         self.tool_group.setExclusive(True)
         self.tool_actions: dict[str, QAction] = {}
