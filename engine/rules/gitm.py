@@ -548,18 +548,23 @@ def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = Non
     """
     u = scenario.unit(unit) if isinstance(unit, str) else unit
     gmap = scenario.map
+    w, h = gmap.width, gmap.height
     if not isinstance(gmap.grid, SquareGrid):
         raise ModelError(f"GITM tactical movement needs a square grid; '{scenario.name}' is a "
                          f"{gmap.grid.kind.value} map")
     for what, cell in (("destination", to), ("waypoint", via)):
         if cell is not None and not gmap.grid.contains(cell):
-            raise ModelError(f"the {what} {cell!r} is off the map")
+            try:
+                shown = gmap.label(cell)
+            except ValueError:
+                shown = f"at column {cell.col}, row {cell.row} (counted from 0)"
+            first, last = gmap.label(Cell(0, 0)), gmap.label(Cell(w - 1, h - 1))
+            raise ModelError(f"the {what} {shown} is off the map (it runs from {first} to {last})")
     start = u.at
     if to == start:
         raise ModelError(f"{u.id} is already at {gmap.label(start)}; a march needs a different destination")
     opts = GitmOptions.from_scenario(scenario) if options is None else options
     ends = [start] + ([via] if via is not None and via not in (start, to) else []) + [to]
-    w, h = gmap.width, gmap.height
     label = gmap.label
     route = " -> ".join(label(c) for c in ends)
 

@@ -453,8 +453,10 @@ def test_errors() -> None:
         march(s, "FR1IN", C("1-1"))
     with pytest.raises(ModelError, match="no unit 'XX'"):
         march(s, "XX", C("2-1"))
-    with pytest.raises(ModelError, match="off the map"):
+    with pytest.raises(ModelError, match=r"the destination 41-1 is off the map \(it runs from 1-1 to 14-14\)"):
         march(s, "FR1IN", Cell(40, 0))
+    with pytest.raises(ModelError, match="the waypoint 1-41 is off the map"):
+        march(s, "FR1IN", Cell(2, 0), via=Cell(0, 40))
     for opts, msg in [({"max_climb": "two"}, "max_climb must be"), ({"max_climb": -1}, "0 or more"),
                       ({"diagonal_units": "near"}, "diagonal_units must be"), ({"check_start": 1}, "check_start"),
                       ({"neutral_sides": "NE"}, "neutral_sides")]:
@@ -524,3 +526,12 @@ def test_terrain_blocks_match_a_plain_reading_of_the_rules(c0: int, r0: int, c1:
     got = {("imp" if "impassable" in b.reason else "lin" if "diagonal" in b.reason else "steep", b.cell)
            for b in r.blocks if b.by == "terrain"}
     assert got == want
+
+
+def test_positions_on_other_numberings_read_between_two_squares() -> None:
+    from engine.labels import CcrrNumbering
+
+    m = GridMap(make_grid("square", 12, 12), CcrrNumbering())
+    assert format_position(m, Fraction(3), Fraction(1, 2)) == "between 0401 and 0402"
+    assert format_position(m, Fraction(3), Fraction(1)) == "0402"
+    assert format_position(scen().map, Fraction(3), Fraction(2, 3)) == "4-1.67"
