@@ -1,0 +1,119 @@
+"""``adjutant rail-options FILE --unit ID [--to TERRITORY] [--option N]``:
+Axis & Allies "Rail Options 1–4" on a territory map.
+
+Without ``--to``: every territory the unit can rail to this turn, with the
+cost.  With it: the verdict, the path, the capacity the move uses (station,
+nation, points) and, when refused, the reason (exit 1).  ``--option`` asks a
+what-if under another option than the scenario's; ``--planned UNIT:TERRITORY``
+(repeatable) first applies rail moves planned earlier this turn, so their
+capacity is spent."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from engine.rules.rail_options import (
+    OPTION_NAMES,
+    RailOptions,
+    RailOptionsError,
+    reach_to_data,
+    record_move,
+    verdict_to_data,
+)
+from engine.scenario_io import ScenarioError, load_any
+from engine.territory import TerritoryScenario
+
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "rail-options", help="Axis & Allies Rail Options 1-4: where a unit can rail, or whether a rail move is allowed",
+        description="Judge rail movement on a territory map under Axis & Allies 'Rail Options 1-4'. Without --to, "
+                    "list every territory the unit can reach by rail this turn with the cost; with --to, the "
+                    "verdict, the path and the capacity used (exit 1 when refused).")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--unit", required=True, metavar="ID")
+    p.add_argument("--to", metavar="TERRITORY", help="destination territory (id or name)")
+    p.add_argument("--option", type=int, choices=sorted(OPTION_NAMES), metavar="N",
+                   help="rail option 1-4 (default: the scenario's ruleset.options.rail_options.option)")
+    p.add_argument("--phase", choices=("noncombat", "combat"), default="noncombat",
+                   help="the movement phase (default noncombat; combat needs the combat_move switch)")
+    p.add_argument("--planned", action="append", default=[], metavar="UNIT:TERRITORY",
+                   help="a rail move made earlier this turn, applied first (repeatable, in order)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def _load(path: str) -> TerritoryScenario:
+    try:
+        s = load_any(path)
+    except ScenarioError as e:
+        raise CliError(f"{path}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
+                       [str(p) for p in e.problems]) from None
+    if not isinstance(s, TerritoryScenario):
+        raise CliError(f"{path}: a {s.map.grid.to_dict()['kind']} grid map; rail options need a territory map")
+    return s
+
+
+def _capacity_text(data: dict[str, Any]) -> list[str]:
+    out = []
+    n = data.get("nation")
+    if n is not None:
+        out.append(f"  {n['name']} rail capacity: {n['used']} of {n['limit']} {n['unit']} used ({n['basis']})")
+    st = data.get("station")
+    if st is not None:
+        out.append(f"  station {st['territory']}: {st['used']} of {st['limit']} units used")
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    s = _load(args.file)
+    for i, item in enumerate(args.planned):
+        unit, sep, to = item.partition(":")
+        if not sep or not unit or not to:
+            raise CliError(f"--planned {item!r}: expected UNIT:TERRITORY")
+        v = RailOptions(s, args.option, args.phase).judge(unit, to)
+        if not v.allowed:
+            raise CliError(f"planned move {i + 1} ({unit} to {to}) is refused: {v.reason}")
+        try:
+            record_move(s, v)
+        except RailOptionsError as e:
+            raise CliError(f"planned move {i + 1}: {e}") from None
+    rules = RailOptions(s, args.option, args.phase)
+    if args.to is None:
+        r = rules.reach(args.unit)
+        data = reach_to_data(s, r)
+
+        def text() -> str:
+            head = f"{data['option_name']}: {args.unit} from {data['from']}"
+            if not r.destinations:
+                return "\n".join([f"{head}: cannot rail: {r.reason}", *_capacity_text(data["capacity"])])
+            lim = "any distance" if r.max_cost is None else f"at most {r.max_cost}"
+            lines = [f"{head} ({lim}): {len(r.destinations)} territor{'ies' if len(r.destinations) != 1 else 'y'}"]
+            width = max(len(d["territory"]) for d in data["destinations"])
+            for d in data["destinations"]:
+                pts = f", {d['points']} point{'s' if d['points'] != 1 else ''}" if r.option == 4 else ""
+                cost = f"{d['cost']} space{'s' if d['cost'] != 1 else ''}{pts}"
+                lines.append(f"  {d['territory']:<{width}}  {cost:<18}  " + " > ".join(d["path"]))
+            return "\n".join(lines + _capacity_text(data["capacity"]))
+
+        emit(args, data, text)
+        return EXIT_OK
+    v = rules.judge(args.unit, args.to)
+    data = verdict_to_data(s, v)
+
+    def vtext() -> str:
+        lines = [f"{data['option_name']}: {'ALLOWED' if v.allowed else 'REFUSED'}: {v.reason}"]
+        if data["path"]:
+            lines.append("  path: " + " > ".join(data["path"]) + f" ({v.cost} space{'s' if v.cost != 1 else ''})")
+        if v.allowed and data["uses"] is not None:
+            u = data["uses"]
+            lines.append(f"  uses: station {u['station'] or '-'}, {s.side(u['nation']).name}, "
+                         f"{u['points']} capacity {'point' if v.option == 4 else 'unit'}"
+                         f"{'s' if u['points'] != 1 else ''}")
+        return "\n".join(lines + _capacity_text(data["capacity"]))
+
+    emit(args, data, vtext)
+    return EXIT_OK if v.allowed else EXIT_FAIL
