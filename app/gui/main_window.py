@@ -509,6 +509,8 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.save_settings()
+        if self.error_dialog is not None:
+            self.error_dialog.close()
         if self.tool is not None:
             self.tool.deactivate()
         self.autosave.close()

@@ -5,7 +5,7 @@ the rules systems' own."""
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
 from app.gui.overlay import CellMark, Marker, Overlay, PathLine
@@ -102,7 +102,11 @@ def shown(w) -> Overlay:
 def hover(w, cell: Cell) -> None:
     from PySide6.QtTest import QTest
 
-    QTest.mouseMove(w.canvas.viewport(), point(w, cell))
+    # two moves: Qt sends no event for a move to where the cursor already is
+    # (an earlier test's window may have left it there)
+    p = point(w, cell)
+    QTest.mouseMove(w.canvas.viewport(), p + QPoint(3, 2))
+    QTest.mouseMove(w.canvas.viewport(), p)
 
 
 def test_chooser_lists_only_previews_that_apply_and_shows_their_dock(setup) -> None:

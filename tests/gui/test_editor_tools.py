@@ -314,6 +314,7 @@ def test_status_bar_names_the_cell_under_the_cursor(qtbot, tmp_path) -> None:
     s.set_control(Cell(5, 4), "blue")
     s.units.append(Unit("a1", "blue", "infantry", Cell(5, 4), 3))
     w = open_window(qtbot, tmp_path, s)
+    QTest.mouseMove(w.canvas.viewport(), point(w, Cell(5, 4)) + QPoint(3, 2))
     QTest.mouseMove(w.canvas.viewport(), point(w, Cell(5, 4)))
     text = w.cell_label.text()
     assert s.map.label(Cell(5, 4)) in text and "Forest" in text and "Blue" in text and "a1" in text
