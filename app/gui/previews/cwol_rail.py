@@ -112,8 +112,7 @@ def overlay_for(scenario: Scenario, r: RailMove) -> Overlay:
         for k in range(10, n, 10):
             if k != m:
                 items.append(CellMark(r.path[k], text=str(k), tooltip=f"{k} squares along the path"))
-        shape = "star" if r.status == "arrived" else "diamond"
-        items.append(Marker(r.stop, shape, STOP, text=str(m), size=0.9,
+        items.append(Marker(r.stop, "star" if r.status == "arrived" else "diamond", STOP, text=str(m), size=0.9,
                             tooltip=f"stop: {lab(r.stop)} after {m} squares. {r.reason}"))
         for t in r.ties:
             items.append(Marker(t, "diamond", TIE, text="=", size=0.5,
