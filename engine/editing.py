@@ -51,6 +51,9 @@ MIN_BRUSH = 1
 MAX_BRUSH = 9
 
 ArrayLayer = Literal["terrain", "control"]
+BULK_CELLS = 20_000
+"""Above this many cells an edit reports its layer as changed in bulk
+(:attr:`Touched.whole`) instead of listing every cell."""
 LINK_KINDS = ("rail", "road")
 """Link kinds the editor's tools lay (a file may hold others; they are kept)."""
 
@@ -158,28 +161,28 @@ def _cube_round(q: float, r: float, s: float) -> Hex:
     return Hex(int(rq), int(rr), int(rs))
 
 
-def bucket_cells(gmap: GridMap, start: Cell, layer: ArrayLayer = "terrain") -> list[Cell]:
-    """The cells of ``layer`` joined to ``start`` through cells of the same
-    value, stepping only across shared sides (on an 8-neighbour square grid
-    a fill does not leak through corners).  Row-major order.  Runs in C
-    (:func:`scipy.ndimage.label`) on a hex map too, by labelling in axial
+def bucket_mask(gmap: GridMap, start: Cell, layer: ArrayLayer = "terrain") -> np.ndarray:
+    """Boolean ``[row, col]`` mask of the cells of ``layer`` joined to
+    ``start`` through cells of the same value, stepping only across shared
+    sides (on an 8-neighbour square grid a fill does not leak through
+    corners); all ``False`` for an off-map start.  Runs in C
+    (:func:`scipy.ndimage.label`), on a hex map too, by labelling in axial
     coordinates where hex adjacency is a fixed 3x3 pattern."""
     from scipy import ndimage
 
     grid = gmap.grid
-    if not grid.contains(start):
-        return []
     arr = gmap.terrain if layer == "terrain" else gmap.control
+    if not grid.contains(start):
+        return np.zeros(arr.shape, bool)
     mask = arr == arr[start.row, start.col]
     if not isinstance(grid, HexGrid):
         labels, _ = ndimage.label(mask, structure=np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]]))
-        rows, cols = np.nonzero(labels == labels[start.row, start.col])
-        return [Cell(int(c), int(r)) for r, c in zip(rows.tolist(), cols.tolist())]
+        out: np.ndarray = labels == labels[start.row, start.col]
+        return out
     h, w = mask.shape
     rr, cc = np.mgrid[0:h, 0:w]
-    flat = grid.orientation is Orientation.FLAT
     odd = grid.parity.value == "odd"
-    if flat:  # q = col, r = row - shove(col)
+    if grid.orientation is Orientation.FLAT:  # q = col, r = row - shove(col)
         shove = (cc - (cc & 1)) // 2 if odd else (cc + (cc & 1)) // 2
         aq, ar = cc, rr - shove
     else:  # r = row, q = col - shove(row)
@@ -192,9 +195,23 @@ def bucket_cells(gmap: GridMap, start: Cell, layer: ArrayLayer = "terrain") -> l
     structure = np.array([[0, 1, 1], [1, 1, 1], [1, 1, 0]])
     labels, _ = ndimage.label(axial, structure=structure)
     mine = labels[aq0[start.row, start.col], ar0[start.row, start.col]]
-    grid_labels = labels[aq0, ar0]
-    rows, cols = np.nonzero(grid_labels == mine)
+    hexes: np.ndarray = labels[aq0, ar0] == mine
+    return hexes
+
+
+def bucket_cells(gmap: GridMap, start: Cell, layer: ArrayLayer = "terrain") -> list[Cell]:
+    """The cells of :func:`bucket_mask`, in row-major order."""
+    rows, cols = np.nonzero(bucket_mask(gmap, start, layer))
     return [Cell(int(c), int(r)) for r, c in zip(rows.tolist(), cols.tolist())]
+
+
+def rect_mask(grid: Grid, a: Cell, b: Cell) -> np.ndarray:
+    """Boolean ``[row, col]`` mask of :func:`rect_cells`."""
+    out = np.zeros((grid.height, grid.width), bool)
+    c0, c1 = sorted((a.col, b.col))
+    r0, r1 = sorted((a.row, b.row))
+    out[max(r0, 0):max(r1 + 1, 0), max(c0, 0):max(c1 + 1, 0)] = True
+    return out
 
 
 def cells_along(layout: Layout, grid: Grid, p0: tuple[float, float], p1: tuple[float, float],
@@ -291,9 +308,12 @@ class Touched:
 
     cells: dict[str, frozenset[Cell]] = field(default_factory=dict)
     units: frozenset[str] = frozenset()
+    whole: frozenset[str] = frozenset()
+    """Layers changed in bulk (a fill of more than :data:`BULK_CELLS`
+    cells): repaint them entirely rather than cell by cell."""
 
     def __bool__(self) -> bool:
-        return bool(self.cells) or bool(self.units)
+        return bool(self.cells) or bool(self.units) or bool(self.whole)
 
     def all_cells(self) -> frozenset[Cell]:
         out: set[Cell] = set()
@@ -305,7 +325,7 @@ class Touched:
         cells = dict(self.cells)
         for k, v in other.cells.items():
             cells[k] = cells.get(k, frozenset()) | v
-        return Touched(cells, self.units | other.units)
+        return Touched(cells, self.units | other.units, self.whole | other.whole)
 
 
 @dataclass(frozen=True, eq=False)
@@ -329,13 +349,18 @@ class CellValues:
     def _array(self, s: Scenario) -> np.ndarray:
         return s.map.terrain if self.layer == "terrain" else s.map.control
 
+    def touched(self) -> Touched:
+        if len(self) > BULK_CELLS:
+            return Touched(whole=frozenset((self.layer,)))
+        return Touched({self.layer: self.cells()})
+
     def apply(self, s: Scenario) -> Touched:
         self._array(s)[self.rows, self.cols] = self.after
-        return Touched({self.layer: self.cells()})
+        return self.touched()
 
     def revert(self, s: Scenario) -> Touched:
         self._array(s)[self.rows, self.cols] = self.before
-        return Touched({self.layer: self.cells()})
+        return self.touched()
 
 
 @dataclass(frozen=True)
@@ -466,19 +491,23 @@ def _copy_unit(u: Unit) -> Unit:
 
 # -- planning: what an edit would change (no mutation) ----------------------
 
+def _layer_array(s: Scenario, layer: ArrayLayer, value: int) -> np.ndarray:
+    """The array of ``layer``, after checking ``value`` fits it."""
+    if layer == "terrain":
+        if not 0 <= value < len(s.ruleset.terrain):
+            raise ModelError(f"no terrain number {value} (the ruleset has {len(s.ruleset.terrain)})")
+        return s.map.terrain
+    if value != NO_SIDE and not 0 <= value < len(s.sides):
+        raise ModelError(f"no side number {value} (the scenario has {len(s.sides)})")
+    return s.map.control
+
+
 def plan_paint(s: Scenario, layer: ArrayLayer, cells: Iterable[Cell], value: int) -> CellValues | None:
     """Set ``layer`` to ``value`` on ``cells`` (off-map cells ignored);
     ``None`` when every cell already has it.  ``value`` is a terrain index,
     or a side index / :data:`~engine.model.NO_SIDE` for control."""
     gmap = s.map
-    if layer == "terrain":
-        if not 0 <= value < len(s.ruleset.terrain):
-            raise ModelError(f"no terrain number {value} (the ruleset has {len(s.ruleset.terrain)})")
-        arr = gmap.terrain
-    else:
-        if value != NO_SIDE and not 0 <= value < len(s.sides):
-            raise ModelError(f"no side number {value} (the scenario has {len(s.sides)})")
-        arr = gmap.control
+    arr = _layer_array(s, layer, value)
     pts = [(c.row, c.col) for c in dict.fromkeys(cells) if gmap.grid.contains(c)]
     if not pts:
         return None
@@ -490,6 +519,17 @@ def plan_paint(s: Scenario, layer: ArrayLayer, cells: Iterable[Cell], value: int
         return None
     rows, cols, before = rows[changed], cols[changed], before[changed]
     return CellValues(layer, rows, cols, before.copy(), np.full(rows.size, value, arr.dtype))
+
+
+def plan_paint_mask(s: Scenario, layer: ArrayLayer, mask: np.ndarray, value: int) -> CellValues | None:
+    """:func:`plan_paint` for the cells of a boolean ``[row, col]`` mask
+    (a bucket or rectangle fill), vectorised: a whole-map fill of a
+    million cells takes milliseconds."""
+    arr = _layer_array(s, layer, value)
+    rows, cols = np.nonzero(mask & (arr != value))
+    if rows.size == 0:
+        return None
+    return CellValues(layer, rows, cols, arr[rows, cols].copy(), np.full(rows.size, value, arr.dtype))
 
 
 def plan_links(s: Scenario, kind: str, path: Sequence[Cell], present: bool = True) -> EdgeSetChange | None:
@@ -705,6 +745,7 @@ __all__ = [
     "basic_ruleset",
     "brush_cells",
     "bucket_cells",
+    "bucket_mask",
     "cells_along",
     "check_unit",
     "edges_along",
@@ -720,9 +761,11 @@ __all__ = [
     "plan_links",
     "plan_move_unit",
     "plan_paint",
+    "plan_paint_mask",
     "plan_place",
     "plan_rivers",
     "plan_update_unit",
     "rect_cells",
+    "rect_mask",
     "revert_edits",
 ]

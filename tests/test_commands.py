@@ -97,3 +97,17 @@ def test_units_signal_and_replace_clears_history(qapp, tmp_path) -> None:
     doc.open(str(path))
     assert doc.scenario.unit("a").at == Cell(2, 2) and not doc.is_modified()
     assert dumps_scenario(doc.scenario) == path.read_text()
+
+
+def test_a_bulk_fill_reports_its_layer(qapp) -> None:
+    from engine.editing import bucket_mask, plan_paint_mask
+
+    doc = Document(new_scenario("big", {"kind": "square", "width": 300, "height": 200}, {"scheme": "numeric"}))
+    layers: list[str] = []
+    cells: list = []
+    doc.layerChanged.connect(layers.append)
+    doc.cellsChanged.connect(lambda layer, c: cells.append(layer))
+    doc.push("Fill", plan_paint_mask(doc.scenario, "terrain", bucket_mask(doc.scenario.map, Cell(0, 0)), 2))
+    assert layers == ["terrain"] and cells == []
+    doc.undo_stack.undo()
+    assert layers == ["terrain", "terrain"] and (doc.scenario.map.terrain == 0).all()

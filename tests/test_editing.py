@@ -351,3 +351,27 @@ def test_new_scenario_errors_are_readable() -> None:
         new_scenario("x", {"kind": "square", "width": 150, "height": 5}, {"scheme": "ccrr", "digits": 2})
     with pytest.raises(ValueError, match="needs a name"):
         new_scenario(" ", {"kind": "square", "width": 5, "height": 5}, {"scheme": "numeric"})
+
+
+def test_mask_fills_match_the_cell_lists_and_report_bulk_changes() -> None:
+    from engine.editing import BULK_CELLS, bucket_mask, plan_paint_mask, rect_mask
+
+    s = hexmap(13, 11, "pointy", "odd")
+    s.map.terrain[3, :] = 2
+    a, b = Cell(2, 1), Cell(9, 7)
+    mask = rect_mask(s.map.grid, a, b)
+    assert set(zip(*np.nonzero(mask))) == {(c.row, c.col) for c in rect_cells(s.map.grid, a, b)}
+    mask = bucket_mask(s.map, Cell(0, 0))
+    assert set(zip(*np.nonzero(mask))) == {(c.row, c.col) for c in bucket_cells(s.map, Cell(0, 0))}
+    edit = plan_paint_mask(s, "terrain", mask, 1)
+    assert edit is not None and len(edit) == int(mask.sum())
+    assert apply_edits(s, [edit]).cells["terrain"] == edit.cells()
+    assert plan_paint_mask(s, "terrain", mask, 1) is None
+    big = new_scenario("big", {"kind": "square", "width": 200, "height": 200}, {"scheme": "numeric"})
+    fill = plan_paint_mask(big, "terrain", bucket_mask(big.map, Cell(0, 0)), 3)
+    assert len(fill) == 40_000 > BULK_CELLS
+    touched = apply_edits(big, [fill])
+    assert touched.whole == {"terrain"} and "terrain" not in touched.cells
+    assert (big.map.terrain == 3).all()
+    revert_edits(big, [fill])
+    assert (big.map.terrain == 0).all()

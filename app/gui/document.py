@@ -9,6 +9,8 @@ document re-emits what changed as small typed records:
 * :attr:`Document.cellsChanged` ``(layer, cells)`` — cells touched in one
   layer (``terrain``, ``control``, ``rivers``, ``bridges``, ``rail``,
   ``road``, ``places``, ``units``);
+* :attr:`Document.layerChanged` ``(layer)`` — a layer changed in bulk (a
+  fill of many cells): repaint all of it;
 * :attr:`Document.unitsChanged` ``(ids)`` — units added, moved, edited or
   deleted;
 * :attr:`Document.edited` ``(Touched)`` — once per change, with everything it
@@ -36,6 +38,7 @@ from .commands import EditCommand
 
 class Document(QObject):
     cellsChanged = Signal(str, object)
+    layerChanged = Signal(str)
     unitsChanged = Signal(object)
     edited = Signal(object)
     scenarioReplaced = Signal(object)
@@ -84,8 +87,10 @@ class Document(QObject):
     def notify(self, touched: Touched) -> None:
         """Re-emit what an edit touched (called by the commands)."""
         for layer, cells in touched.cells.items():
-            if cells:
+            if cells and layer not in touched.whole:
                 self.cellsChanged.emit(layer, cells)
+        for layer in sorted(touched.whole):
+            self.layerChanged.emit(layer)
         if touched.units:
             self.unitsChanged.emit(touched.units)
         self.edited.emit(touched)

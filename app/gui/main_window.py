@@ -246,6 +246,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         d, c = self.document, self.canvas
         d.cellsChanged.connect(self._cells_changed)
+        d.layerChanged.connect(lambda _layer: self.canvas.invalidate_all())
         d.scenarioReplaced.connect(self._scenario_replaced)
         d.edited.connect(self._edited)
         d.modifiedChanged.connect(lambda _m: self._update_title())

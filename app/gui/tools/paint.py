@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.editing import ArrayLayer, brush_cells, bucket_cells, cells_along, line_cells, plan_paint, rect_cells
+from engine.editing import (
+    ArrayLayer, brush_cells, bucket_mask, cells_along, line_cells, plan_paint, plan_paint_mask, rect_cells, rect_mask,
+)
 from engine.grids import Cell
 from engine.model import NO_SIDE
 
@@ -164,8 +166,7 @@ class BucketTool(Tool):
             return
         self.state.select_cell(ev.cell)
         s = self.document.scenario
-        cells = bucket_cells(s.map, ev.cell, "terrain")
-        edit = plan_paint(s, "terrain", cells, self.state.terrain)
+        edit = plan_paint_mask(s, "terrain", bucket_mask(s.map, ev.cell, "terrain"), self.state.terrain)
         if self.document.push("Fill terrain", edit):
             self.state.say(f"Filled {len(edit)} cells")  # type: ignore[arg-type]
 
@@ -201,7 +202,7 @@ class RectTool(Tool):
             return
         end = ev.cell or self._end or self._anchor
         s = self.document.scenario
-        edit = plan_paint(s, "terrain", rect_cells(s.map.grid, self._anchor, end), self.state.terrain)
+        edit = plan_paint_mask(s, "terrain", rect_mask(s.map.grid, self._anchor, end), self.state.terrain)
         self._anchor = self._end = None
         self.state.set_overlay("tool", None)
         self.document.push("Fill rectangle", edit)
@@ -211,15 +212,15 @@ class RectTool(Tool):
         s = self.document.scenario
         color = s.ruleset.terrain[self.state.terrain].color
         a, b = self._anchor, self._end
-        cells = rect_cells(s.map.grid, a, b)
-        if len(cells) <= MAX_PREVIEW_CELLS:
+        rows, cols = abs(a.row - b.row) + 1, abs(a.col - b.col) + 1
+        if rows * cols <= MAX_PREVIEW_CELLS:
+            cells = rect_cells(s.map.grid, a, b)
             items: tuple[Any, ...] = tuple(CellMark(c, fill=color + "90", outline="#ffffff", width=1.0) for c in cells)
         else:
             c0, c1 = sorted((a.col, b.col))
             r0, r1 = sorted((a.row, b.row))
             ring = (Cell(c0, r0), Cell(c1, r0), Cell(c1, r1), Cell(c0, r1), Cell(c0, r0))
             items = (PathLine(ring, "#ffffff", 2.0, dashed=True),)
-        rows, cols = abs(a.row - b.row) + 1, abs(a.col - b.col) + 1
         self.state.set_overlay("tool", Overlay(items, message=f"{cols} x {rows} cells"))
         self.state.say(f"{s.map.label(a)} to {s.map.label(b)}: {cols} x {rows} cells")
 
