@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
         self.cell_label = QLabel("")
         self.cell_label.setObjectName("cellStatus")
         self.zoom_label = QLabel("")
-        sb.addPermanentWidget(self.cell_label, 1)
+        sb.addPermanentWidget(self.cell_label)
         sb.addPermanentWidget(self.zoom_label)
 
     def _connect(self) -> None:
@@ -375,7 +375,7 @@ class MainWindow(QMainWindow):
         if preview is not None:
             try:
                 widget = preview.dock()
-            except ValueError:
+            except Exception:  # noqa: BLE001 (a broken plug-in dock is left out)
                 widget = None
         if widget is not None:
             self.dock_preview = self._dock(preview.name or "Preview", "previewDock", widget,

@@ -190,3 +190,21 @@ def test_right_click_deselects_and_leaving_the_mode_clears_the_overlay(setup) ->
     click(w, Cell(2, 2))
     w.set_tool("brush")
     assert w.adjudicate.overlay is None and not w.canvas.overlays()
+
+
+class BrokenPreview(MarchPreview):
+    name = "Broken"
+
+    def hover(self, s: Scenario, unit: Unit, target: Cell, waypoint: Cell | None = None) -> Overlay:
+        raise RuntimeError("bug in a rules module")
+
+
+def test_a_failing_preview_is_reported_not_raised(qtbot, tmp_path) -> None:
+    s = blank("hex")
+    s.units.append(Unit("b1", "blue", "infantry", Cell(2, 2)))
+    w = open_window(qtbot, tmp_path, s, previews=[BrokenPreview()])
+    w.set_tool("adjudicate")
+    click(w, Cell(2, 2))
+    hover(w, Cell(6, 6))
+    assert "The Broken preview failed (RuntimeError: bug in a rules module)" in w.statusBar().currentMessage()
+    assert shown(w).ok is False

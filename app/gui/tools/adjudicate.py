@@ -51,7 +51,7 @@ class AdjudicateTool(Tool):
             try:
                 if p.applies_to(s):
                     out.append(p)
-            except ValueError:
+            except Exception:  # noqa: BLE001 (a broken plug-in is left out)
                 continue
         return out
 
@@ -122,11 +122,21 @@ class AdjudicateTool(Tool):
             self.refresh()
 
     # -- running the preview ------------------------------------------------------
+    def _failed(self, e: Exception) -> str:
+        """A preview is a plug-in: a bug in one must not take the editor
+        down.  Its failure becomes a message; a refusal (``ValueError``)
+        reads as it is."""
+        if isinstance(e, ValueError):
+            return str(e)
+        name = self.preview.name if self.preview is not None else "rules"
+        return f"The {name} preview failed ({type(e).__name__}: {e})"
+
     def _selectable(self, unit: Unit) -> bool:
         assert self.preview is not None
         try:
             return bool(self.preview.selectable(self.document.scenario, unit))
-        except ValueError:
+        except Exception as e:  # noqa: BLE001 (plug-in boundary, see _failed)
+            self.state.say(self._failed(e))
             return False
 
     def _apply(self, unit: Unit, target: Cell) -> bool:
@@ -134,8 +144,8 @@ class AdjudicateTool(Tool):
         s = self.document.scenario
         try:
             order = self.preview.apply(s, unit, target, self.waypoint)
-        except ValueError as e:
-            self.state.say(str(e))
+        except Exception as e:  # noqa: BLE001 (plug-in boundary, see _failed)
+            self.state.say(self._failed(e))
             return True
         if order is None:
             verdict = self.overlay.message if self.overlay is not None and self.hover_cell == target else ""
@@ -170,8 +180,8 @@ class AdjudicateTool(Tool):
                 overlay = self.preview.select(s, unit)
             else:
                 overlay = self.preview.hover(s, unit, target, self.waypoint)
-        except ValueError as e:
-            overlay = Overlay(message=str(e), ok=False)
+        except Exception as e:  # noqa: BLE001 (plug-in boundary, see _failed)
+            overlay = Overlay(message=self._failed(e), ok=False)
         extra: list[Any] = []
         if target is not None and target != unit.at and overlay.message:
             extra.append(CellMark(target, outline=VERDICT_COLORS.get(overlay.ok, "#ffffff"), width=2.5,
