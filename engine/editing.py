@@ -356,10 +356,12 @@ class CellValues:
 
     def apply(self, s: Scenario) -> Touched:
         self._array(s)[self.rows, self.cols] = self.after
+        s.map.touch(self.layer)
         return self.touched()
 
     def revert(self, s: Scenario) -> Touched:
         self._array(s)[self.rows, self.cols] = self.before
+        s.map.touch(self.layer)
         return self.touched()
 
 
@@ -385,12 +387,14 @@ class EdgeSetChange:
         st = self._set(s)
         st -= self.removed
         st |= self.added
+        s.map.touch(self.layer)
         return self._touched()
 
     def revert(self, s: Scenario) -> Touched:
         st = self._set(s)
         st -= self.added
         st |= self.removed
+        s.map.touch(self.layer)
         return self._touched()
 
 

@@ -164,6 +164,18 @@ class GridMap:
         self.bridges: dict[Edge, str] = {}
         self.links: dict[str, set[Edge]] = {"rail": set(), "road": set()}
         self.places: dict[Cell, Place] = {}
+        self._revisions: dict[str, int] = {}
+
+    def touch(self, layer: str) -> None:
+        """Record that ``layer`` (``terrain``, ``control``, ``rivers``, a link
+        kind …) changed, so caches keyed on :meth:`revision` rebuild.  Every
+        edit in :mod:`engine.editing` calls it; code that mutates layers
+        directly should too."""
+        self._revisions[layer] = self._revisions.get(layer, 0) + 1
+
+    def revision(self, layer: str) -> int:
+        """A number that changes whenever :meth:`touch` is called for ``layer``."""
+        return self._revisions.get(layer, 0)
 
     @property
     def width(self) -> int:

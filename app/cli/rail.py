@@ -15,7 +15,7 @@ from engine.grids import Cell
 from engine.model import ModelError, Scenario
 from engine.rules.cwol_rail import RailMove, rail_move, with_control
 
-from .common import EXIT_OK, add_json_flag, emit, load
+from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit, load
 
 NOBODY = ("none", "nobody", "-", ".")
 """``--control LABEL=none`` (or ``nobody``, ``-``, ``.``): nobody controls the
@@ -99,4 +99,5 @@ def run(args: argparse.Namespace) -> int:
         s = with_control(s, changes)
     r = rail_move(s, unit.id, dest)
     emit(args, as_json(s, r), lambda: as_text(s, r))
-    return EXIT_OK
+    # like every rules command: 0 when the unit moves, 1 when the rules say no
+    return EXIT_FAIL if r.status == "no_valid_path" else EXIT_OK

@@ -145,7 +145,7 @@ class RailNetwork:
     links; a search touches only the squares it reaches.
     """
 
-    __slots__ = ("__weakref__", "_size", "_source", "adj", "height", "kind", "width")
+    __slots__ = ("__weakref__", "_revision", "_size", "_source", "adj", "height", "kind", "width")
 
     def __init__(self, gmap: GridMap, kind: str = "rail") -> None:
         grid = gmap.grid
@@ -156,6 +156,7 @@ class RailNetwork:
         links = gmap.links.get(kind, set())
         self._source: object = links
         self._size = len(links)
+        self._revision = gmap.revision(kind)
         lists: dict[int, list[int]] = {}
         for e in links:
             a = e.a.row * w + e.a.col
@@ -176,10 +177,11 @@ class RailNetwork:
 
     def matches(self, gmap: GridMap) -> bool:
         """Whether this snapshot still describes ``gmap``'s links: the same
-        set object of the same size (an edit adds or removes links; undo may
-        swap in a new set)."""
+        set object, of the same size, at the same revision
+        (:meth:`GridMap.revision`, bumped by every edit of the layer)."""
         links = gmap.links.get(self.kind)
-        return links is self._source and links is not None and len(links) == self._size and gmap.grid.width == self.width
+        return (links is self._source and links is not None and len(links) == self._size
+                and gmap.revision(self.kind) == self._revision and gmap.grid.width == self.width)
 
     def index(self, cell: Cell) -> int:
         return cell.row * self.width + cell.col
@@ -211,8 +213,9 @@ _CACHE: weakref.WeakKeyDictionary[GridMap, dict[str, RailNetwork]] = weakref.Wea
 
 def rail_network(gmap: GridMap, kind: str = "rail") -> RailNetwork:
     """The (cached) network of ``kind`` links on ``gmap``.  Rebuilt when the
-    map's link set was replaced or changed size; an editor that changes links
-    in some other way calls :func:`invalidate_rail_network`."""
+    map's link set was replaced, changed size or its revision moved
+    (:meth:`GridMap.touch`); code that edits links without touching the layer
+    calls :func:`invalidate_rail_network`."""
     per_map = _CACHE.setdefault(gmap, {})
     net = per_map.get(kind)
     if net is None or not net.matches(gmap):

@@ -394,3 +394,23 @@ def test_cli_control_none_and_text_output(in_root: Path, capsys: pytest.CaptureF
     text = capsys.readouterr().out
     assert code == 0
     assert text.startswith("CS1IN: stops short at D8-W0 after 40 of 68 squares")
+
+
+def test_cached_network_follows_a_same_size_link_swap() -> None:
+    """An edit that removes one link and adds another (same set, same size)
+    must not leave a stale cached network behind."""
+    from engine.editing import EdgeSetChange
+    from engine.grids import Edge
+    from engine.scenario_io import load_scenario
+
+    s = load_scenario("maps/cwol_mobile_columbus.json")
+    unit = s.unit("CS1IN")
+    before = rail_move(s, unit, s.map.parse_label("E4-X4"))
+    assert before.status == "arrived"
+    # cut the first link of the found path and add a link elsewhere
+    a, b = before.path[0], before.path[1]
+    spare = next(Edge.between(c, n) for c in s.map.grid.cells() for n in s.map.grid.link_neighbours(c)
+                 if Edge.between(c, n) not in s.map.links["rail"])
+    EdgeSetChange("rail", added=frozenset({spare}), removed=frozenset({Edge.between(a, b)})).apply(s)
+    after = rail_move(s, unit, s.map.parse_label("E4-X4"))
+    assert after.path != before.path
