@@ -181,7 +181,7 @@ class MainWindow(QMainWindow):
         self.dock_units.raise_()
         self.dock_preview: QDockWidget | None = None
         self.resizeDocks([self.dock_palette], [230], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.dock_inspector], [260], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.dock_inspector], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
 
     def _make_menus(self) -> None:

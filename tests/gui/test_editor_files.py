@@ -271,3 +271,35 @@ def test_run_with_a_bad_file_opens_an_error_dialog(qtbot, tmp_path, monkeypatch)
     assert "not valid JSON" in w.error_dialog.problems[0]
     assert w.document.path is None
     w.close()
+
+
+def test_file_new_replaces_the_map_after_the_prompt(qtbot, tmp_path, monkeypatch) -> None:
+    w = open_window(qtbot, tmp_path, blank("square"))
+    paint_something(w)
+    asked: list[str] = []
+
+    def unsaved() -> str:
+        asked.append("asked")
+        return "discard"
+
+    def fill_in(dlg: NewMapDialog) -> int:
+        dlg.name.setText("Brand new")
+        dlg.set_kind("hex")
+        dlg.width.setValue(9)
+        dlg.height.setValue(7)
+        dlg._accept()
+        return int(dlg.result())
+
+    w.ask_unsaved = unsaved  # type: ignore[method-assign]
+    monkeypatch.setattr(NewMapDialog, "exec", fill_in)
+    assert w.new_map()
+    s = w.document.scenario
+    assert asked == ["asked"]
+    assert s.name == "Brand new" and isinstance(s.map.grid, HexGrid) and s.map.width == 9
+    assert w.document.path is None and not w.document.is_modified()
+    assert w.document.undo_stack.count() == 0
+    assert w.palette.terrain.count() == len(s.ruleset.terrain)
+    assert w.units.tree.topLevelItemCount() == 0
+    assert "Brand new" in w.windowTitle()
+    paint_something(w)  # the tools work on the new map
+    assert w.document.scenario.map.terrain_at(Cell(3, 3)) == s.ruleset.terrain_index("forest")

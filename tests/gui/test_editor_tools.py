@@ -318,3 +318,23 @@ def test_status_bar_names_the_cell_under_the_cursor(qtbot, tmp_path) -> None:
     QTest.mouseMove(w.canvas.viewport(), point(w, Cell(5, 4)))
     text = w.cell_label.text()
     assert s.map.label(Cell(5, 4)) in text and "Forest" in text and "Blue" in text and "a1" in text
+
+
+def test_inspector_and_units_dock(qtbot, tmp_path) -> None:
+    s = blank("hex")
+    s.map.places[Cell(4, 4)] = Place("Richmond", "R")
+    s.map.links["rail"].add(Edge.between(Cell(4, 4), s.map.grid.neighbours(Cell(4, 4))[0]))
+    w = open_window(qtbot, tmp_path, s)
+    w.set_tool("eyedropper")
+    click(w, Cell(4, 4))
+    text = w.inspector.text()
+    assert s.map.label(Cell(4, 4)) in text and "Richmond" in text and "Rail to" in text and "Clear" in text
+    w.state.ask_unit = lambda unit, new: Unit("art1", "blue", "artillery", unit.at, 2)  # type: ignore[method-assign]
+    w.units.add_button.click()  # adds at the selected cell
+    assert s.unit("art1").at == Cell(4, 4)
+    assert w.units.tree.topLevelItem(0).text(4) == s.map.label(Cell(4, 4))
+    assert "art1" in w.inspector.text() and "Factors" in w.inspector.text()
+    w.units.delete_button.click()
+    assert not s.units and w.state.selected_unit is None
+    w.document.undo_stack.undo()
+    assert s.unit("art1").at == Cell(4, 4) and w.units.tree.topLevelItemCount() == 1
