@@ -3,15 +3,22 @@ its QUndoStack and the engine edits only."""
 
 from __future__ import annotations
 
+from app.gui.document import Document
 from engine.editing import (
-    brush_cells, line_cells, new_scenario, plan_add_unit, plan_bridge, plan_links, plan_move_unit, plan_paint,
-    plan_place, plan_rivers,
+    brush_cells,
+    line_cells,
+    new_scenario,
+    plan_add_unit,
+    plan_bridge,
+    plan_links,
+    plan_move_unit,
+    plan_paint,
+    plan_place,
+    plan_rivers,
 )
 from engine.grids import Cell, Edge
 from engine.model import Unit
 from engine.scenario_io import dumps_scenario
-
-from app.gui.document import Document
 
 
 def make_doc(qapp) -> Document:

@@ -3,13 +3,34 @@ makes, on square and hex grids, without Qt."""
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 from engine.editing import (
-    BridgeChange, apply_edits, brush_cells, bucket_cells, cells_along, edges_along, line_cells, nearest_edge,
-    nearest_link, new_scenario, next_unit_id, plan_add_unit, plan_bridge, plan_delete_unit, plan_links,
-    plan_move_unit, plan_paint, plan_place, plan_rivers, plan_update_unit, rect_cells, revert_edits,
+    BridgeChange,
+    apply_edits,
+    brush_cells,
+    bucket_cells,
+    cells_along,
+    edges_along,
+    line_cells,
+    nearest_edge,
+    nearest_link,
+    new_scenario,
+    next_unit_id,
+    plan_add_unit,
+    plan_bridge,
+    plan_delete_unit,
+    plan_links,
+    plan_move_unit,
+    plan_paint,
+    plan_place,
+    plan_rivers,
+    plan_update_unit,
+    rect_cells,
+    revert_edits,
 )
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
 from engine.model import NO_SIDE, ModelError, Place, Unit
@@ -99,7 +120,7 @@ def test_square_line_is_link_adjacent() -> None:
     cells = line_cells(grid, Cell(0, 0), Cell(6, 3))
     assert cells[0] == Cell(0, 0) and cells[-1] == Cell(6, 3)
     assert len(cells) == 7
-    assert all(grid.can_link(a, b) for a, b in zip(cells, cells[1:]))
+    assert all(grid.can_link(a, b) for a, b in itertools.pairwise(cells))
 
 
 @pytest.mark.parametrize("orientation", ["flat", "pointy"])
@@ -109,7 +130,7 @@ def test_hex_line_has_distance_plus_one_adjacent_hexes(orientation: str) -> None
     cells = line_cells(grid, a, b)
     assert cells[0] == a and cells[-1] == b
     assert len(cells) == grid.distance(a, b) + 1
-    assert all(grid.are_adjacent(x, y) for x, y in zip(cells, cells[1:]))
+    assert all(grid.are_adjacent(x, y) for x, y in itertools.pairwise(cells))
 
 
 def test_rect_cells_in_either_corner_order() -> None:
@@ -165,7 +186,7 @@ def test_cells_along_a_fast_drag_touch_each_other() -> None:
     p0, p1 = layout.center(Cell(1, 1)), layout.center(Cell(15, 12))
     cells = cells_along(layout, grid, p0, p1)
     assert cells[0] == Cell(1, 1) and cells[-1] == Cell(15, 12)
-    assert all(grid.are_adjacent(a, b) for a, b in zip(cells, cells[1:]))
+    assert all(grid.are_adjacent(a, b) for a, b in itertools.pairwise(cells))
 
 
 def test_nearest_edge_on_squares_and_hexes() -> None:

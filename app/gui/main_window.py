@@ -20,7 +20,14 @@ from typing import Any
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication, QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget,
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QUndoView,
+    QWidget,
 )
 
 from engine.grids import Cell
@@ -96,7 +103,7 @@ class MainWindow(QMainWindow):
 
         try:
             return available()
-        except Exception as e:  # a broken rules module must not keep the editor from starting
+        except Exception as e:  # noqa: BLE001 (a broken rules module must not keep the editor from starting)
             self._preview_error = f"rules previews unavailable: {e}"
             return []
 
@@ -505,7 +512,7 @@ class MainWindow(QMainWindow):
             return self.save()
         return answer == "discard"
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt name)
+    def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_save():
             event.ignore()
             return

@@ -7,14 +7,13 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
+from test_editor_tools import blank, click, open_window, point
 
 from app.gui.overlay import CellMark, Marker, Overlay, PathLine
 from app.gui.previews import MoveOrder, Preview
 from engine.editing import line_cells, plan_paint
 from engine.grids import Cell
 from engine.model import Scenario, Unit
-
-from test_editor_tools import blank, click, open_window, point
 
 pytestmark = pytest.mark.gui
 
@@ -151,7 +150,7 @@ def test_select_hover_waypoint_and_apply_one_undoable_move(setup) -> None:
 
 
 def test_a_refused_move_changes_nothing_and_says_why(setup) -> None:
-    w, preview = setup
+    w, _preview = setup
     s = w.document.scenario
     forest = s.ruleset.terrain_index("forest")
     s.map.terrain[2, 5] = forest  # not through the document: set up before the test acts
@@ -181,7 +180,7 @@ def test_editing_the_map_while_previewing_reruns_the_preview(setup) -> None:
 
 
 def test_right_click_deselects_and_leaving_the_mode_clears_the_overlay(setup) -> None:
-    w, preview = setup
+    w, _preview = setup
     click(w, Cell(2, 2))
     hover(w, Cell(5, 5))
     assert shown(w) is not None

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
+from test_editor_tools import blank, click, open_window
 
 from app.gui.autosave import Autosave, find_recoveries
 from app.gui.dialogs.new_map import NewMapDialog
@@ -20,12 +21,11 @@ from engine.grids import Cell, HexGrid, SquareGrid
 from engine.model import Unit
 from engine.scenario_io import dumps_scenario, load_scenario, save_scenario
 
-from test_editor_tools import blank, click, open_window
-
 pytestmark = pytest.mark.gui
 
 
-def paint_something(w: MainWindow, cell: Cell = Cell(3, 3)) -> None:
+def paint_something(w: MainWindow, cell: Cell | None = None) -> None:
+    cell = cell or Cell(3, 3)
     w.set_tool("brush")
     w.state.set_terrain(w.document.scenario.ruleset.terrain_index("forest"))
     w.state.set_brush_size(3)
@@ -99,7 +99,7 @@ def test_window_layout_and_choices_restored(qtbot, tmp_path) -> None:
     assert w2.tool.id == "river"
     assert w2.canvas.layer_visible("labels")
     assert w2.recent_files() == [str((tmp_path / "a.json").resolve())]
-    assert [a.text() for a in w2.recent_menu.actions()][0].endswith("a.json")
+    assert next(a.text() for a in w2.recent_menu.actions()).endswith("a.json")
 
 
 def test_shortcuts(qtbot, tmp_path) -> None:

@@ -4,6 +4,7 @@ undoes and redoes exactly."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -111,7 +112,7 @@ def test_brush_stroke_paints_what_the_mouse_passed_over_as_one_step(win: MainWin
     m = w.document.scenario.map
     layout, grid = w.canvas.layout(), m.grid
     expected = set()
-    for a, b in zip(path, path[1:]):
+    for a, b in itertools.pairwise(path):
         expected.update(cells_along(layout, grid, layout.center(a), layout.center(b)))
     painted = {c for c in grid.cells() if m.terrain_at(c) == terrain(w, "forest")}
     assert expected <= painted
@@ -196,7 +197,7 @@ def test_link_tool_lays_and_removes(win: MainWindow, tool: str) -> None:
     path = line_cells(m.grid, Cell(1, 2), Cell(9, 6))
     before = w.document.text()
     laid = check_one_undo_step(w, before, lambda: drag(w, path))
-    for a, b in zip(path, path[1:]):
+    for a, b in itertools.pairwise(path):
         assert m.has_link(tool, a, b), (a, b)
     assert all(m.grid.can_link(e.a, e.b) for e in m.links[tool])
     # a click on the middle of one link removes just that link

@@ -9,8 +9,18 @@ from collections.abc import Sequence
 from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtGui import QAction, QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
-    QComboBox, QFormLayout, QGridLayout, QGroupBox, QListWidget, QListWidgetItem, QSlider, QSpinBox, QToolButton,
-    QVBoxLayout, QWidget, QHBoxLayout,
+    QComboBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QListWidget,
+    QListWidgetItem,
+    QSlider,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
 )
 
 from engine.model import NO_SIDE, Scenario

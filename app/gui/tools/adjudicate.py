@@ -51,7 +51,7 @@ class AdjudicateTool(Tool):
             try:
                 if p.applies_to(s):
                     out.append(p)
-            except Exception:  # noqa: BLE001 (a broken plug-in is left out)
+            except Exception:  # noqa: BLE001, S112 (a broken plug-in is left out)
                 continue
         return out
 
@@ -102,9 +102,8 @@ class AdjudicateTool(Tool):
             self.state.say("Waypoint cleared" if self.waypoint is None else f"Waypoint {s.map.label(ev.cell)}")
             self.refresh()
             return
-        if unit is not None and ev.cell != unit.at:
-            if self._apply(unit, ev.cell):
-                return
+        if unit is not None and ev.cell != unit.at and self._apply(unit, ev.cell):
+            return
         candidates = [u for u in s.units_at(ev.cell) if self._selectable(u)]
         if candidates:
             ids = [u.id for u in candidates]

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.editing import cells_along, edges_along, line_cells, nearest_edge, nearest_link, plan_bridge, plan_links, plan_rivers
+from engine.editing import (
+    cells_along,
+    edges_along,
+    line_cells,
+    nearest_edge,
+    nearest_link,
+    plan_bridge,
+    plan_links,
+    plan_rivers,
+)
 from engine.grids import Cell, Edge
 from engine.model import ModelError
 

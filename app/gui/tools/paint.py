@@ -14,7 +14,15 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.editing import (
-    ArrayLayer, brush_cells, bucket_mask, cells_along, line_cells, plan_paint, plan_paint_mask, rect_cells, rect_mask,
+    ArrayLayer,
+    brush_cells,
+    bucket_mask,
+    cells_along,
+    line_cells,
+    plan_paint,
+    plan_paint_mask,
+    rect_cells,
+    rect_mask,
 )
 from engine.grids import Cell
 from engine.model import NO_SIDE
