@@ -76,7 +76,8 @@ def _territory_text(d: dict[str, Any]) -> str:
     g = d["grid"]
     return "\n".join([
         f"{d['name']}  ({d['file']})",
-        f"  map:         territories, {g['width']} x {g['height']} units" + (", wraps east-west" if g["wrap_x"] else ""),
+        f"  map:         territories, {g['width']} x {g['height']} units"
+        + (", wraps east-west" if g["wrap_x"] else ""),
         f"  territories: {d['territories']} ({d['land']} land, {d['sea']} sea)",
         "  borders:     " + ", ".join(f"{k} {v}" for k, v in d["borders"].items()),
         "  powers:      " + ", ".join(f"{p['id']} ({p['name']}, {p['alliance']}): {p['territories']} territories, "

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     s = load_territory_scenario(args.file)
     rules = RailRules(s)
     orders = rules.read_orders(read_orders_file(args.orders))
-    result = (preview if args.quick else plan)(s, orders, rules)
+    result = preview(s, orders, rules, thorough=True) if args.quick else plan(s, orders, rules)
     data = plan_to_data(s, result)
 
     def text() -> str:

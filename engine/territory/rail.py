@@ -44,7 +44,7 @@ from typing import Any
 
 import networkx as nx
 import numpy as np
-from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, maximum_flow
 
@@ -154,6 +154,12 @@ class RailRules:
         self.same_round_before_turn = bool(opt(SYSTEM, "same_round_before_turn", True))
         self._graphs: dict[str, nx.Graph] = {}
         self._nets: dict[tuple[str, ...], _Net] = {}
+        self._net_ids: dict[str, int] = {}
+        self._net_keys: list[tuple[frozenset[str], frozenset[frozenset[str]]]] = []
+        self._arcs: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.tids: list[str] = list(scenario.map.territories)
+        self.tix: dict[str, int] = {t: i for i, t in enumerate(self.tids)}
+        self.cap_array = np.asarray([self.capacity(t) for t in scenario.map.territories.values()], np.int64)
 
     # -- capacity and control -------------------------------------------
     def capacity(self, t: Territory) -> int:
@@ -206,6 +212,37 @@ class RailRules:
             g.remove_edges_from([(a, b) for a, b, d in g.edges(data=True) if d["border"].kind not in RAIL_BORDERS])
             self._graphs[n] = g
         return g
+
+    def network_id(self, nation: str) -> int:
+        """A number shared by nations whose rail networks are identical."""
+        n = self.s.side(nation).id
+        nid = self._net_ids.get(n)
+        if nid is None:
+            g = self.graph(n)
+            key = (frozenset(g.nodes), frozenset(frozenset(e) for e in g.edges))
+            if key in self._net_keys:
+                nid = self._net_keys.index(key)
+            else:
+                nid = len(self._net_keys)
+                self._net_keys.append(key)
+                self._arcs[nid] = self._arc_arrays(g)
+            self._net_ids[n] = nid
+        return nid
+
+    def arcs(self, network: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Directed rail links (from, to: territory indexes into ``tids``)
+        of a network, and each territory's connected-component label (-1:
+        not in the network)."""
+        return self._arcs[network]
+
+    def _arc_arrays(self, g: nx.Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        edges = np.asarray([(self.tix[a], self.tix[b]) for a, b in g.edges], np.int64).reshape(-1, 2)
+        u = np.concatenate([edges[:, 0], edges[:, 1]])
+        v = np.concatenate([edges[:, 1], edges[:, 0]])
+        comp = np.full(len(self.tids), -1, np.int64)
+        for c, nodes in enumerate(nx.connected_components(g)):
+            comp[[self.tix[t] for t in nodes]] = c
+        return u, v, comp
 
     # -- orders ------------------------------------------------------------
     def read_orders(self, raw: Iterable[dict[str, Any]]) -> list[RailOrder]:
@@ -264,8 +301,8 @@ class RailRules:
                 return f"cannot rail from {t.name}: {why}" if end == "start" else f"cannot rail to {t.name}: {why}"
         if self.destination_own_only and dest.controller != o.nation:
             return f"{dest.name} is not held by {s.side(o.nation).name} itself (option destination_own_only)"
-        g = self.graph(o.nation)
-        if not nx.has_path(g, o.start, o.to):
+        _, _, comp = self.arcs(self.network_id(o.nation))
+        if comp[self.tix[o.start]] != comp[self.tix[o.to]]:
             return self._no_path_reason(o)
         return None
 
@@ -320,7 +357,10 @@ class RailRules:
 class _Net:
     """A node-split flow network over some territories: territory ``i`` has
     in-node ``2i`` and out-node ``2i+1`` joined by an arc of its capacity;
-    rail links are out→in arcs of unlimited capacity."""
+    rail links are out→in arcs of unlimited capacity; a super-source feeds
+    every in-node and every out-node drains to a super-sink (capacity 0
+    unless a query sets it).  The sparse structure is built once; a query
+    only fills in capacities."""
 
     def __init__(self, ids: list[str], caps: list[int], links: Iterable[tuple[str, str]]) -> None:
         self.ids = ids
@@ -329,56 +369,55 @@ class _Net:
         n = len(ids)
         self.src = 2 * n
         self.sink = 2 * n + 1
-        rows = [2 * i for i in range(n)]
-        cols = [2 * i + 1 for i in range(n)]
-        vals = list(caps)
-        self._inner = len(rows)
-        for a, b in links:
-            ia, ib = self.index[a], self.index[b]
-            rows += [2 * ia + 1, 2 * ib + 1]
-            cols += [2 * ib, 2 * ia]
-            vals += [-1, -1]  # unlimited: filled in per query
-        self.rows = np.asarray(rows, dtype=np.int32)
-        self.cols = np.asarray(cols, dtype=np.int32)
-        self.vals = np.asarray(vals, dtype=np.int64)
+        self.size = 2 * n + 2
+        idx = np.arange(n, dtype=np.int64)
+        link = np.asarray([(self.index[a], self.index[b]) for a, b in links], np.int64).reshape(-1, 2)
+        rows = np.concatenate([2 * idx, 2 * link[:, 0] + 1, 2 * link[:, 1] + 1, np.full(n, self.src), 2 * idx + 1])
+        cols = np.concatenate([2 * idx + 1, 2 * link[:, 1], 2 * link[:, 0], 2 * idx, np.full(n, self.sink)])
+        self.n_links = 2 * len(link)
+        m = len(rows)
+        order = coo_matrix((np.arange(1, m + 1, dtype=np.int64), (rows, cols)), shape=(self.size, self.size)).tocsr()
+        order.sort_indices()
+        self.perm = order.data.astype(np.int64) - 1  # CSR position -> entry
+        self.indices = order.indices.astype(np.int32)
+        self.indptr = order.indptr.astype(np.int32)
 
     def cut(self, supply: dict[str, int], demand: dict[str, int], caps: dict[str, int] | None = None,
-            unlimited_ends: bool = False) -> tuple[int, list[str]]:
+            unlimited_ends: bool = False, want_cut: bool = True) -> tuple[int, list[str]]:
         """Maximum flow from the starts (``supply``) to the destinations
         (``demand``) and the territories of the minimum cut nearest the
-        starts.  ``caps`` overrides territory capacities;
-        ``unlimited_ends`` lifts the supply and demand limits so that the cut
-        lies among territories only."""
-        big = int(sum(supply.values()) + 1)
-        if unlimited_ends:
-            big = int(self.caps.sum() + 1) if caps is None else int(sum(caps.values()) + 1)
-            supply = {t: big for t in supply}
-            demand = {t: big for t in demand}
-        vals = self.vals.copy()
+        starts (computed when ``want_cut`` or the flow falls short).
+        ``caps`` overrides territory capacities; ``unlimited_ends`` lifts
+        the supply and demand limits so that the cut lies among territories
+        only."""
+        n = len(self.ids)
+        inner = self.caps.copy()
         if caps is not None:
             for t, c in caps.items():
                 i = self.index.get(t)
                 if i is not None:
-                    vals[i] = c
-        vals[vals < 0] = big
-        vals = np.minimum(vals, big)
-        rows = [self.rows] + [np.asarray([self.src] * len(supply), np.int32),
-                              np.asarray([2 * self.index[t] + 1 for t in demand], np.int32)]
-        cols = [self.cols] + [np.asarray([2 * self.index[t] for t in supply], np.int32),
-                              np.asarray([self.sink] * len(demand), np.int32)]
-        allv = [vals, np.asarray(list(supply.values()), np.int64), np.asarray(list(demand.values()), np.int64)]
-        size = 2 * len(self.ids) + 2
-        cap = csr_matrix((np.concatenate(allv).astype(np.int32), (np.concatenate(rows), np.concatenate(cols))),
-                         shape=(size, size))
+                    inner[i] = c
+        need = int(sum(supply.values()))
+        big = int(inner.sum() + 1) if unlimited_ends else need + 1
+        entry = np.zeros(n + self.n_links + 2 * n, np.int64)
+        entry[:n] = np.minimum(inner, big)
+        entry[n:n + self.n_links] = big
+        for t, k in supply.items():
+            entry[n + self.n_links + self.index[t]] = big if unlimited_ends else k
+        for t, k in demand.items():
+            entry[2 * n + self.n_links + self.index[t]] = big if unlimited_ends else k
+        data = entry[self.perm].astype(np.int32)
+        cap = csr_matrix((data, self.indices, self.indptr), shape=(self.size, self.size))
         res = maximum_flow(cap, self.src, self.sink)
         flow = int(res.flow_value)
-        residual = cap - res.flow
+        if not want_cut and flow >= need:
+            return flow, []
+        residual = (cap - res.flow).tocsr()
         residual.data[residual.data < 0] = 0
         residual.eliminate_zeros()
-        reach = np.zeros(size, bool)
+        reach = np.zeros(self.size, bool)
         reach[breadth_first_order(residual, self.src, directed=True, return_predecessors=False)] = True
-        n = len(self.ids)
-        cut = [self.ids[i] for i in range(n) if reach[2 * i] and not reach[2 * i + 1]]
+        cut = [self.ids[i] for i in np.flatnonzero(reach[0:2 * n:2] & ~reach[1:2 * n:2]).tolist()]
         return flow, cut
 
 
@@ -386,10 +425,15 @@ class _Net:
 # the two questions
 
 
-def preview(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: RailRules | None = None) -> RailPlan:
-    """Fast feasibility check (necessary conditions, see the module
-    docstring): per-order validity, then node-split max-flow on all orders
-    together, per nation and per destination."""
+def preview(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: RailRules | None = None,
+            thorough: bool = False) -> RailPlan:
+    """Fast feasibility check (necessary conditions only, see the module
+    docstring): per-order validity, then one node-split max-flow of all
+    orders together on the shared capacities, plus one per rail network when
+    the orders use several (nations that do not share rail).  ``thorough``
+    adds one max-flow per destination (slower, sharper).  Pass the same
+    ``rules`` on every call while the scenario is unchanged: its networks
+    are built once."""
     r = rules or RailRules(scenario)
     ok, refused = r.validate(orders)
     valid = [orders[i] for i in ok]
@@ -397,13 +441,18 @@ def preview(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: Rai
         return RailPlan(not refused, "maxflow", tuple(orders), refused=tuple(refused),
                         reason=_refusal_text(r, orders, refused) or "no orders")
     groups: list[tuple[str, list[RailOrder]]] = [("all orders", valid)]
-    nations = sorted({o.nation for o in valid})
-    dests = sorted({(o.nation, o.to) for o in valid})
-    if len(nations) > 1:
-        groups += [(f"{scenario.side(n).name}'s orders", [o for o in valid if o.nation == n]) for n in nations]
-    if len(dests) > 1:
-        groups += [(f"the orders to {scenario.map.label(d)}", [o for o in valid if (o.nation, o.to) == (n, d)])
-                   for n, d in dests]
+    networks: dict[int, list[RailOrder]] = {}
+    for o in valid:
+        networks.setdefault(r.network_id(o.nation), []).append(o)
+    if len(networks) > 1:
+        for _, group in sorted(networks.items()):
+            names = sorted({scenario.side(o.nation).name for o in group})
+            groups.append((" and ".join(names) + "'s orders", group))
+    if thorough:
+        dests = sorted({(r.network_id(o.nation), o.to) for o in valid})
+        if len(dests) > 1:
+            groups += [(f"the orders to {scenario.map.label(d)}",
+                        [o for o in valid if (r.network_id(o.nation), o.to) == (n, d)]) for n, d in dests]
     for label, group in groups:
         flow, cut, need = _check(_union_net(r, sorted({o.nation for o in group})), group)
         if flow < need:
@@ -445,7 +494,7 @@ def _check(net: _Net, group: Sequence[RailOrder]) -> tuple[int, list[str], int]:
     for o in group:
         supply[o.start] = supply.get(o.start, 0) + o.count
         demand[o.to] = demand.get(o.to, 0) + o.count
-    flow, cut = net.cut(supply, demand)
+    flow, cut = net.cut(supply, demand, want_cut=False)
     need = sum(supply.values())
     if flow >= need:
         return flow, cut, need
@@ -465,71 +514,54 @@ def plan(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: RailRu
         return RailPlan(False if refused else True, "milp", tuple(orders), refused=tuple(refused),
                         reason=_refusal_text(r, orders, refused) or "no orders")
 
-    # commodities: (nation, destination) -> {start: units}
-    comm: dict[tuple[str, str], dict[str, int]] = {}
+    # commodities: (rail network, destination) -> {start: units}; nations whose usable
+    # networks are identical (sharing partners, as a rule) share one commodity per destination
+    comm: dict[tuple[int, str], dict[str, int]] = {}
     for _, o in valid:
-        c = comm.setdefault((o.nation, o.to), {})
+        c = comm.setdefault((r.network_id(o.nation), o.to), {})
         c[o.start] = c.get(o.start, 0) + o.count
     keys = sorted(comm)
-    var_arcs: list[tuple[int, str, str]] = []  # commodity, from, to
-    var_src: list[tuple[int, str]] = []  # commodity, start
-    for k, (nation, dest) in enumerate(keys):
-        g = r.graph(nation)
-        comp = nx.node_connected_component(g, dest)
-        for a, b in g.subgraph(comp).edges:
-            for u, v in ((a, b), (b, a)):
-                if u != dest:
-                    var_arcs.append((k, u, v))
-        for s in sorted(comm[(nation, dest)]):
-            var_src.append((k, s))
-    na, ns = len(var_arcs), len(var_src)
+    kindex = {key: k for k, key in enumerate(keys)}
+    tids = r.tids
+    tix = r.tix
+    n_t = len(tids)
+    arc_k: list[np.ndarray] = []
+    arc_u: list[np.ndarray] = []
+    arc_v: list[np.ndarray] = []
+    for k, (net_id, dest) in enumerate(keys):
+        u_all, v_all, comp = r.arcs(net_id)
+        d = tix[dest]
+        mask = (comp[u_all] == comp[d]) & (u_all != d)
+        arc_u.append(u_all[mask])
+        arc_v.append(v_all[mask])
+        arc_k.append(np.full(int(mask.sum()), k, np.int64))
+    au = np.concatenate(arc_u) if arc_u else np.zeros(0, np.int64)
+    av = np.concatenate(arc_v) if arc_v else np.zeros(0, np.int64)
+    ak = np.concatenate(arc_k) if arc_k else np.zeros(0, np.int64)
+    var_src: list[tuple[int, str]] = [(k, st) for k, key in enumerate(keys) for st in sorted(comm[key])]
+    na, ns = len(au), len(var_src)
     nvar = na + ns
-    terr = sorted({t for _, u, v in var_arcs for t in (u, v)} | {s for _, s in var_src} | {d for _, d in keys})
-    tix = {t: i for i, t in enumerate(terr)}
-    # conservation rows: (commodity, territory): inflow - outflow + src(t) - [t==dest]*sum(src) == 0
-    rows: list[int] = []
-    cols: list[int] = []
-    vals: list[float] = []
-    crow: dict[tuple[int, str], int] = {}
-
-    def row(k: int, t: str) -> int:
-        key = (k, t)
-        if key not in crow:
-            crow[key] = len(crow)
-        return crow[key]
-
-    for j, (k, u, v) in enumerate(var_arcs):
-        rows += [row(k, v), row(k, u)]
-        cols += [j, j]
-        vals += [1.0, -1.0]
-    for j, (k, s) in enumerate(var_src):
-        dest = keys[k][1]
-        rows += [row(k, s), row(k, dest)]
-        cols += [na + j, na + j]
-        vals += [1.0, -1.0]
-    ncons = len(crow)
-    A_eq = coo_matrix((vals, (rows, cols)), shape=(ncons, nvar))
-    # capacity rows: sum of inflow over commodities + units starting there <= capacity
-    crows: list[int] = []
-    ccols: list[int] = []
-    for j, (_, _, v) in enumerate(var_arcs):
-        crows.append(tix[v])
-        ccols.append(j)
-    for j, (_, s) in enumerate(var_src):
-        crows.append(tix[s])
-        ccols.append(na + j)
-    A_cap = coo_matrix(([1.0] * len(crows), (crows, ccols)), shape=(len(terr), nvar))
-    cap = np.asarray([r.capacity(m.territories[t]) for t in terr], float)
+    sk = np.asarray([k for k, _ in var_src], np.int64)
+    ss = np.asarray([tix[st] for _, st in var_src], np.int64)
+    sd = np.asarray([tix[keys[k][1]] for k, _ in var_src], np.int64)
+    # conservation: for each (commodity, territory): inflow - outflow + units starting - units arriving == 0
+    eq_rows = np.concatenate([ak * n_t + av, ak * n_t + au, sk * n_t + ss, sk * n_t + sd])
+    eq_cols = np.concatenate([np.arange(na), np.arange(na), na + np.arange(ns), na + np.arange(ns)])
+    eq_vals = np.concatenate([np.ones(na), -np.ones(na), np.ones(ns), -np.ones(ns)])
+    used_rows, eq_rows = np.unique(eq_rows, return_inverse=True)
+    A_eq = coo_matrix((eq_vals, (eq_rows, eq_cols)), shape=(len(used_rows), nvar)).tocsr()
+    # capacity: for each territory, the units entering it plus the units starting there <= its capacity
+    cap_t = np.concatenate([av, ss])
+    terr_idx, cap_rows = np.unique(cap_t, return_inverse=True)
+    A_cap = coo_matrix((np.ones(nvar), (cap_rows, np.arange(nvar))), shape=(len(terr_idx), nvar)).tocsr()
+    cap = r.cap_array[terr_idx].astype(float)
+    terr = [tids[i] for i in terr_idx.tolist()]
     total = sum(sum(c.values()) for c in comm.values())
-    big = float(len(terr) * total + 1)
+    big = float(n_t * total + 1)
     cost = np.concatenate([np.ones(na), np.full(ns, -big)])
-    upper = np.concatenate([np.full(na, float(total)), np.asarray([comm[keys[k]][s] for k, s in var_src], float)])
-    res = milp(cost, integrality=np.ones(nvar), bounds=Bounds(np.zeros(nvar), upper),
-               constraints=[LinearConstraint(A_eq.tocsr(), 0.0, 0.0), LinearConstraint(A_cap.tocsr(), -np.inf, cap)],
-               options={"disp": False})
-    if res.x is None:  # cannot happen: routing nobody is always feasible
-        raise RuntimeError(f"rail routing failed: {res.message}")
-    x = np.rint(res.x).astype(np.int64)
+    upper = np.concatenate([np.full(na, float(total)), np.asarray([comm[keys[k]][st] for k, st in var_src], float)])
+    x, proven = _solve(cost, A_eq, A_cap, cap, upper, ns, total)
+    var_arcs = [(int(k), tids[u], tids[v]) for k, u, v in zip(ak.tolist(), au.tolist(), av.tolist(), strict=True)]
 
     # path decomposition per commodity
     arc_flow: dict[int, dict[str, dict[str, int]]] = {}
@@ -541,7 +573,7 @@ def plan(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: RailRu
     used = {t: 0 for t in terr}
     through: dict[str, set[int]] = {}
     for i, o in valid:
-        k = keys.index((o.nation, o.to))
+        k = kindex[(r.network_id(o.nation), o.to)]
         left = min(o.count, routed_src.get((k, o.start), 0))
         routed_src[(k, o.start)] = routed_src.get((k, o.start), 0) - left
         paths: dict[tuple[str, ...], int] = {}
@@ -571,11 +603,51 @@ def plan(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: RailRu
                       f"through {'them' if len(bottleneck) > 1 else 'it'} have no room to spare.")
         return RailPlan(not refused, "milp", tuple(orders), tuple(routes), usage, tuple(bottleneck),
                         tuple(refused), (base + " " if base else "") + words,
-                        details={"objective": float(res.fun)})
+                        details={"variables": nvar, "proven_optimal": proven})
     bottleneck, text = _infeasible_bottleneck(r, valid, routes, used)
     words = f"No routing fits all {total} units: {unrouted} cannot be railed. {text}"
     return RailPlan(False, "milp", tuple(orders), tuple(routes), usage, tuple(bottleneck), tuple(refused),
-                    (base + " " if base else "") + words, details={"objective": float(res.fun)})
+                    (base + " " if base else "") + words,
+                    details={"variables": nvar, "proven_optimal": proven})
+
+
+PARTIAL_TIME_LIMIT = 0.1
+"""Seconds the integer program may spend on the best *partial* routing once
+the LP relaxation has proved that not every unit fits."""
+
+
+def _solve(cost: np.ndarray, A_eq: csr_matrix, A_cap: csr_matrix, cap: np.ndarray, upper: np.ndarray,
+           n_routed: int, total: int) -> tuple[np.ndarray, bool]:
+    """An integer solution and whether it is proven optimal.
+
+    1. The LP relaxation (HiGHS dual simplex).  An integral optimum is also
+       an optimum of the integer program: done.
+    2. If the LP cannot route every unit, no integer routing can (the LP is
+       a relaxation): infeasibility is proven.  The best partial routing is
+       then sought by the integer program within :data:`PARTIAL_TIME_LIMIT`
+       (the incumbent is used if time runs out).
+    3. Otherwise (every unit routed, fractionally) the integer program
+       decides, without a time limit.
+    The last ``n_routed`` variables count routed units."""
+    n = len(cost)
+    lp = linprog(cost, A_ub=A_cap, b_ub=cap, A_eq=A_eq, b_eq=np.zeros(A_eq.shape[0]),
+                 bounds=np.column_stack([np.zeros(n), upper]), method="highs-ds", options={"presolve": False})
+    limit: float | None = None
+    if lp.status == 0 and lp.x is not None:
+        if np.abs(lp.x - np.rint(lp.x)).max(initial=0.0) < 1e-7:
+            return np.rint(lp.x).astype(np.int64), True
+        if float(lp.x[n - n_routed:].sum()) < total - 1e-6:
+            limit = PARTIAL_TIME_LIMIT
+    options: dict[str, Any] = {"disp": False}
+    if limit is not None:
+        options["time_limit"] = limit
+    res = milp(cost, integrality=np.ones(n), bounds=Bounds(np.zeros(n), upper),
+               constraints=[LinearConstraint(A_eq, 0.0, 0.0), LinearConstraint(A_cap, -np.inf, cap)],
+               options=options)
+    if res.x is None:  # routing nobody is always feasible, so only a time limit gets here
+        return np.zeros(n, np.int64), False
+    x: np.ndarray = np.rint(res.x).astype(np.int64)
+    return x, res.status == 0
 
 
 # ---------------------------------------------------------------------------
@@ -640,12 +712,16 @@ def _infeasible_bottleneck(r: RailRules, valid: Sequence[tuple[int, RailOrder]],
         return cut, ("The capacity is shared out as well as it can be; then " + _full_list(r, cut, used)
                      + " are full and cut the rest off.")
     full = sorted(t for t, n in used.items() if n >= r.capacity(m.territories[t]) > 0)
-    return full, ("No single cut explains it (the orders compete for the same territories on different routes); "
-                  "full in the best routing: " + _full_list(r, full, used) + ".")
+    text = "No single cut explains it: the orders compete for the same territories on different routes"
+    if full:
+        text += "; full in the best routing found: " + _full_list(r, full, used)
+    return full, text + "."
 
 
 def _names(r: RailRules, ids: Sequence[str]) -> str:
     names = [r.s.map.label(t) for t in ids]
+    if not names:
+        return "no territory"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
