@@ -694,6 +694,8 @@ class RailOptions:
             return why, None, None, nload, None
         if self.option in (1, 2, 3) and not (self.option == 3 and self.cfg.bonus_station == "passed"):
             why = self.station_reason(start, nation)
+            if why is None and self.option in (1, 2) and self.cfg.stations_need_railroad:
+                why = self.railroad_reason(start, nation)
             if why is not None:
                 return f"{self._unit_words(u)} is not at a usable rail station: {why}", None, None, nload, None
             sload = self.station_load(start.id)
@@ -701,12 +703,14 @@ class RailOptions:
             why = self.railroad_reason(start, nation)
             if why is not None:
                 return f"{self._unit_words(u)} is not on a usable railroad marker: {why}", None, None, nload, None
+        if nload is not None and nload.limit == 0:
+            return (f"{self.s.side(nation).name} has no rail capacity {nload.unit} this turn ({nload.basis})"), \
+                None, None, nload, sload
         if nload is not None and nload.left == 0:
             return (f"{self.s.side(nation).name} has used all {nload.limit} of its rail capacity {nload.unit} this "
                     f"turn ({nload.basis})"), None, None, nload, sload
         if sload is not None and sload.left == 0:
-            return (f"the rail station in {start.name} has passed all {sload.limit} units it may this turn"), \
-                None, None, nload, sload
+            return self._station_full(start, sload), None, None, nload, sload
         if self.option == 1:
             dmg = int((self.station(start) or {}).get("damage", 0))
             r = self.cfg.range - dmg - (1 if self.cfg.range_counts == "territories" else 0)
@@ -719,13 +723,22 @@ class RailOptions:
         assert nload is not None and nload.left is not None
         return None, nload.left, None, nload, sload
 
+    def _station_full(self, t: Territory, load: StationLoad) -> str:
+        if load.limit == 0:
+            dmg = int((self.station(t) or {}).get("damage", 0))
+            less = f" less {dmg} damage marker{'s' if dmg != 1 else ''}" if self.option == 3 and dmg else ""
+            return f"the rail station in {t.name} can pass no units (IPC value {t.value}{less})"
+        return f"the rail station in {t.name} has passed all {load.limit} units it may this turn"
+
     def _dest_reason(self, t: Territory, nation: str) -> str | None:
         if self.option in (1, 2):
             why = self.station_reason(t, nation)
+            if why is None and self.cfg.stations_need_railroad:
+                why = self.railroad_reason(t, nation)
             if why is None and self.option == 1 and self.cfg.station_use == "both":
                 load = self.station_load(t.id)
                 if load is not None and load.left == 0:
-                    return f"the rail station in {t.name} has passed all {load.limit} units it may this turn"
+                    return self._station_full(t, load)
             return why
         if self.option == 4:
             return self.railroad_reason(t, nation)
@@ -866,6 +879,9 @@ class RailOptions:
         far = self._search(u.at, _INF, line_ok, through_ok=ok).get(dest.id)
         if far is not None:
             cost, path = far
+            if cost <= max_cost:  # Option 3, bonus_station "passed": no station on the way
+                return no(f"no move from {m.label(u.at)} to {dest.name} of at most {max_cost} spaces starts in or "
+                          f"passes a rail station that {self.s.side(nation).name} may use", path, cost)
             return no(self._too_far(u, dest, cost), path, cost)
         if self._search(u.at, _INF, line_ok, ignore_crossings=True, through_ok=ok).get(dest.id) is not None:
             names = self._crossings_on(u.at, dest.id, line_ok, ok)

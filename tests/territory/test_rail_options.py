@@ -426,6 +426,17 @@ def test_option3_bonus_from_a_station_passed_is_the_named_alternative() -> None:
     v = judge(s, "u", "c", 3)
     assert v.allowed and v.station == "b" and v.path == ("a", "b", "c")
     assert not judge(s, "u", "d", 3).allowed
+    s.map.territories["b"].features["rail_station"]["damage"] = 3
+    v = judge(s, "u", "c", 3)
+    assert not v.allowed and "passes a rail station that Germany may use" in v.reason
+
+
+def test_a_station_in_a_territory_of_no_value_passes_no_units() -> None:
+    s = build([("a", {"value": 0, "features": dict(BOTH)}), ("b", dict(BOTH))])
+    v = judge(s, "u", "b", 1)
+    assert not v.allowed and "can pass no units (IPC value 0)" in v.reason
+    s = build([("a", {"value": 2, "features": {"rail_station": {"damage": 2}}}), ("b", {})])
+    assert "can pass no units (IPC value 2 less 2 damage markers)" in judge(s, "u", "b", 3).reason
 
 
 def test_option3_may_end_in_enemy_land_only_in_the_combat_phase() -> None:
