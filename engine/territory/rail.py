@@ -19,21 +19,40 @@ Rules (``docs/rules/railroads.md`` has every decision and option):
 
 Two questions are answered about a set of orders:
 
-:func:`plan` — *exact*.  An integer program (``scipy.optimize.milp``, HiGHS)
-with one commodity per (nation, destination): integer flow on every directed
-rail link, conservation at every territory, and one shared capacity row per
-territory.  It maximises the number of units routed, then minimises the total
-number of territories passed.  ``feasible`` is true exactly when every unit
-can be routed within every capacity; routes are a path decomposition of the
-optimal integral flow.  When not every unit fits, the bottleneck is a minimum
-vertex cut (node-splitting max-flow) that proves it.
+:func:`plan` — *exact*.  An integer program with one commodity per (rail
+network, destination) — nations whose usable networks are identical, as
+sharing partners' usually are, share a commodity: integer flow on every
+directed rail link, conservation at every territory, and one shared capacity
+row per territory (units entering it plus units starting there).  It
+maximises the number of units routed, then minimises the total number of
+territories passed.  It is solved as follows (HiGHS through scipy): the LP
+relaxation first — an integral LP optimum is an optimum of the integer
+program; if the LP cannot route every unit, no integer routing can, so
+infeasibility is proven and the best partial routing is sought by
+``scipy.optimize.milp`` within a short time limit (the routes of the units
+that fit are then the best found, ``details["proven_optimal"]`` says
+whether proven); otherwise ``milp`` decides without a time limit.  So
+``feasible`` is always exact: true exactly when every unit can be routed
+within every capacity.  Routes are a path decomposition of the integral
+flow; among routings of equal total length the solver's choice is kept.
+When not every unit fits, the bottleneck is a minimum vertex cut
+(node-splitting max-flow) whose capacity is below the units that must cross
+it — all orders, then each rail network's, then each destination's — or,
+when the orders only block one another on different routes, the territories
+full in the best partial routing.  When every unit fits, the bottleneck is
+the *contested* cut: the territories that are full, are no order's start or
+destination, and carry units of at least two orders, reduced to a minimum
+vertex cut (nearest the starts) between the starts and destinations of the
+orders through them.
 
 :func:`preview` — *fast, necessary conditions only*.  Node-splitting maximum
-flow (``scipy.sparse.csgraph.maximum_flow``) on relaxations: all orders
-together, each nation alone, each destination alone.  A multi-commodity
-integer routing is not decided by max-flow: when the preview says "no", no
-routing exists (the cut is a proof); when it says "yes", a routing usually
-exists but only :func:`plan` can promise it.
+flow (``scipy.sparse.csgraph.maximum_flow``) of all orders together on the
+shared capacities, plus one per rail network when orders use several, plus
+(``thorough``) one per destination.  A multi-commodity integer routing is not
+decided by max-flow: when the preview says "no", no routing exists (the cut
+is the proof); when it says "yes", a routing usually exists, but only
+:func:`plan` can promise it (units may be sent by the flow to the wrong
+destination, or split fractionally between networks).
 """
 
 from __future__ import annotations
