@@ -303,3 +303,27 @@ def test_file_new_replaces_the_map_after_the_prompt(qtbot, tmp_path, monkeypatch
     assert "Brand new" in w.windowTitle()
     paint_something(w)  # the tools work on the new map
     assert w.document.scenario.map.terrain_at(Cell(3, 3)) == s.ruleset.terrain_index("forest")
+
+
+def test_unit_and_place_dialogs(qtbot) -> None:
+    from app.gui.dialogs.place import PlaceDialog
+    from app.gui.dialogs.unit import UnitDialog
+    from engine.model import Place
+
+    s = blank("hex")
+    dlg = UnitDialog(None, s, Unit("u1", "blue", "infantry", Cell(1, 1), 2), new=True)
+    qtbot.addWidget(dlg)
+    dlg.id.setText("1st")
+    dlg.side.setCurrentIndex(dlg.side.findData("red"))
+    dlg.type.setCurrentIndex(dlg.type.findData("cavalry"))
+    dlg.strength.setValue(7)
+    dlg.at.setText("0305")
+    assert dlg.result_unit() == Unit("1st", "red", "cavalry", Cell(2, 4), 7, None, {})
+    dlg.at.setText("9999")
+    dlg._accept()
+    assert not dlg.result() and "off the map" in dlg.error.text()
+    pd = PlaceDialog(None, s, Cell(2, 2), Place("Old", "O"))
+    qtbot.addWidget(pd)
+    assert pd.values() == ("Old", "O")
+    pd.name.setText("  New  ")
+    assert pd.values() == ("New", "O")

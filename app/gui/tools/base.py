@@ -69,7 +69,9 @@ class EditorState(QObject):
     def layout(self) -> Layout:
         """The canvas's layout (map coordinates of mouse events)."""
         if self.canvas is not None:
-            return self.canvas.layout()
+            layout = self.canvas.layout()
+            if layout is not None:
+                return layout  # type: ignore[no-any-return]
         if self._layout is None:
             self._layout = self.document.scenario.map.grid.make_layout(32.0)
         return self._layout
