@@ -305,6 +305,7 @@ class RailOptions:
         self.state: dict[str, Any] = state if isinstance(state, dict) else {}
         self._check_data()
         self._blocked_borders, self._barriers = self._crossings()
+        self._ok: dict[str, dict[str, bool]] = {}
 
     @property
     def option(self) -> int:
@@ -337,7 +338,8 @@ class RailOptions:
         forbidden = {n.casefold(): n for n in self.cfg.forbidden_crossings}
         m = self.s.map
         borders: dict[frozenset[str], str] = {}
-        for b in m.borders():
+        for _, _, data in m.graph.edges(data=True):
+            b = data["border"]
             for n in (b.name, b.props.get("crossing")):
                 if isinstance(n, str) and n.casefold() in forbidden:
                     borders[frozenset((b.a, b.b))] = n
@@ -747,10 +749,20 @@ class RailOptions:
         return self.land_reason(t, nation)
 
     def _node_ok(self, nation: str) -> Callable[[str], bool]:
+        """Whether a path of ``nation`` may pass through a territory (track
+        under Options 1, 2, 4; friendly land under Option 3), memoised: a
+        :class:`RailOptions` answers for the map as it was when made."""
         m = self.s.map
-        if self.option == 3:
-            return lambda q: self.land_reason(m.territories[q], nation) is None
-        return lambda q: self.track_reason(m.territories[q], nation) is None
+        why = self.land_reason if self.option == 3 else self.track_reason
+        cache = self._ok.setdefault(nation, {})
+
+        def ok(q: str) -> bool:
+            v = cache.get(q)
+            if v is None:
+                v = cache[q] = why(m.territories[q], nation) is None
+            return v
+
+        return ok
 
     def _routes(self, u: TerritoryUnit, max_cost: int) -> dict[str, tuple[int, tuple[str, ...], str | None]]:
         """Every destination with (cost, path, charged station)."""
