@@ -246,6 +246,7 @@ class MainWindow(QMainWindow):
         sb = self.statusBar()
         self.cell_label = QLabel("")
         self.cell_label.setObjectName("cellStatus")
+        self.cell_label.setContentsMargins(16, 0, 8, 0)
         self.zoom_label = QLabel("")
         sb.addPermanentWidget(self.cell_label)
         sb.addPermanentWidget(self.zoom_label)
