@@ -210,6 +210,12 @@ def test_link_tool_lays_and_removes(win: MainWindow, tool: str) -> None:
     # right-drag lifts links along the path
     drag(w, path[:3], button="right")
     assert not m.has_link(tool, path[0], path[1])
+    # shift-click: a straight line on from the last cell laid
+    before = w.document.text()
+    end = Cell(2, 9)
+    check_one_undo_step(w, before, lambda: click(w, end, mods=Qt.KeyboardModifier.ShiftModifier))
+    line = line_cells(m.grid, path[-1], end)
+    assert all(m.has_link(tool, a, b) for a, b in zip(line, line[1:]))
 
 
 def test_river_tool_draws_on_sides(win: MainWindow) -> None:

@@ -27,8 +27,9 @@ class LinkTool(Tool):
     """Lay a rail or road by dragging through cells: each cell entered is
     linked to the one before (they must be link-adjacent, ``grid.can_link``;
     a cell skipped by a fast mouse is filled in along a straight line).
-    A click without a drag removes the link nearest the cursor; a right-drag
-    removes links along the path."""
+    Shift-click lays a straight line of links from the last cell laid to the
+    clicked one.  A click without a drag removes the link nearest the
+    cursor; a right-drag removes links along the path."""
 
     kind: ClassVar[str] = "rail"
     options: ClassVar[tuple[str, ...]] = ()
@@ -40,11 +41,18 @@ class LinkTool(Tool):
         self._stroke: int | None = None
         self._present = True
         self._moved = False
+        self._last: Cell | None = None
 
     def press(self, ev: Any) -> None:
         if ev.cell is None or ev.button not in ("left", "right"):
             return
         self.state.select_cell(ev.cell)
+        if ev.shift and ev.button == "left" and self._last is not None and self._last != ev.cell:
+            s = self.document.scenario
+            line = line_cells(s.map.grid, self._last, ev.cell)
+            self.document.push(f"Lay {self.kind}", plan_links(s, self.kind, line))
+            self._last = ev.cell
+            return
         self._path = [ev.cell]
         self._xy = (ev.x, ev.y)
         self._stroke = self.document.new_stroke()
@@ -69,6 +77,8 @@ class LinkTool(Tool):
                 self.state.say(str(e))
             self._path.append(c)
             self._moved = True
+            if self._present:
+                self._last = c
         self._xy = (ev.x, ev.y)
         self._show_path()
 
