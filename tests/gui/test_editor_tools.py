@@ -215,7 +215,7 @@ def test_link_tool_lays_and_removes(win: MainWindow, tool: str) -> None:
     end = Cell(2, 9)
     check_one_undo_step(w, before, lambda: click(w, end, mods=Qt.KeyboardModifier.ShiftModifier))
     line = line_cells(m.grid, path[-1], end)
-    assert all(m.has_link(tool, a, b) for a, b in zip(line, line[1:]))
+    assert all(m.has_link(tool, a, b) for a, b in itertools.pairwise(line))
 
 
 def test_river_tool_draws_on_sides(win: MainWindow) -> None:
