@@ -606,3 +606,28 @@ def test_the_file_format_checks_rail_features() -> None:
     problems = [str(p) for p in e.value.problems]
     assert any("rail_station: unknown key 'bought'" in p for p in problems)
     assert any("rail_station.damage: 7 is greater than the maximum of 6" in p for p in problems)
+
+
+def test_the_command_prints_text_and_refuses_with_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    assert main(["rail-options", str(SAMPLE), "--unit", "ger_inf", "--option", "4"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Option 4 (railroad markers only): ger_inf from Germany (at most 4): 8 territories")
+    assert "Bryansk   4 spaces, 4 points" in out and "Germany rail capacity: 0 of 4 points used" in out
+    assert main(["rail-options", str(SAMPLE), "--unit", "ger_inf", "--to", "Smolensk"]) == 0
+    out = capsys.readouterr().out
+    assert "ALLOWED" in out and "path: Germany > Poland > Belarus > Smolensk (3 spaces)" in out
+    assert "uses: station Germany, Germany, 1 capacity unit" in out
+    assert main(["rail-options", str(SAMPLE), "--unit", "ger_inf", "--to", "syria"]) == 1
+    assert "REFUSED: every rail line from Germany to Syria crosses the Turkish Straits" in capsys.readouterr().out
+    assert main(["rail-options", str(SAMPLE), "--unit", "ger_moved"]) == 0
+    assert "cannot rail: infantry ger_moved (Germany) has already moved" in capsys.readouterr().out
+    assert main(["rail-options", str(SAMPLE), "--unit", "ger_inf", "--planned", "ger_inf"]) == 1
+    assert "expected UNIT:TERRITORY" in capsys.readouterr().err
+    assert main(["rail-options", str(SAMPLE), "--unit", "ger_art", "--planned", "ger_inf:syria"]) == 1
+    assert "planned move 1 (ger_inf to syria) is refused" in capsys.readouterr().err
+    assert main(["rail-options", str(SAMPLE), "--unit", "nobody"]) == 1
+    assert "no unit 'nobody'" in capsys.readouterr().err
+    assert main(["rail-options", str(ROOT / "maps" / "gitm_cases.json"), "--unit", "x"]) == 1
+    assert "rail options need a territory map" in capsys.readouterr().err
