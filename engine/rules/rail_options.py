@@ -44,7 +44,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from engine.model import ModelError
@@ -258,7 +258,6 @@ class RailVerdict:
     reason: str
     nation_load: NationLoad | None = None
     station_load: StationLoad | None = None
-    details: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 # ---------------------------------------------------------------------------
@@ -582,13 +581,9 @@ class RailOptions:
                               f"{tech}")
         return None
 
-    @staticmethod
-    def _bought_this_turn_at(f: dict[str, Any] | None, turn: int) -> bool:
-        b = None if f is None else f.get("purchased")
-        return isinstance(b, int) and b >= turn
-
     def _bought_this_turn(self, f: dict[str, Any] | None) -> bool:
-        return self._bought_this_turn_at(f, self.s.turn)
+        b = None if f is None else f.get("purchased")
+        return isinstance(b, int) and not isinstance(b, bool) and b >= self.s.turn
 
     def station_load(self, tid: str) -> StationLoad | None:
         """Throughput of the station in ``tid`` this turn (``None``: no
@@ -605,9 +600,11 @@ class RailOptions:
 
     def loads(self) -> tuple[list[NationLoad], list[StationLoad]]:
         """Every nation's and every station's capacity this turn (for a
-        panel that shows what is left)."""
+        panel that shows what is left); stations bought this turn are not on
+        the board yet and are left out."""
         nations = [x for x in (self.nation_load(s.id) for s in self.s.sides) if x is not None]
-        stations = [x for x in (self.station_load(t) for t in self.s.map.territories) if x is not None]
+        stations = [x for x in (self.station_load(t.id) for t in self.s.map.territories.values()
+                                if not self._bought_this_turn(self.station(t))) if x is not None]
         return nations, stations
 
     # -- the unit ----------------------------------------------------------

@@ -593,6 +593,20 @@ def test_result_data_for_the_cli() -> None:
     assert r["capacity"]["nation"]["limit"] == 4 and r["reachable"][-1] == "Bryansk"
 
 
+
+def test_loads_list_every_nations_and_stations_capacity_left() -> None:
+    s = sample()
+    record_move(s, judge(s, "ger_inf", "smolensk", 1))
+    nations, stations = RailOptions(s, 1).loads()
+    assert {n.nation: (n.limit, n.used) for n in nations} == {
+        "germany": (6, 1), "ussr": (1, 0), "uk": (0, 0), "italy": (1, 0), "france": (0, 0)}
+    assert {st.territory: (st.limit, st.used) for st in stations} == {
+        "france": (6, 0), "germany": (6, 1), "smolensk": (2, 0), "bryansk": (2, 0),
+        "russia": (6, 0), "italy": (6, 0), "syria": (1, 0), "egypt": (2, 0)}
+    nations, stations = RailOptions(s, 3).loads()
+    assert nations == [] and {st.territory: st.left for st in stations}["germany"] == 10
+
+
 def test_the_file_format_checks_rail_features() -> None:
     import json
 
