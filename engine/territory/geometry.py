@@ -22,6 +22,11 @@ mypy sees ``Any``)."""
 Ring = list[tuple[float, float]]
 
 
+MAX_REPAIR_POINTS = 10000
+"""Largest self-crossing ring repaired (repair time grows faster than the
+number of points; real TripleA rings have at most about 1,200)."""
+
+
 class GeometryError(ValueError):
     """A shape that cannot be built (too few points, nothing painted)."""
 
@@ -65,9 +70,10 @@ def shape_from_rings(polygons: Sequence[Sequence[Sequence[float]]],
     """A valid shape from exterior rings (each a list of ``[x, y]``, closed or
     not, the first point possibly repeated) minus the hole rings.
 
-    Self-intersecting rings are repaired with ``shapely.make_valid``.  Raises
-    :class:`GeometryError` naming the ring with fewer than three distinct
-    points.
+    Self-intersecting rings are repaired with ``shapely.make_valid`` (method
+    "structure": a bow tie becomes two triangles), up to
+    :data:`MAX_REPAIR_POINTS` points.  Raises :class:`GeometryError` naming
+    the ring with fewer than three distinct points or too many to repair.
     """
     def ring_shape(ring: Sequence[Sequence[float]], what: str) -> BaseGeometry:
         pts = [(float(p[0]), float(p[1])) for p in ring]
@@ -76,12 +82,17 @@ def shape_from_rings(polygons: Sequence[Sequence[Sequence[float]]],
         if len(set(pts)) < 3:
             raise GeometryError(f"{what} has {len(set(pts))} distinct points; a polygon needs at least 3")
         poly = Polygon(pts)
-        return poly if poly.is_valid else shapely.make_valid(poly)
+        if poly.is_valid:
+            return poly
+        if len(pts) > MAX_REPAIR_POINTS:
+            raise GeometryError(f"{what} crosses itself and has {len(pts)} points; self-crossing rings are "
+                                f"repaired only up to {MAX_REPAIR_POINTS} points")
+        return shapely.make_valid(poly, method="structure", keep_collapsed=False)
 
     outer = [ring_shape(r, f"polygon {i + 1}") for i, r in enumerate(polygons)]
     if not outer:
         return Polygon()
-    shape = unary_union(outer)
+    shape = outer[0] if len(outer) == 1 else unary_union(outer)
     if holes:
         shape = shape.difference(unary_union([ring_shape(r, f"hole {i + 1}") for i, r in enumerate(holes)]))
     return _polygonal(shape)

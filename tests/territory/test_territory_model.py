@@ -132,3 +132,13 @@ def test_bad_files_name_what_and_where(edit, where: str, words: str) -> None:  #
         loads_any(json.dumps(d), "bad.json")
     text = str(e.value)
     assert where in text and words in text, text
+
+
+def test_self_crossing_rings_are_repaired_or_refused_clearly() -> None:
+    from engine.territory.geometry import MAX_REPAIR_POINTS, shape_from_rings
+
+    bow_tie = shape_from_rings([[[0, 0], [10, 0], [0, 10], [10, 10]]])
+    assert bow_tie.is_valid and isinstance(bow_tie, MultiPolygon) and bow_tie.area == pytest.approx(50)
+    zigzag = [[i, i % 2] for i in range(MAX_REPAIR_POINTS + 1)]
+    with pytest.raises(GeometryError, match="crosses itself and has 10001 points"):
+        shape_from_rings([zigzag])
