@@ -166,3 +166,29 @@ def test_import_command_reports_bad_files(tmp_path: Path, capsys: pytest.Capture
     assert not (tmp_path / "x.json").exists()
     assert main(["import-triplea", str(tmp_path / "missing.xml"), "--out", str(tmp_path / "x.json")]) == 1
     assert "no such file" in capsys.readouterr().err
+
+
+@needs_g40
+@pytest.mark.parametrize("nation, a, b, crossing", [
+    ("british", "Trans-Jordan", "Egypt", "Jordan–Egypt"),
+    ("italians", "Southern Italy", "Sicily", "Italy–Sicily"),
+    ("americans", "Central America", "Colombia", "Panama Canal"),
+])
+def test_each_sea_crossing_on_the_imported_map(nation: str, a: str, b: str, crossing: str) -> None:
+    from engine.territory.rail import RailOrder, plan
+
+    g = parse_game_xml((G40 / "ww2global40_2nd_edition.xml").read_bytes(), "g40")
+    polys = parse_polygons((G40 / "polygons.txt").read_text(encoding="utf-8"))
+    s = to_scenario(g, polys, wrap_x=True).scenario
+    ta, tb = s.territory(a), s.territory(b)
+    for t in (ta, tb):  # held by the nation from the start, with some rail capacity
+        t.owner = nation
+        s.set_control(t.id, nation, since=0)
+        t.value = max(t.value, 1)
+    border = s.map.border(ta.id, tb.id)
+    assert border is not None and border.kind is BorderKind.RAIL_CROSSING and border.name == crossing
+    p = plan(s, [RailOrder(nation, ta.id, tb.id)])
+    assert p.feasible and p.routes[0].paths == (((ta.id, tb.id), 1),)
+    s.map.add_border(ta.id, tb.id, BorderKind.STRAIT)  # without the exception: water that rail cannot cross
+    p = plan(s, [RailOrder(nation, ta.id, tb.id)])
+    assert not p.feasible and "no rail path" in p.refused[0].reason
