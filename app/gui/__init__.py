@@ -13,20 +13,29 @@ def run(path: str) -> int:
     from PySide6.QtCore import QTimer
 
     from engine.editing import new_scenario
-    from engine.scenario_io import ScenarioError, load_scenario
+    from engine.scenario_io import ScenarioError, load_any
+    from engine.territory import TerritoryScenario
 
     from .main_window import MainWindow, ensure_app
 
     app = ensure_app()
     problems: list[str] = []
     try:
-        scenario = load_scenario(path)
+        scenario = load_any(path)
         file: str | None = path
     except ScenarioError as e:
         problems = [str(p) for p in e.problems]
         scenario = new_scenario("Untitled", {"kind": "hex", "width": 30, "height": 20, "orientation": "flat",
                                              "parity": "odd"}, {"scheme": "ccrr"})
         file = None
+    if isinstance(scenario, TerritoryScenario):
+        from .territory import TerritoryWindow
+
+        twin = TerritoryWindow(scenario, file)
+        twin.show()
+        twin.add_recent(path)
+        QTimer.singleShot(0, twin.canvas.fit)
+        return int(app.exec())
     window = MainWindow(scenario, file)
     window.show()
     if problems:

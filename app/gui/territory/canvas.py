@@ -1,0 +1,895 @@
+"""The territory-map canvas: territories drawn from their shapely shapes.
+
+Two layers, as on the grid canvas:
+
+* the *static* layer — territory fills (land in the controller's colour,
+  sea blue, occupied territories hatched in the original owner's colour),
+  outlines, borders by kind (closed: dashed red along the shared boundary;
+  rail crossing: a dotted rail line across the water; strait: dotted
+  blue), labels at the engine's label points (name and value), rail stations
+  (with their damage count) and railroad markers — is rendered into a
+  pixmap once per zoom (the whole map when it is small enough, else the view
+  and a margin) and only blitted while the mouse moves;
+* the *top* layer — unit counters, the selection and the mode's
+  :class:`~app.gui.territory.overlay.TerritoryOverlay` — is painted fresh
+  every frame.
+
+Shapes are turned into ``QPainterPath`` s once per level of detail (shapely
+``simplify`` with a tolerance of about half a screen pixel), so a world map
+of 330 territories and 115,000 points draws quickly when zoomed out.
+Picking uses a shapely ``STRtree``.  Maps with ``wrap_x`` repeat east and
+west: the view scrolls round the world without end.
+
+Coordinates: *map* coordinates are the file's (x right, y down); ``zoom`` is
+screen pixels per map unit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import shapely
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPen,
+    QPixmap,
+    QPolygonF,
+    QResizeEvent,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+from shapely.geometry import Point
+from shapely.ops import nearest_points
+
+from engine.territory import BorderKind, Territory, TerritoryScenario
+
+from ..render import style
+from .overlay import EMPTY, Route, TerritoryOverlay
+
+Button = Literal["left", "right", "middle"]
+
+SEA = QColor("#9cc3e0")
+SEA_EDGE = QColor("#6f9cc0")
+NOBODY = QColor("#e6dfc8")
+IMPASSABLE = QColor("#9a958a")
+OUTLINE = QColor(40, 36, 30, 200)
+CLOSED = QColor("#d01c1c")
+RAIL = QColor("#1e1e1e")
+STRAIT = QColor("#2f5f9f")
+LAND_TINT = 0.55
+"""How strongly the controller's colour fills its land (0 .. 1, over paper)."""
+PAPER = QColor("#f4f1e8")
+MAX_CACHE_PIXELS = 12_000_000
+"""The whole map is cached when its pixmap would be at most this big."""
+
+
+@dataclass(frozen=True)
+class TerritoryMouseEvent:
+    """A mouse event in map terms (x wrapped into the map on wrap_x maps)."""
+
+    x: float
+    y: float
+    territory: str | None
+    button: Button | None
+    shift: bool
+    ctrl: bool
+    alt: bool
+    view: tuple[float, float] = (0.0, 0.0)
+    """The viewport point (unit counters are hit in screen terms)."""
+
+
+_BUTTONS: dict[Qt.MouseButton, Button] = {
+    Qt.MouseButton.LeftButton: "left",
+    Qt.MouseButton.RightButton: "right",
+    Qt.MouseButton.MiddleButton: "middle",
+}
+
+
+def side_color(scenario: TerritoryScenario, side: str | None) -> QColor:
+    if side is None:
+        return QColor(NOBODY)
+    try:
+        return style.qcolor(scenario.side(side).color)
+    except ValueError:
+        return QColor("#808080")
+
+
+def blend(a: QColor, b: QColor, t: float) -> QColor:
+    """``a`` moved ``t`` of the way to ``b``."""
+    return QColor(round(a.red() + (b.red() - a.red()) * t), round(a.green() + (b.green() - a.green()) * t),
+                  round(a.blue() + (b.blue() - a.blue()) * t))
+
+
+def land_color(scenario: TerritoryScenario, t: Territory) -> QColor:
+    if t.sea:
+        return QColor(SEA)
+    if t.impassable:
+        return QColor(IMPASSABLE)
+    return blend(PAPER, side_color(scenario, t.controller), LAND_TINT) if t.controller else QColor(NOBODY)
+
+
+class TerritoryCanvas(QAbstractScrollArea):
+    """Scrollable, zoomable view of a territory scenario."""
+
+    territoryHovered = Signal(object)  # str | None
+    mousePressed = Signal(object)  # TerritoryMouseEvent (left/right)
+    mouseMoved = Signal(object)
+    mouseReleased = Signal(object)
+    zoomChanged = Signal(float)
+
+    MARGIN = 40
+    ZOOM_STEP = 1.25
+    MAX_ZOOM = 40.0
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._s: TerritoryScenario | None = None
+        self._zoom = 1.0
+        self._paths: dict[int, dict[str, QPainterPath]] = {}
+        self._cache: tuple[tuple[float, int], QRectF, QPixmap] | None = None
+        self._static_rev = 0
+        self._tree: shapely.STRtree | None = None
+        self._tree_ids: list[str] = []
+        self._border_lines: list[tuple[BorderKind, list[QPolygonF]]] = []
+        self._labels: dict[str, tuple[float, float]] = {}
+        self._overlay: TerritoryOverlay = EMPTY
+        self._selected: set[str] = set()
+        self._selected_unit: str | None = None
+        self._hover: str | None = None
+        self._pan: tuple[QPointF, int, int] | None = None
+        self._space = False
+        self._drag_button: Button | None = None
+        self._fit_pending = False
+        self._wrapping = False
+        self.render_count = 0
+        """How many times the static layer was rendered (tests, bench)."""
+        vp = self.viewport()
+        vp.setMouseTracking(True)
+        vp.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.horizontalScrollBar().setSingleStep(32)
+        self.verticalScrollBar().setSingleStep(32)
+        self._font = QFont(self.font())
+        self._font.setPixelSize(11)
+        self._small = QFont(self.font())
+        self._small.setPixelSize(9)
+        self._small.setBold(True)
+
+    # ------------------------------------------------------------------
+    # model
+
+    def set_scenario(self, scenario: TerritoryScenario) -> None:
+        self._s = scenario
+        self._selected.clear()
+        self._selected_unit = None
+        self._hover = None
+        self.shapes_changed()
+        self._fit_pending = True
+        self.fit()
+
+    def scenario(self) -> TerritoryScenario | None:
+        return self._s
+
+    def shapes_changed(self) -> None:
+        """Shapes, label points or the set of territories changed: rebuild
+        paths, the pick index and the border lines."""
+        s = self._s
+        self._paths.clear()
+        if s is None:
+            return
+        ids = [k for k, t in s.map.territories.items() if not t.shape.is_empty]
+        self._tree_ids = ids
+        self._tree = shapely.STRtree([s.map.territories[k].shape for k in ids]) if ids else None
+        self._labels = {}
+        for k, t in s.map.territories.items():
+            p = t.label_point()
+            if p is not None:
+                self._labels[k] = p
+        self.borders_changed()
+
+    def borders_changed(self) -> None:
+        s = self._s
+        self._border_lines = []
+        if s is not None:
+            m = s.map
+            for b in m.borders():
+                if b.kind == BorderKind.ORDINARY:
+                    continue
+                ta, tb = m.territories[b.a], m.territories[b.b]
+                if ta.shape.is_empty or tb.shape.is_empty:
+                    continue
+                polys: list[QPolygonF] = []
+                if b.kind == BorderKind.CLOSED:
+                    shared = ta.shape.boundary.intersection(tb.shape.boundary)
+                    for line in getattr(shared, "geoms", [shared]):
+                        coords = shapely.get_coordinates(line)
+                        if len(coords) >= 2:
+                            polys.append(QPolygonF([QPointF(x, y) for x, y in coords]))
+                if not polys:  # a crossing over water (or closed shapes that only touch): nearest points
+                    pa, pb = nearest_points(ta.shape, tb.shape)
+                    ax, ay, bx, by = pa.x, pa.y, pb.x, pb.y
+                    d = math.hypot(bx - ax, by - ay)
+                    ext = max(6.0, d * 0.25)
+                    if d < 1e-9:
+                        la, lb = self._labels.get(b.a), self._labels.get(b.b)
+                        if la is None or lb is None:
+                            continue
+                        ux, uy = (lb[0] - la[0]), (lb[1] - la[1])
+                        n = math.hypot(ux, uy) or 1.0
+                        ux, uy = ux / n, uy / n
+                    else:
+                        ux, uy = (bx - ax) / d, (by - ay) / d
+                    polys.append(QPolygonF([QPointF(ax - ux * ext, ay - uy * ext),
+                                            QPointF(bx + ux * ext, by + uy * ext)]))
+                self._border_lines.append((b.kind, polys))
+        self.invalidate()
+
+    def invalidate(self, territories: Iterable[str] | None = None) -> None:
+        """Attributes changed (colours, labels, features): re-render the
+        static layer."""
+        self._static_rev += 1
+        self._cache = None
+        self.viewport().update()
+
+    def label_point(self, tid: str) -> tuple[float, float] | None:
+        return self._labels.get(tid)
+
+    # ------------------------------------------------------------------
+    # overlay and selection
+
+    def set_overlay(self, overlay: TerritoryOverlay | None) -> None:
+        self._overlay = overlay or EMPTY
+        self.viewport().update()
+
+    def overlay(self) -> TerritoryOverlay:
+        return self._overlay
+
+    def set_selected(self, tids: Iterable[str]) -> None:
+        new = set(tids)
+        if new != self._selected:
+            self._selected = new
+            self.viewport().update()
+
+    def selected(self) -> set[str]:
+        return set(self._selected)
+
+    def set_selected_unit(self, unit_id: str | None) -> None:
+        if unit_id != self._selected_unit:
+            self._selected_unit = unit_id
+            self.viewport().update()
+
+    # ------------------------------------------------------------------
+    # geometry
+
+    @property
+    def map_width(self) -> float:
+        return float(self._s.map.width) if self._s else 1.0
+
+    @property
+    def map_height(self) -> float:
+        return float(self._s.map.height) if self._s else 1.0
+
+    @property
+    def wrap(self) -> bool:
+        return bool(self._s and self._s.map.wrap_x)
+
+    def zoom(self) -> float:
+        return self._zoom
+
+    def _scene_size(self) -> tuple[int, int]:
+        w = self.map_width * (3 if self.wrap else 1)
+        return math.ceil(w * self._zoom), math.ceil(self.map_height * self._zoom)
+
+    def origin(self) -> tuple[float, float]:
+        """Viewport position of map point (0, 0)."""
+        sw, sh = self._scene_size()
+        vw, vh = self.viewport().width(), self.viewport().height()
+        if self.wrap:
+            ox = self.MARGIN - self.horizontalScrollBar().value() + self.map_width * self._zoom
+        else:
+            ox = (vw - sw) / 2 if sw + 2 * self.MARGIN <= vw else self.MARGIN - self.horizontalScrollBar().value()
+        oy = (vh - sh) / 2 if sh + 2 * self.MARGIN <= vh else self.MARGIN - self.verticalScrollBar().value()
+        return ox, oy
+
+    def map_to_view(self, x: float, y: float) -> QPointF:
+        ox, oy = self.origin()
+        return QPointF(ox + x * self._zoom, oy + y * self._zoom)
+
+    def view_to_map(self, pos: QPointF) -> tuple[float, float]:
+        ox, oy = self.origin()
+        return (pos.x() - ox) / self._zoom, (pos.y() - oy) / self._zoom
+
+    def wrap_x(self, x: float) -> float:
+        return x % self.map_width if self.wrap else x
+
+    def territory_at_map(self, x: float, y: float) -> str | None:
+        """The territory whose shape contains map point (x, y) (the smallest
+        when shapes overlap), else ``None``."""
+        if self._tree is None or self._s is None:
+            return None
+        pt = Point(self.wrap_x(x), y)
+        hits = self._tree.query(pt, predicate="intersects")
+        if len(hits) == 0:
+            return None
+        terrs = self._s.map.territories
+        ids = [self._tree_ids[int(i)] for i in hits]
+        return min(ids, key=lambda k: terrs[k].shape.area)
+
+    def territory_at(self, pos: QPointF) -> str | None:
+        return self.territory_at_map(*self.view_to_map(pos))
+
+    def visible_map_rect(self) -> QRectF:
+        x0, y0 = self.view_to_map(QPointF(0, 0))
+        x1, y1 = self.view_to_map(QPointF(self.viewport().width(), self.viewport().height()))
+        return QRectF(x0, y0, x1 - x0, y1 - y0)
+
+    def _fit_zoom(self) -> float:
+        vw = max(1, self.viewport().width() - 2 * self.MARGIN)
+        vh = max(1, self.viewport().height() - 2 * self.MARGIN)
+        return max(1e-4, min(vw / self.map_width, vh / self.map_height, self.MAX_ZOOM))
+
+    def _update_scrollbars(self) -> None:
+        sw, sh = self._scene_size()
+        vw, vh = self.viewport().width(), self.viewport().height()
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setRange(0, max(0, sw + 2 * self.MARGIN - vw))
+        v.setRange(0, max(0, sh + 2 * self.MARGIN - vh))
+        h.setPageStep(max(1, vw))
+        v.setPageStep(max(1, vh))
+
+    def set_zoom(self, z: float, anchor: QPointF | None = None) -> None:
+        """Zoom keeping the map point under ``anchor`` (default: the view's
+        centre) in place."""
+        self._fit_pending = False
+        self._apply_zoom(z, anchor)
+
+    def _apply_zoom(self, z: float, anchor: QPointF | None = None) -> None:
+        lo = min(self._fit_zoom() * 0.5, 0.05)
+        z = min(max(z, lo), self.MAX_ZOOM)
+        if anchor is None:
+            anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
+        mx, my = self.view_to_map(anchor)
+        changed = not math.isclose(z, self._zoom, rel_tol=1e-9)
+        self._zoom = z
+        self._update_scrollbars()
+        shift = self.map_width * z if self.wrap else 0.0
+        self.horizontalScrollBar().setValue(round(self.MARGIN + shift + mx * z - anchor.x()))
+        self.verticalScrollBar().setValue(round(self.MARGIN + my * z - anchor.y()))
+        self.viewport().update()
+        if changed:
+            self._cache = None
+            self.zoomChanged.emit(z)
+
+    def zoom_in(self) -> None:
+        self._fit_pending = False
+        self.set_zoom(self._zoom * self.ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self._fit_pending = False
+        self.set_zoom(self._zoom / self.ZOOM_STEP)
+
+    def fit(self) -> None:
+        """The whole map in view, centred."""
+        if self._s is None:
+            return
+        z = self._fit_zoom()
+        self._apply_zoom(z)
+        if self.wrap:
+            self.horizontalScrollBar().setValue(round(self.MARGIN + self.map_width * z
+                                                      - (self.viewport().width() - self.map_width * z) / 2))
+        else:
+            self.horizontalScrollBar().setValue(0)
+        self.verticalScrollBar().setValue(0)
+
+    def center_on(self, tid: str) -> None:
+        p = self._labels.get(tid)
+        if p is None:
+            return
+        self._fit_pending = False
+        shift = self.map_width * self._zoom if self.wrap else 0.0
+        self.horizontalScrollBar().setValue(round(self.MARGIN + shift + p[0] * self._zoom
+                                                  - self.viewport().width() / 2))
+        self.verticalScrollBar().setValue(round(self.MARGIN + p[1] * self._zoom - self.viewport().height() / 2))
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        if self.wrap and not self._wrapping:
+            # keep the view's centre on the middle copy of the world
+            cx, _ = self.view_to_map(QPointF(self.viewport().width() / 2, 0))
+            step = round(self.map_width * self._zoom)
+            h = self.horizontalScrollBar()
+            if cx < 0 or cx >= self.map_width:
+                self._wrapping = True
+                h.setValue(h.value() + (step if cx < 0 else -step))
+                if self._pan is not None:
+                    start, h0, v0 = self._pan
+                    self._pan = (start, h0 + (step if cx < 0 else -step), v0)
+                self._wrapping = False
+        self.viewport().update()
+
+    # ------------------------------------------------------------------
+    # paths
+
+    def _lod(self) -> int:
+        """Level of detail: simplify to about half a screen pixel."""
+        tol = 0.5 / self._zoom
+        return max(-8, min(12, math.floor(math.log2(tol)))) if tol > 0 else -8
+
+    def paths(self) -> dict[str, QPainterPath]:
+        lod = self._lod()
+        got = self._paths.get(lod)
+        if got is None:
+            got = self._paths[lod] = self._build_paths(2.0 ** lod)
+        return got
+
+    def _build_paths(self, tol: float) -> dict[str, QPainterPath]:
+        s = self._s
+        out: dict[str, QPainterPath] = {}
+        if s is None:
+            return out
+        ids = list(s.map.territories)
+        shapes = np.asarray([s.map.territories[k].shape for k in ids], dtype=object)
+        simple = shapely.simplify(shapes, tol, preserve_topology=True) if tol > 0.05 else shapes
+        for k, g in zip(ids, simple, strict=True):
+            path = QPainterPath()
+            path.setFillRule(Qt.FillRule.OddEvenFill)
+            if g is None or g.is_empty:
+                out[k] = path
+                continue
+            for poly in getattr(g, "geoms", [g]):
+                for ring in [poly.exterior, *poly.interiors]:
+                    xy = shapely.get_coordinates(ring)
+                    if len(xy) >= 3:
+                        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
+            out[k] = path
+        return out
+
+    # ------------------------------------------------------------------
+    # painting
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self.viewport())
+        self.paint_view(p, event.rect())
+        p.end()
+
+    def paint_view(self, p: QPainter, rect: QRect) -> None:
+        p.fillRect(rect, style.BACKGROUND)
+        if self._s is None:
+            return
+        pix, region = self._static_pixmap()
+        ox, oy = self.origin()
+        z = self._zoom
+        p.drawPixmap(QPointF(ox + region.x() * z, oy + region.y() * z), pix)
+        self._paint_top(p)
+
+    def _static_pixmap(self) -> tuple[QPixmap, QRectF]:
+        """The cached static layer and the map rectangle it covers
+        (rendered again only for a new zoom, an edit, or a view that left
+        the cached part)."""
+        z = self._zoom
+        key = (z, self._static_rev)
+        W, H = self.map_width, self.map_height
+        full = QRectF(-W if self.wrap else 0.0, 0.0, W * (3 if self.wrap else 1), H)
+        vis = self.visible_map_rect().intersected(full)
+        if self._cache is not None and self._cache[0] == key and (vis.isEmpty() or self._cache[1].contains(vis)):
+            return self._cache[2], self._cache[1]
+        if full.width() * full.height() * z * z <= MAX_CACHE_PIXELS:
+            region = full
+        else:
+            mx, my = vis.width() * 0.5, vis.height() * 0.5
+            region = vis.adjusted(-mx, -my, mx, my).intersected(full)
+        pw, ph = max(1, math.ceil(region.width() * z)), max(1, math.ceil(region.height() * z))
+        pix = QPixmap(pw, ph)
+        pix.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pix)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self.render_static(painter, region, z)
+        painter.end()
+        self.render_count += 1
+        self._cache = (key, region, pix)
+        return pix, region
+
+    def _copies(self, region: QRectF) -> list[float]:
+        """x offsets (map units) of the copies of the world that meet
+        ``region``."""
+        if not self.wrap:
+            return [0.0]
+        W = self.map_width
+        return [dx for dx in (-W, 0.0, W) if region.right() > dx and region.left() < dx + W]
+
+    def render_static(self, p: QPainter, region: QRectF, z: float) -> None:
+        """Paint the static layer of map rectangle ``region`` at zoom ``z``
+        into ``p`` (whose (0, 0) is the region's top-left corner); export
+        and tests call it directly."""
+        s = self._s
+        assert s is not None
+        m = s.map
+        paths = self.paths()
+        outline = QPen(OUTLINE, 0.8)
+        outline.setCosmetic(True)
+        sea_pen = QPen(SEA_EDGE, 0.6)
+        sea_pen.setCosmetic(True)
+        for dx in self._copies(region):
+            p.save()
+            p.setTransform(QTransform.fromScale(z, z).translate(-region.x() + dx, -region.y()))
+            view = region.translated(-dx, 0)
+            for tid, t in m.territories.items():
+                path = paths.get(tid)
+                if path is None or path.isEmpty() or not path.boundingRect().intersects(view):
+                    continue
+                fill = land_color(s, t)
+                p.setPen(sea_pen if t.sea else outline)
+                p.setBrush(fill)
+                p.drawPath(path)
+                if t.occupied and not t.sea:
+                    hatch = QBrush(blend(side_color(s, t.owner), QColor("#000000"), 0.15), Qt.BrushStyle.BDiagPattern)
+                    hatch.setTransform(QTransform.fromScale(1 / z, 1 / z))
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(hatch)
+                    p.drawPath(path)
+            self._paint_borders(p, z)
+            p.restore()
+        self._paint_labels(p, region, z)
+
+    def _paint_borders(self, p: QPainter, z: float) -> None:
+        for kind, polys in self._border_lines:
+            if kind == BorderKind.CLOSED:
+                pen = QPen(CLOSED, 2.6, Qt.PenStyle.DashLine)
+                pen.setCosmetic(True)
+                p.setPen(pen)
+                for poly in polys:
+                    p.drawPolyline(poly)
+                continue
+            color = RAIL if kind == BorderKind.RAIL_CROSSING else STRAIT
+            under = QPen(QColor(255, 255, 255, 200), 5.0)
+            under.setCosmetic(True)
+            dots = QPen(color, 3.0, Qt.PenStyle.DotLine)
+            dots.setCosmetic(True)
+            for poly in polys:
+                p.setPen(under)
+                p.drawPolyline(poly)
+                p.setPen(dots)
+                p.drawPolyline(poly)
+
+    def _paint_labels(self, p: QPainter, region: QRectF, z: float) -> None:
+        s = self._s
+        assert s is not None
+        fm = QFontMetricsF(self._font)
+        p.setFont(self._font)
+        paths = self.paths()
+        for dx in self._copies(region):
+            for tid, (lx, ly) in self._labels.items():
+                x, y = (lx + dx - region.x()) * z, (ly - region.y()) * z
+                if x < -150 or y < -60 or x > region.width() * z + 150 or y > region.height() * z + 60:
+                    continue
+                t = s.map.territories[tid]
+                text = t.name if t.sea or not t.value else f"{t.name} {t.value}"
+                box = paths[tid].boundingRect() if tid in paths else QRectF()
+                tw = fm.horizontalAdvance(text)
+                if box.width() * z < tw * (1.1 if t.sea else 0.8) or box.height() * z < fm.height() * 1.6:
+                    if box.width() * z < 16 or box.height() * z < 12:
+                        continue
+                    text = str(t.value) if t.value and not t.sea else ""
+                    tw = fm.horizontalAdvance(text)
+                    if not text:
+                        continue
+                ink = QColor("#23406a") if t.sea else QColor("#1c1a16")
+                self._halo_text(p, QPointF(x - tw / 2, y + fm.ascent() / 2 - 1), text, ink)
+                self._paint_rail_features(p, t, x, y + fm.height() * 0.5 + 2)
+
+    def _halo_text(self, p: QPainter, at: QPointF, text: str, ink: QColor) -> None:
+        p.setPen(QColor(255, 252, 240, 200))
+        for ddx, ddy in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+            p.drawText(at + QPointF(ddx, ddy), text)
+        p.setPen(ink)
+        p.drawText(at, text)
+
+    def _paint_rail_features(self, p: QPainter, t: Territory, x: float, y: float) -> None:
+        """A station symbol (with its damage count; crossed when
+        inoperable) and a railroad track mark under the label."""
+        st = t.features.get("rail_station")
+        rr = t.features.get("railroad")
+        if not isinstance(st, dict) and not isinstance(rr, dict):
+            return
+        items = (1 if isinstance(st, dict) else 0) + (1 if isinstance(rr, dict) else 0)
+        cx = x - (items * 16 + (items - 1) * 4) / 2
+        p.save()
+        if isinstance(st, dict):
+            dmg = st.get("damage", 0) if isinstance(st.get("damage", 0), int) else 0
+            box = QRectF(cx, y, 16, 12)
+            p.setPen(QPen(QColor("#111111"), 1.2))
+            p.setBrush(QColor("#ffffff") if not st.get("purchased") else QColor("#fff3b0"))
+            p.drawRect(box)
+            p.setFont(self._small)
+            p.setPen(QColor("#c01010") if dmg else QColor("#111111"))
+            p.drawText(box, Qt.AlignmentFlag.AlignCenter, str(dmg) if dmg else "S")
+            if dmg >= 3:
+                p.setPen(QPen(QColor("#c01010"), 1.6))
+                p.drawLine(box.topLeft(), box.bottomRight())
+                p.drawLine(box.topRight(), box.bottomLeft())
+            cx += 20
+        if isinstance(rr, dict):
+            mid = y + 6
+            p.setPen(QPen(RAIL, 2.0))
+            p.drawLine(QPointF(cx, mid), QPointF(cx + 16, mid))
+            p.setPen(QPen(RAIL, 1.2))
+            for i in range(4):
+                tx = cx + 2 + i * 4
+                p.drawLine(QPointF(tx, mid - 3), QPointF(tx, mid + 3))
+        p.restore()
+
+    def _paint_top(self, p: QPainter) -> None:
+        s = self._s
+        assert s is not None
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        ox, oy = self.origin()
+        z = self._zoom
+        vis = self.visible_map_rect()
+        paths = self.paths()
+        ov = self._overlay
+        for dx in self._copies(vis):
+            p.save()
+            p.setTransform(QTransform.fromScale(z, z) * QTransform.fromTranslate(ox + dx * z, oy))
+            if ov.cells and s.map.backdrop_cell > 0:
+                c = s.map.backdrop_cell
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QColor(255, 210, 31, 150))
+                for col, row in ov.cells:
+                    p.drawRect(QRectF(col * c, row * c, c, c))
+            for sh in ov.shades:
+                path = paths.get(sh.territory)
+                if path is None or path.isEmpty():
+                    continue
+                if sh.fill:
+                    p.setPen(Qt.PenStyle.NoPen)
+                    p.setBrush(style.qcolor(sh.fill))
+                    p.drawPath(path)
+                if sh.outline:
+                    pen = QPen(style.qcolor(sh.outline), sh.width)
+                    pen.setCosmetic(True)
+                    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+                    p.setPen(pen)
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawPath(path)
+            for tid in self._selected:
+                path = paths.get(tid)
+                if path is None:
+                    continue
+                for color, width in ((style.SELECTION_DARK, 4.5), (style.SELECTION, 2.5)):
+                    pen = QPen(color, width)
+                    pen.setCosmetic(True)
+                    p.setPen(pen)
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawPath(path)
+            p.restore()
+        # routes, shade texts and units in screen coordinates (constant size)
+        for dx in self._copies(vis):
+            base = (ox + dx * z, oy)
+            for r in ov.routes:
+                self._paint_route(p, r, base, z)
+            p.setFont(self._small)
+            for sh in ov.shades:
+                lp = self._labels.get(sh.territory)
+                if sh.text and lp is not None:
+                    at = QPointF(base[0] + lp[0] * z, base[1] + lp[1] * z - 14)
+                    fm = QFontMetricsF(self._small)
+                    w = fm.horizontalAdvance(sh.text) + 6
+                    box = QRectF(at.x() - w / 2, at.y() - 7, w, 13)
+                    p.setPen(QPen(QColor("#111111"), 1))
+                    p.setBrush(QColor(255, 255, 255, 225))
+                    p.drawRoundedRect(box, 3, 3)
+                    p.drawText(box, Qt.AlignmentFlag.AlignCenter, sh.text)
+            self._paint_units(p, base, z, vis.translated(-dx, 0))
+        p.restore()
+
+    def _route_points(self, r: Route, base: tuple[float, float], z: float) -> list[QPointF]:
+        pts: list[QPointF] = []
+        prev_x: float | None = None
+        for tid in r.territories:
+            lp = self._labels.get(tid)
+            if lp is None:
+                continue
+            x = lp[0]
+            if self.wrap and prev_x is not None:  # take the short way round the world
+                W = self.map_width
+                while x - prev_x > W / 2:
+                    x -= W
+                while prev_x - x > W / 2:
+                    x += W
+            prev_x = x
+            pts.append(QPointF(base[0] + x * z, base[1] + lp[1] * z))
+        return pts
+
+    def _paint_route(self, p: QPainter, r: Route, base: tuple[float, float], z: float) -> None:
+        pts = self._route_points(r, base, z)
+        if len(pts) < 2:
+            return
+        color = style.qcolor(r.color)
+        casing = QPen(QColor(255, 255, 255, 210), r.width + 3)
+        casing.setCapStyle(Qt.PenCapStyle.RoundCap)
+        casing.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        pen = QPen(color, r.width, Qt.PenStyle.DashLine if r.dashed else Qt.PenStyle.SolidLine)
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+        poly = QPolygonF(pts)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(casing)
+        p.drawPolyline(poly)
+        p.setPen(pen)
+        p.drawPolyline(poly)
+        a, b = pts[-2], pts[-1]
+        ang = math.atan2(b.y() - a.y(), b.x() - a.x())
+        size = 7 + r.width
+        head = QPolygonF([b, QPointF(b.x() - size * math.cos(ang - 0.45), b.y() - size * math.sin(ang - 0.45)),
+                          QPointF(b.x() - size * math.cos(ang + 0.45), b.y() - size * math.sin(ang + 0.45))])
+        p.setPen(QPen(QColor("#ffffff"), 1))
+        p.setBrush(color)
+        p.drawPolygon(head)
+        for q in pts:
+            p.setPen(QPen(color.darker(140), 1))
+            p.setBrush(QColor("#ffffff"))
+            p.drawEllipse(q, 2.5, 2.5)
+
+    def unit_boxes(self, base: tuple[float, float] | None = None) -> list[tuple[QRectF, str, list[str]]]:
+        """Where each territory's unit counters are drawn: (viewport rect,
+        territory, unit ids), one counter per side and type."""
+        s = self._s
+        out: list[tuple[QRectF, str, list[str]]] = []
+        if s is None:
+            return out
+        if base is None:
+            base = self.origin()
+        z = self._zoom
+        groups: dict[str, dict[tuple[str, str], list[str]]] = {}
+        for u in s.units:
+            groups.setdefault(u.at, {}).setdefault((u.side, u.type), []).append(u.id)
+        for tid, g in groups.items():
+            lp = self._labels.get(tid)
+            if lp is None:
+                continue
+            n = len(g)
+            w, h, gap = 30.0, 18.0, 3.0
+            x0 = base[0] + lp[0] * z - (n * w + (n - 1) * gap) / 2
+            y0 = base[1] + lp[1] * z + 22
+            for i, (_key, ids) in enumerate(sorted(g.items())):
+                out.append((QRectF(x0 + i * (w + gap), y0, w, h), tid, ids))
+        return out
+
+    def _paint_units(self, p: QPainter, base: tuple[float, float], z: float, vis: QRectF) -> None:
+        s = self._s
+        assert s is not None
+        p.setFont(self._small)
+        for rect, _tid, ids in self.unit_boxes(base):
+            u = s.unit(ids[0])
+            fill = side_color(s, u.side)
+            p.setPen(QPen(QColor("#111111"), 1))
+            p.setBrush(fill)
+            if len(ids) > 1:  # a stack: a second counter peeking out
+                p.drawRoundedRect(rect.translated(2.5, -2.5), 2, 2)
+            p.drawRoundedRect(rect, 2, 2)
+            p.setPen(style.ink_on(fill))
+            label = u.type[:3].upper() + (f"×{len(ids)}" if len(ids) > 1 else "")
+            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
+            if self._selected_unit in ids:
+                pen = QPen(style.SELECTION, 2.5)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRoundedRect(rect.adjusted(-2, -2, 2, 2), 3, 3)
+
+    def units_at_view(self, pos: QPointF) -> tuple[str, list[str]] | None:
+        """The unit counter under a viewport point: (territory, unit ids)."""
+        vis = self.visible_map_rect()
+        ox, oy = self.origin()
+        for dx in self._copies(vis):
+            for rect, tid, ids in self.unit_boxes((ox + dx * self._zoom, oy)):
+                if rect.adjusted(-2, -2, 2, 2).contains(pos):
+                    return tid, ids
+        return None
+
+    # ------------------------------------------------------------------
+    # events
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._fit_pending:
+            self.fit()
+        else:
+            self._update_scrollbars()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        delta = event.angleDelta().y()
+        if delta == 0 or self._s is None:
+            event.ignore()
+            return
+        self._fit_pending = False
+        self.set_zoom(self._zoom * self.ZOOM_STEP ** (delta / 120.0), event.position())
+        event.accept()
+
+    def _event(self, pos: QPointF, button: Button | None, mods: Qt.KeyboardModifier) -> TerritoryMouseEvent:
+        x, y = self.view_to_map(pos)
+        return TerritoryMouseEvent(self.wrap_x(x), y, self.territory_at_map(x, y), button,
+                                   bool(mods & Qt.KeyboardModifier.ShiftModifier),
+                                   bool(mods & Qt.KeyboardModifier.ControlModifier),
+                                   bool(mods & Qt.KeyboardModifier.AltModifier), (pos.x(), pos.y()))
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        button = _BUTTONS.get(event.button())
+        if button == "middle" or (button == "left" and self._space):
+            self._fit_pending = False
+            self._pan = (event.position(), self.horizontalScrollBar().value(), self.verticalScrollBar().value())
+            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
+            event.accept()
+            return
+        if button is None or self._s is None:
+            return
+        self._drag_button = button
+        self.mousePressed.emit(self._event(event.position(), button, event.modifiers()))
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._pan is not None:
+            start, h0, v0 = self._pan
+            d = event.position() - start
+            self.horizontalScrollBar().setValue(round(h0 - d.x()))
+            self.verticalScrollBar().setValue(round(v0 - d.y()))
+            event.accept()
+            return
+        if self._s is None:
+            return
+        ev = self._event(event.position(), self._drag_button, event.modifiers())
+        if ev.territory != self._hover:
+            self._hover = ev.territory
+            self.territoryHovered.emit(ev.territory)
+        self.mouseMoved.emit(ev)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        button = _BUTTONS.get(event.button())
+        if self._pan is not None and button in ("middle", "left"):
+            self._pan = None
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else Qt.CursorShape.ArrowCursor)
+            event.accept()
+            return
+        if button is None or button == "middle" or self._s is None:
+            return
+        self._drag_button = None
+        self.mouseReleased.emit(self._event(event.position(), button, event.modifiers()))
+        event.accept()
+
+    def leaveEvent(self, event: QEvent) -> None:
+        if self._hover is not None:
+            self._hover = None
+            self.territoryHovered.emit(None)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = True
+            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self._space = False
+            if self._pan is None:
+                self.viewport().setCursor(Qt.CursorShape.ArrowCursor)
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+
+__all__ = ["TerritoryCanvas", "TerritoryMouseEvent", "land_color", "side_color"]

@@ -1,0 +1,297 @@
+"""The open territory scenario, its file and its undo stack.
+
+Like :class:`app.gui.document.Document` for grid maps: every change is one
+:class:`QUndoCommand` that changes the model (a territory attribute, a
+feature, a border, a new territory, a rail move), and the document re-emits
+what changed:
+
+* :attr:`TerritoryDocument.territoriesChanged` ``(ids)`` — territories whose
+  attributes, shape or features changed (views repaint them);
+* :attr:`TerritoryDocument.bordersChanged` ``()`` — the border graph changed;
+* :attr:`TerritoryDocument.unitsChanged` ``(ids)`` — units moved;
+* :attr:`TerritoryDocument.edited` ``(what)`` — once per change (previews
+  re-run on it);
+* :attr:`TerritoryDocument.scenarioReplaced` ``(scenario)`` — a new map.
+
+It offers the signals and methods :class:`app.gui.autosave.Autosave` uses
+(``edited``, ``scenarioReplaced``, ``modifiedChanged``, ``is_modified``,
+``text``, ``path``, ``scenario.name``), so autosave works unchanged.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from engine.model import ModelError
+from engine.rules.rail_options import RailVerdict, record_move, undo_move
+from engine.scenario_io import load_any, save_any
+from engine.territory import BorderKind, Territory, TerritoryScenario
+from engine.territory.io import dumps_territory_scenario
+
+TERRITORY_FIELDS = ("name", "value", "sea", "owner", "controller", "control_since", "control_since_side",
+                    "impassable", "label_at")
+"""Territory attributes the inspector edits (plain dataclass fields)."""
+
+
+class TerritoryDocument(QObject):
+    territoriesChanged = Signal(object)
+    bordersChanged = Signal()
+    unitsChanged = Signal(object)
+    edited = Signal(object)
+    scenarioReplaced = Signal(object)
+    modifiedChanged = Signal(bool)
+    pathChanged = Signal(object)
+
+    def __init__(self, scenario: TerritoryScenario, path: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.scenario = scenario
+        self.path: str | None = path
+        self.revision = 0
+        """Counts changes; caches of rules objects key on it."""
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+
+    def is_modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def display_name(self) -> str:
+        return Path(self.path).name if self.path else self.scenario.name
+
+    # -- notifications (called by the commands) ----------------------------
+    def notify(self, territories: set[str] | None = None, borders: bool = False, units: set[str] | None = None,
+               shapes: bool = False) -> None:
+        self.revision += 1
+        if territories:
+            self.territoriesChanged.emit(set(territories))
+        if borders:
+            self.bordersChanged.emit()
+        if units:
+            self.unitsChanged.emit(set(units))
+        self.edited.emit({"territories": set(territories or ()), "borders": borders, "units": set(units or ()),
+                          "shapes": shapes})
+
+    # -- edits -------------------------------------------------------------
+    def set_attribute(self, tid: str, field: str, value: Any) -> bool:
+        """Set one territory attribute as one undo step; nothing is pushed
+        when the value does not change.  Raises :class:`ModelError` for a
+        bad value (an empty or duplicate name, an unknown side)."""
+        if field not in TERRITORY_FIELDS:
+            raise ModelError(f"'{field}' is not a territory attribute the editor changes")
+        t = self.scenario.map.territory(tid)
+        old = getattr(t, field)
+        if old == value:
+            return False
+        if field == "name":
+            value = str(value).strip()
+            if not value:
+                raise ModelError("a territory needs a name")
+            for other in self.scenario.map.territories.values():
+                if other.id != t.id and other.name.casefold() == value.casefold():
+                    raise ModelError(f"the name '{value}' is already used by territory '{other.id}'")
+        if field in ("owner", "controller", "control_since_side") and value is not None:
+            value = self.scenario.side(value).id
+        if field in ("value", "control_since") and (not isinstance(value, int) or value < 0):
+            raise ModelError(f"{field} must be a whole number of 0 or more, got {value!r}")
+        self.undo_stack.push(AttributeCommand(self, t.id, field, old, value))
+        return True
+
+    def set_feature(self, tid: str, feature: str, value: dict[str, Any] | None) -> bool:
+        """Set (``None``: remove) one feature of a territory, e.g. a rail
+        station ``{"damage": 2}``, as one undo step."""
+        t = self.scenario.map.territory(tid)
+        old = copy.deepcopy(t.features.get(feature))
+        if old == value:
+            return False
+        self.undo_stack.push(FeatureCommand(self, t.id, feature, old, copy.deepcopy(value)))
+        return True
+
+    def set_border(self, a: str, b: str, kind: BorderKind | None, name: str | None = None) -> bool:
+        """Set the border between ``a`` and ``b`` to ``kind`` (``None``:
+        remove it) as one undo step."""
+        m = self.scenario.map
+        a, b = m.territory(a).id, m.territory(b).id
+        if a == b:
+            raise ModelError("a border needs two different territories")
+        old = m.border(a, b)
+        old_spec = None if old is None else (old.kind, old.name, dict(old.props))
+        new_spec = None if kind is None else (kind, name or None, dict(old.props) if old else {})
+        if old_spec == new_spec:
+            return False
+        self.undo_stack.push(BorderCommand(self, a, b, old_spec, new_spec))
+        return True
+
+    def add_territory(self, t: Territory) -> None:
+        """Add a new territory (with ordinary borders to every territory its
+        shape shares a border with) as one undo step."""
+        m = self.scenario.map
+        if t.id in m:
+            raise ModelError(f"territory id '{t.id}' is already used")
+        if any(o.name.casefold() == t.name.casefold() for o in m.territories.values()):
+            raise ModelError(f"the name '{t.name}' is already used")
+        self.undo_stack.push(AddTerritoryCommand(self, t))
+
+    def rail_move(self, verdict: RailVerdict) -> None:
+        """Apply an allowed rail move (engine ``record_move``) as one undo
+        step; undo takes it back (``undo_move``)."""
+        if not verdict.allowed:
+            raise ModelError(verdict.reason)
+        self.undo_stack.push(RailMoveCommand(self, verdict))
+
+    # -- files -------------------------------------------------------------
+    def replace(self, scenario: TerritoryScenario, path: str | None, modified: bool = False) -> None:
+        self.undo_stack.clear()
+        self.scenario = scenario
+        self.path = path
+        self.revision += 1
+        self.scenarioReplaced.emit(scenario)
+        self.pathChanged.emit(path)
+        if modified:
+            self.undo_stack.resetClean()
+        else:
+            self.undo_stack.setClean()
+        self.modifiedChanged.emit(self.is_modified())
+
+    def open(self, path: str) -> None:
+        """Load ``path`` (a territory scenario).  Raises ``ScenarioError`` or
+        :class:`ModelError` (a grid map); the document is then unchanged."""
+        s = load_any(path)
+        if not isinstance(s, TerritoryScenario):
+            raise ModelError(f"{Path(path).name} is a {s.map.grid.kind.value} grid map, not a territory map; "
+                             f"open it with the grid editor (adjutant FILE)")
+        self.replace(s, str(path))
+
+    def save(self, path: str | None = None) -> None:
+        target = path or self.path
+        if not target:
+            raise ValueError("the scenario has no file yet; choose one with Save As")
+        save_any(self.scenario, target)
+        if target != self.path:
+            self.path = str(target)
+            self.pathChanged.emit(self.path)
+        self.undo_stack.setClean()
+        self.modifiedChanged.emit(False)
+
+    def text(self) -> str:
+        return dumps_territory_scenario(self.scenario)
+
+
+# ---------------------------------------------------------------------------
+# commands: each changes the model and tells the document what it touched
+
+
+class AttributeCommand(QUndoCommand):
+    def __init__(self, doc: TerritoryDocument, tid: str, field: str, old: Any, new: Any) -> None:
+        name = doc.scenario.map.label(tid)
+        super().__init__(f"{name}: {field.replace('_', ' ')} {_show(old)} → {_show(new)}")
+        self.doc, self.tid, self.field, self.old, self.new = doc, tid, field, old, new
+
+    def _set(self, value: Any) -> None:
+        setattr(self.doc.scenario.map.territories[self.tid], self.field, value)
+        self.doc.notify({self.tid}, shapes=self.field == "label_at")
+
+    def redo(self) -> None:
+        self._set(self.new)
+
+    def undo(self) -> None:
+        self._set(self.old)
+
+
+class FeatureCommand(QUndoCommand):
+    def __init__(self, doc: TerritoryDocument, tid: str, feature: str, old: Any, new: Any) -> None:
+        name = doc.scenario.map.label(tid)
+        what = feature.replace("_", " ")
+        text = f"{name}: remove {what}" if new is None else (f"{name}: add {what}" if old is None
+                                                              else f"{name}: {what} {_show(new)}")
+        super().__init__(text)
+        self.doc, self.tid, self.feature, self.old, self.new = doc, tid, feature, old, new
+
+    def _set(self, value: Any) -> None:
+        feats = self.doc.scenario.map.territories[self.tid].features
+        if value is None:
+            feats.pop(self.feature, None)
+        else:
+            feats[self.feature] = copy.deepcopy(value)
+        self.doc.notify({self.tid})
+
+    def redo(self) -> None:
+        self._set(self.new)
+
+    def undo(self) -> None:
+        self._set(self.old)
+
+
+BorderSpec = tuple[BorderKind, str | None, dict[str, Any]] | None
+
+
+class BorderCommand(QUndoCommand):
+    def __init__(self, doc: TerritoryDocument, a: str, b: str, old: BorderSpec, new: BorderSpec) -> None:
+        m = doc.scenario.map
+        what = "no border" if new is None else new[0].value.replace("_", " ")
+        super().__init__(f"border {m.label(a)}–{m.label(b)}: {what}")
+        self.doc, self.a, self.b, self.old, self.new = doc, a, b, old, new
+
+    def _set(self, spec: BorderSpec) -> None:
+        m = self.doc.scenario.map
+        if m.graph.has_edge(self.a, self.b):
+            m.remove_border(self.a, self.b)
+        if spec is not None:
+            m.add_border(self.a, self.b, spec[0], spec[1], spec[2])
+        self.doc.notify({self.a, self.b}, borders=True)
+
+    def redo(self) -> None:
+        self._set(self.new)
+
+    def undo(self) -> None:
+        self._set(self.old)
+
+
+class AddTerritoryCommand(QUndoCommand):
+    def __init__(self, doc: TerritoryDocument, t: Territory) -> None:
+        super().__init__(f"new territory {t.name}")
+        self.doc, self.t = doc, t
+
+    def redo(self) -> None:
+        from engine.territory.geometry import shared_border_length
+
+        m = self.doc.scenario.map
+        m.add(self.t)
+        for other in m.territories.values():
+            if other.id != self.t.id and not other.shape.is_empty \
+                    and shared_border_length(self.t.shape, other.shape) > 1e-9:
+                m.add_border(self.t.id, other.id)
+        self.doc.notify({self.t.id}, borders=True, shapes=True)
+
+    def undo(self) -> None:
+        self.doc.scenario.map.remove(self.t.id)
+        self.doc.notify({self.t.id}, borders=True, shapes=True)
+
+
+class RailMoveCommand(QUndoCommand):
+    def __init__(self, doc: TerritoryDocument, verdict: RailVerdict) -> None:
+        m = doc.scenario.map
+        super().__init__(f"rail {verdict.unit}: {m.label(verdict.start)} → {m.label(verdict.to)}")
+        self.doc, self.verdict = doc, verdict
+
+    def redo(self) -> None:
+        record_move(self.doc.scenario, self.verdict)
+        self.doc.notify({self.verdict.start, self.verdict.to}, units={self.verdict.unit})
+
+    def undo(self) -> None:
+        undo_move(self.doc.scenario, self.verdict.unit)
+        self.doc.notify({self.verdict.start, self.verdict.to}, units={self.verdict.unit})
+
+
+def _show(v: Any) -> str:
+    if v is None:
+        return "none"
+    if isinstance(v, dict):
+        return ", ".join(f"{k} {x}" for k, x in v.items()) or "(plain)"
+    return str(v)
+
+
+__all__ = ["TERRITORY_FIELDS", "TerritoryDocument"]

@@ -1,0 +1,675 @@
+"""The territory-map editor window.
+
+Canvas in the middle, docks around it, in the grid editor's conventions
+(menus, undo stack, QSettings for layout and recent files, autosave and
+recovery through :mod:`app.gui.autosave`).  Four modes (tool bar):
+
+* **Select** (S): click a territory to inspect it, ctrl-click a second one
+  to edit the border between them;
+* **Paint** (P): paint backdrop cells (``map.grid.backdrop_cell``) and make
+  them a new territory (``engine.territory.polygon_from_cells``);
+* **Rail plan** (R): drag units or stacks to destinations to add rail
+  orders (Module I); the preview follows at once, the exact routing runs
+  off the GUI thread (:mod:`.railplan`);
+* **Rail options** (O): click a unit to see where it can rail under the
+  scenario's option (engine ``reach``), click a highlighted territory to
+  move it there (one undoable ``record_move``); the panel shows each
+  nation's and station's capacity left (engine ``loads()``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QPointF, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
+
+from engine.model import ModelError, Ruleset
+from engine.rules.rail_options import RailOptions, RailOptionsError, RailReach
+from engine.scenario_io import ScenarioError, load_any
+from engine.territory import GeometryError, Territory, TerritoryMap, TerritoryScenario, polygon_from_cells
+
+from ..autosave import INTERVAL_MS, Autosave, find_recoveries
+from ..dialogs.error import ErrorDialog
+from .canvas import TerritoryCanvas, TerritoryMouseEvent
+from .document import TerritoryDocument
+from .overlay import Route, Shade, TerritoryOverlay
+from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, TerritoryInspector
+from .railplan import RailPlanner
+
+MODES = ("select", "paint", "railplan", "railoptions")
+MAX_RECENT = 10
+FILTER = "Adjutant scenarios (*.json);;All files (*)"
+REACH_FILL = "#2e9e4f70"
+REACH_OUTLINE = "#1c6b2a"
+
+
+def default_settings() -> QSettings:
+    return QSettings("Adjutant", "Adjutant")
+
+
+def blank_territory_scenario(like: TerritoryScenario | None = None) -> TerritoryScenario:
+    """An empty 400 × 300 territory map with a 10-unit painting grid (the
+    ruleset and sides of ``like``, if given)."""
+    m = TerritoryMap(400, 300, False, 10)
+    if like is None:
+        return TerritoryScenario("Untitled", Ruleset("Territory map", []), [], m)
+    return TerritoryScenario("Untitled", like.ruleset, list(like.sides), m, [], 1)
+
+
+class TerritoryWindow(QMainWindow):
+    """An editor window on one territory scenario."""
+
+    def __init__(self, scenario: TerritoryScenario, path: str | None = None, settings: QSettings | None = None,
+                 state_dir: Path | None = None, autosave_ms: int = INTERVAL_MS) -> None:
+        super().__init__()
+        self.setObjectName("adjutantTerritoryWindow")
+        self.settings = settings if settings is not None else default_settings()
+        self.state_dir = state_dir
+        self.document = TerritoryDocument(scenario, path, self)
+        self.canvas = TerritoryCanvas(self)
+        self.canvas.setObjectName("territoryCanvas")
+        self.setCentralWidget(self.canvas)
+        self.planner = RailPlanner(self)
+        self.error_dialog: ErrorDialog | None = None
+        self.mode = "select"
+        self.selection: list[str] = []
+        self.selected_unit: str | None = None
+        self.option: int | None = None
+        self.reach: RailReach | None = None
+        self.paint_cells: set[tuple[int, int]] = set()
+        self._drag: tuple[str, list[str]] | None = None
+        self._painting: str | None = None
+        self._last_hover: str | None = None
+
+        self._make_actions()
+        self._make_docks()
+        self._make_menus()
+        self._make_status_bar()
+        self._connect()
+        self.autosave = Autosave(self.document, state_dir, autosave_ms, self)  # type: ignore[arg-type]
+        self._load_scenario(scenario)
+        self._restore_settings()
+        self._update_title()
+
+    # ------------------------------------------------------------------
+    # construction
+
+    def _action(self, text: str, slot: Any = None, shortcut: Any = None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                act.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        if slot is not None:
+            act.triggered.connect(slot)
+        return act
+
+    def _make_actions(self) -> None:
+        Std = QKeySequence.StandardKey
+        self.act_new = self._action("&New Territory Map", self.new_map, Std.New, "A blank territory map")
+        self.act_open = self._action("&Open…", lambda: self.open_file(), Std.Open, "Open a territory scenario")
+        self.act_save = self._action("&Save", self.save, Std.Save)
+        self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S")
+        self.act_close = self._action("&Close", self.close, Std.Close)
+        stack = self.document.undo_stack
+        self.act_undo = stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence(Std.Undo))
+        self.act_redo = stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom_in(), ["+", "=", "Ctrl++"])
+        self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom_out(), ["-", "Ctrl+-"])
+        self.act_fit = self._action("&Fit to Window", lambda: self.canvas.fit(), "F")
+        style = self.style()
+        SP = style.StandardPixmap
+        for act, pix in ((self.act_new, SP.SP_FileIcon), (self.act_open, SP.SP_DialogOpenButton),
+                         (self.act_save, SP.SP_DialogSaveButton), (self.act_undo, SP.SP_ArrowBack),
+                         (self.act_redo, SP.SP_ArrowForward)):
+            act.setIcon(style.standardIcon(pix))
+        self.mode_group = QActionGroup(self)
+        self.mode_actions: dict[str, QAction] = {}
+        for mode, text, key, tip in (
+                ("select", "Select", "S", "Inspect territories; ctrl-click a second one to edit the border"),
+                ("paint", "Paint", "P", "Paint backdrop cells into a new territory"),
+                ("railplan", "Rail plan", "R", "Drag units to destinations: rail orders, capacity, bottleneck"),
+                ("railoptions", "Rail options", "O", "Click a unit: where it can rail under the rail option")):
+            act = self._action(text, None, key, tip)
+            act.setCheckable(True)
+            act.triggered.connect(lambda _c=False, m=mode: self.set_mode(m))
+            self.mode_group.addAction(act)
+            self.mode_actions[mode] = act
+
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _make_docks(self) -> None:
+        Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        Bottom = Qt.DockWidgetArea.BottomDockWidgetArea
+        self.inspector = TerritoryInspector(self.document)
+        self.plan_panel = RailPlanPanel()
+        self.options_panel = RailOptionsPanel()
+        self.paint_panel = PaintPanel()
+        self.history = QUndoView(self.document.undo_stack)
+        self.history.setEmptyLabel("<original>")
+        self.dock_inspector = self._dock("Inspector", "territoryInspectorDock", self.inspector, Right)
+        self.dock_options = self._dock("Rail options", "railOptionsDock", self.options_panel, Right)
+        self.dock_history = self._dock("History", "territoryHistoryDock", self.history, Right)
+        self.tabifyDockWidget(self.dock_inspector, self.dock_options)
+        self.tabifyDockWidget(self.dock_options, self.dock_history)
+        self.dock_inspector.raise_()
+        self.dock_plan = self._dock("Rail plan", "railPlanDock", self.plan_panel, Bottom)
+        self.dock_paint = self._dock("Paint territory", "paintDock", self.paint_panel, Left)
+        self.resizeDocks([self.dock_inspector], [320], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.dock_plan], [230], Qt.Orientation.Vertical)
+
+    def _make_menus(self) -> None:
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        f.addActions([self.act_new, self.act_open])
+        self.recent_menu = f.addMenu("Open &Recent")
+        f.addSeparator()
+        f.addActions([self.act_save, self.act_save_as])
+        f.addSeparator()
+        f.addAction(self.act_close)
+        e = mb.addMenu("&Edit")
+        e.addActions([self.act_undo, self.act_redo])
+        v = mb.addMenu("&View")
+        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
+        v.addSeparator()
+        for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint):
+            v.addAction(d.toggleViewAction())
+        m = mb.addMenu("&Mode")
+        m.addActions(list(self.mode_actions.values()))
+        self._rebuild_recent_menu()
+        tb = self.addToolBar("Main")
+        tb.setObjectName("territoryToolBar")
+        tb.addActions([self.act_new, self.act_open, self.act_save])
+        tb.addSeparator()
+        tb.addActions([self.act_undo, self.act_redo])
+        tb.addSeparator()
+        tb.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
+        tb.addSeparator()
+        tb.addActions(list(self.mode_actions.values()))
+
+    def _make_status_bar(self) -> None:
+        self.hover_label = QLabel("")
+        self.hover_label.setContentsMargins(16, 0, 8, 0)
+        self.zoom_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.hover_label)
+        self.statusBar().addPermanentWidget(self.zoom_label)
+
+    def _connect(self) -> None:
+        d, c = self.document, self.canvas
+        d.territoriesChanged.connect(lambda ids: c.invalidate(ids))
+        d.bordersChanged.connect(c.borders_changed)
+        d.unitsChanged.connect(lambda _ids: c.viewport().update())
+        d.edited.connect(self._edited)
+        d.scenarioReplaced.connect(self._load_scenario)
+        d.modifiedChanged.connect(lambda _m: self._update_title())
+        d.pathChanged.connect(lambda _p: self._update_title())
+        c.mousePressed.connect(self._press)
+        c.mouseMoved.connect(self._move)
+        c.mouseReleased.connect(self._release)
+        c.territoryHovered.connect(self._hovered)
+        c.zoomChanged.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
+        self.inspector.message.connect(lambda t: self.statusBar().showMessage(t, 10000))
+        self.planner.overlayChanged.connect(self._plan_overlay)
+        self.planner.planChanged.connect(self._plan_changed)
+        self.planner.ordersChanged.connect(self._orders_changed)
+        self.plan_panel.removeRequested.connect(self.planner.remove)
+        self.plan_panel.clearRequested.connect(self.planner.clear)
+        self.options_panel.optionChosen.connect(self._option_chosen)
+        self.options_panel.destinationChosen.connect(self.rail_to)
+        self.paint_panel.createRequested.connect(self.create_painted_territory)
+        self.paint_panel.clearRequested.connect(self._clear_paint)
+
+    # ------------------------------------------------------------------
+    # scenario
+
+    def _load_scenario(self, s: TerritoryScenario) -> None:
+        self.canvas.set_scenario(s)
+        self.inspector.set_scenario_sides(s)
+        self.selection = []
+        self.selected_unit = None
+        self.paint_cells.clear()
+        self.option = None
+        self.inspector.set_selection([])
+        self.planner.set_scenario(s)
+        try:
+            self.options_panel.set_option(RailOptions(s).option)
+        except RailOptionsError as e:
+            self.statusBar().showMessage(str(e), 10000)
+        self._refresh_options()
+        self._update_overlay()
+        QTimer.singleShot(0, self.canvas.fit)
+
+    @property
+    def scenario(self) -> TerritoryScenario:
+        return self.document.scenario
+
+    def _edited(self, what: dict[str, Any]) -> None:
+        if what.get("shapes"):
+            self.canvas.shapes_changed()
+        self.inspector.refresh()
+        self.planner.set_scenario(self.scenario, keep_orders=True)
+        self._refresh_options()
+        self._update_overlay()
+        self._hovered(self._last_hover)
+
+    # ------------------------------------------------------------------
+    # modes and selection
+
+    def set_mode(self, mode: str) -> None:
+        if mode not in MODES:
+            raise ModelError(f"no mode '{mode}' (modes: {', '.join(MODES)})")
+        self.mode = mode
+        self.mode_actions[mode].setChecked(True)
+        self._drag = None
+        if mode == "railplan":
+            self.dock_plan.show()
+            self.dock_plan.raise_()
+        elif mode == "railoptions":
+            self.dock_options.show()
+            self.dock_options.raise_()
+            self._refresh_options()
+        elif mode == "paint":
+            self.dock_paint.show()
+            if self.scenario.map.backdrop_cell <= 0:
+                self.statusBar().showMessage("This map has no painting grid (map.grid.backdrop_cell is 0).", 10000)
+        else:
+            self.dock_inspector.raise_()
+        self._update_overlay()
+        self.settings.setValue("territory/mode", mode)
+
+    def select(self, tids: list[str]) -> None:
+        self.selection = [t for t in tids if t in self.scenario.map]
+        self.canvas.set_selected(self.selection)
+        self.inspector.set_selection(self.selection)
+
+    def select_unit(self, unit_id: str | None) -> None:
+        self.selected_unit = unit_id
+        self.canvas.set_selected_unit(unit_id)
+        self._refresh_options()
+        self._update_overlay()
+
+    def _update_overlay(self) -> None:
+        if self.mode == "railplan":
+            self.canvas.set_overlay(self.planner.overlay)
+        elif self.mode == "railoptions":
+            self.canvas.set_overlay(self._options_overlay())
+        elif self.mode == "paint":
+            self.canvas.set_overlay(TerritoryOverlay(cells=tuple(sorted(self.paint_cells))))
+            self.paint_panel.count.setText(f"{len(self.paint_cells)} cells")
+        else:
+            self.canvas.set_overlay(None)
+
+    # ------------------------------------------------------------------
+    # mouse
+
+    def _press(self, ev: TerritoryMouseEvent) -> None:
+        counter = self.canvas.units_at_view(QPointF(*ev.view))
+        if self.mode == "paint":
+            self._painting = "add" if ev.button == "left" else "remove"
+            self._paint_at(ev)
+            return
+        if self.mode == "railplan" and ev.button == "left":
+            if counter is not None:
+                tid, ids = counter
+                self._drag = (tid, ids)
+            elif ev.territory is not None:
+                ordered = {o.unit for o in self.planner.orders}
+                ids = [u.id for u in self.scenario.units_in(ev.territory) if u.id not in ordered] \
+                    or [u.id for u in self.scenario.units_in(ev.territory)]
+                self._drag = (ev.territory, ids) if ids else None
+            return
+        if self.mode == "railoptions":
+            if ev.button == "right":
+                self.select_unit(None)
+            elif counter is not None:
+                ids = counter[1]
+                nxt = ids[(ids.index(self.selected_unit) + 1) % len(ids)] if self.selected_unit in ids else ids[0]
+                self.select_unit(nxt)
+            elif ev.territory is not None and self.selected_unit is not None:
+                self.rail_to(ev.territory)
+            return
+        if ev.button == "left":
+            if ev.territory is None:
+                self.select([])
+            elif ev.ctrl and self.selection and ev.territory not in self.selection:
+                self.select([self.selection[-1], ev.territory])
+            else:
+                self.select([ev.territory])
+
+    def _move(self, ev: TerritoryMouseEvent) -> None:
+        if self.mode == "paint" and self._painting:
+            self._paint_at(ev)
+        elif self.mode == "railplan" and self._drag is not None:
+            start, ids = self._drag
+            routes = (Route((start, ev.territory), "#202020", 2.5, dashed=True),) \
+                if ev.territory and ev.territory != start else ()
+            self.canvas.set_overlay(TerritoryOverlay(self.planner.overlay.shades,
+                                                     self.planner.overlay.routes + routes))
+            if ev.territory:
+                self.statusBar().showMessage(f"order {len(ids)} unit{'s' if len(ids) != 1 else ''} from "
+                                             f"{self.scenario.map.label(start)} to "
+                                             f"{self.scenario.map.label(ev.territory)}", 3000)
+
+    def _release(self, ev: TerritoryMouseEvent) -> None:
+        self._painting = None
+        if self.mode == "railplan" and self._drag is not None:
+            start, ids = self._drag
+            self._drag = None
+            if ev.territory is not None and ev.territory != start:
+                self.order_units(ids, ev.territory)
+            else:
+                self._update_overlay()
+
+    def order_units(self, unit_ids: list[str], to: str) -> int:
+        """Add rail orders for ``unit_ids`` to ``to`` (rail-plan mode)."""
+        try:
+            n = self.planner.add_units(unit_ids, to)
+        except ModelError as e:
+            self.statusBar().showMessage(str(e), 10000)
+            return 0
+        return n
+
+    def _paint_at(self, ev: TerritoryMouseEvent) -> None:
+        c = self.scenario.map.backdrop_cell
+        if c <= 0 or not (0 <= ev.x < self.scenario.map.width and 0 <= ev.y < self.scenario.map.height):
+            return
+        cell = (int(ev.x // c), int(ev.y // c))
+        if self._painting == "add":
+            self.paint_cells.add(cell)
+        else:
+            self.paint_cells.discard(cell)
+        self._update_overlay()
+
+    def _clear_paint(self) -> None:
+        self.paint_cells.clear()
+        self._update_overlay()
+
+    def create_painted_territory(self) -> bool:
+        """The painted cells (less what other territories cover) become a
+        new territory named in the paint panel: one undo step."""
+        m = self.scenario.map
+        p = self.paint_panel
+        tid = p.tid.text().strip() or p.name.text().strip().lower().replace(" ", "_")
+        name = p.name.text().strip() or tid
+        try:
+            if not tid:
+                raise ModelError("give the new territory an id or a name")
+            shape = polygon_from_cells(self.paint_cells, m.backdrop_cell)
+            for t in m.territories.values():
+                if not t.shape.is_empty and t.shape.intersects(shape):
+                    shape = shape.difference(t.shape)
+            if shape.is_empty or shape.area <= 0:
+                raise ModelError("the painted cells are all covered by other territories already")
+            from engine.territory.geometry import _polygonal
+
+            self.document.add_territory(Territory(tid, name, sea=p.sea.isChecked(), shape=_polygonal(shape),
+                                                  value=p.value.value()))
+        except (ModelError, GeometryError) as e:
+            self.statusBar().showMessage(str(e), 10000)
+            return False
+        self.paint_cells.clear()
+        self.select([tid])
+        self._update_overlay()
+        self.statusBar().showMessage(f"created territory {name}", 5000)
+        return True
+
+    def _hovered(self, tid: str | None) -> None:
+        self._last_hover = tid
+        self.hover_label.setText(self.territory_status(tid))
+
+    def territory_status(self, tid: str | None) -> str:
+        """The status bar's text: name, controller, value, units."""
+        s = self.scenario
+        if tid is None or tid not in s.map:
+            return ""
+        t = s.map.territories[tid]
+        parts = [t.name + (" (sea)" if t.sea else "")]
+        if not t.sea:
+            who = s.side(t.controller).name if t.controller else "nobody"
+            parts.append(f"controller: {who}" + (" (occupied)" if t.occupied else ""))
+            parts.append(f"value {t.value}")
+        units = s.units_in(tid)
+        if units:
+            parts.append("units: " + ", ".join(f"{u.id} ({u.type})" for u in units))
+        return "   ·   ".join(parts)
+
+    # ------------------------------------------------------------------
+    # rail plan
+
+    def _plan_overlay(self, ov: TerritoryOverlay) -> None:
+        if self.mode == "railplan":
+            self.canvas.set_overlay(ov)
+
+    def _plan_changed(self, p: Any) -> None:
+        if p is None:
+            self.plan_panel.set_verdict("", None)
+        else:
+            self.plan_panel.set_verdict(self.planner.overlay.message, bool(p.feasible))
+        self.plan_panel.set_chart(self.planner.chart_data())
+
+    def _orders_changed(self) -> None:
+        self.plan_panel.set_orders([self.planner.describe(i) for i in range(len(self.planner.orders))])
+
+    # ------------------------------------------------------------------
+    # rail options
+
+    def _option_chosen(self, n: int) -> None:
+        self.option = n
+        self._refresh_options()
+        self._update_overlay()
+
+    def rail_options(self) -> RailOptions:
+        return RailOptions(self.scenario, self.option)
+
+    def _refresh_options(self) -> None:
+        s = self.scenario
+        self.reach = None
+        try:
+            ro = self.rail_options()
+            if self.selected_unit is not None:
+                self.reach = ro.reach(self.selected_unit)
+            nations, stations = ro.loads()
+        except (RailOptionsError, ModelError) as e:
+            self.options_panel.set_reach(s, None, str(e))
+            return
+        self.options_panel.set_reach(s, self.reach)
+        self.options_panel.set_loads(s, nations, stations)
+
+    def _options_overlay(self) -> TerritoryOverlay:
+        r = self.reach
+        if r is None:
+            return TerritoryOverlay()
+        shades = [Shade(d.territory, fill=REACH_FILL, outline=REACH_OUTLINE, width=2.5, text=str(d.cost))
+                  for d in r.destinations]
+        shades.append(Shade(r.start, outline="#ffd21f", width=4.0))
+        return TerritoryOverlay(tuple(shades), message=r.reason)
+
+    def rail_to(self, tid: str) -> bool:
+        """Rail the selected unit to ``tid`` if the option allows it (one
+        undo step); otherwise the status bar says why."""
+        if self.selected_unit is None:
+            return False
+        try:
+            v = self.rail_options().judge(self.selected_unit, tid)
+        except (RailOptionsError, ModelError) as e:
+            self.statusBar().showMessage(str(e), 10000)
+            return False
+        if not v.allowed:
+            self.statusBar().showMessage(v.reason, 15000)
+            return False
+        self.document.rail_move(v)
+        self.statusBar().showMessage(v.reason, 10000)
+        return True
+
+    # ------------------------------------------------------------------
+    # files
+
+    def show_error(self, title: str, summary: str, problems: list[str] | tuple[str, ...] = ()) -> ErrorDialog:
+        if self.error_dialog is not None:
+            self.error_dialog.close()
+        dlg = ErrorDialog(self, title, summary, list(problems))
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.error_dialog = dlg
+        dlg.open()
+        return dlg
+
+    def new_map(self) -> bool:
+        if not self.maybe_save():
+            return False
+        self.document.replace(blank_territory_scenario(self.scenario), None)
+        return True
+
+    def open_file(self, path: str | None = None, ask: bool = True) -> bool:
+        if ask and not self.maybe_save():
+            return False
+        if path is None:
+            start = str(Path(self.document.path).parent) if self.document.path else ""
+            path, _ = QFileDialog.getOpenFileName(self, "Open territory scenario", start, FILTER)
+            if not path:
+                return False
+        try:
+            self.document.open(path)
+        except ScenarioError as e:
+            n = len(e.problems)
+            self.show_error("Cannot open", f"{Path(path).name} cannot be opened ({n} problem{'s' if n != 1 else ''}):",
+                            [str(p) for p in e.problems])
+            return False
+        except (ModelError, OSError) as e:
+            self.show_error("Cannot open", f"{Path(path).name} cannot be opened:", [str(e)])
+            return False
+        self.add_recent(path)
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def save(self) -> bool:
+        if not self.document.path:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self, path: str | None = None) -> bool:
+        if path is None:
+            start = self.document.path or f"{self.scenario.name}.json"
+            path, _ = QFileDialog.getSaveFileName(self, "Save territory scenario as", start, FILTER)
+            if not path:
+                return False
+            if not Path(path).suffix:
+                path += ".json"
+        return self._save_to(path)
+
+    def _save_to(self, path: str) -> bool:
+        try:
+            self.document.save(path)
+        except (OSError, ValueError) as e:
+            self.show_error("Cannot save", f"{path} could not be written:", [getattr(e, "strerror", None) or str(e)])
+            return False
+        self.add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def add_recent(self, path: str) -> None:
+        full = str(Path(path).resolve())
+        files = [full] + [p for p in self.recent_files() if p != full]
+        self.settings.setValue("recentFiles", files[:MAX_RECENT])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, p in enumerate(files):
+            act = self.recent_menu.addAction(f"&{(i + 1) % 10} {Path(p).name}")
+            act.setToolTip(p)
+            act.triggered.connect(lambda _c=False, p=p: self.open_file(p))
+        self.recent_menu.setEnabled(bool(files))
+
+    def ask_unsaved(self) -> str:
+        """``save``, ``discard`` or ``cancel`` (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes",
+                          f"Save the changes to {self.document.display_name()}?",
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        answer = box.exec()
+        return {QMessageBox.StandardButton.Save: "save",
+                QMessageBox.StandardButton.Discard: "discard"}.get(QMessageBox.StandardButton(answer), "cancel")
+
+    def maybe_save(self) -> bool:
+        if not self.document.is_modified():
+            return True
+        answer = self.ask_unsaved()
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.save_settings()
+        if self.error_dialog is not None:
+            self.error_dialog.close()
+        self.autosave.close()
+        event.accept()
+
+    def check_recovery(self) -> bool:
+        """Offer the newest autosave of a territory map left by a crash."""
+        for rec in find_recoveries(self.state_dir):
+            try:
+                s = load_any(rec.data)
+            except ScenarioError:
+                continue
+            if not isinstance(s, TerritoryScenario):
+                continue
+            answer = QMessageBox.question(self, "Recover unsaved work",
+                                          f"Recover the unsaved work on {rec.describe()}?")
+            if answer == QMessageBox.StandardButton.Yes:
+                self.document.replace(s, rec.original, modified=True)
+                rec.discard()
+                return True
+            rec.discard()
+        return False
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.display_name()}[*] — Adjutant (territory map)")
+        self.setWindowModified(self.document.is_modified())
+
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue("territory/geometry", self.saveGeometry())
+        s.setValue("territory/state", self.saveState())
+        s.sync()
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geometry = s.value("territory/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1360, 860)
+        state = s.value("territory/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        mode = str(s.value("territory/mode", "select"))
+        self.set_mode(mode if mode in MODES else "select")
+
+
+__all__ = ["TerritoryWindow", "blank_territory_scenario"]
