@@ -13,6 +13,7 @@ from typing import Any, TypeAlias
 
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon
+from shapely.geometry.polygon import orient
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel, unary_union
 
@@ -48,6 +49,12 @@ def polygon_from_cells(cells: Iterable[tuple[int, int]], cell_size: float = 1.0,
         raise GeometryError("no cells painted: a territory needs at least one cell")
     shape = unary_union(boxes).simplify(0)
     return _polygonal(shape)
+
+
+def polygonal(g: BaseGeometry) -> Shape:
+    """The polygonal part of any geometry as a Polygon or MultiPolygon
+    (lines and points dropped; empty when nothing is left)."""
+    return _polygonal(g)
 
 
 def _polygonal(g: BaseGeometry) -> Shape:
@@ -101,11 +108,18 @@ def shape_from_rings(polygons: Sequence[Sequence[Sequence[float]]],
 def shape_to_rings(shape: Shape, ndigits: int = 3) -> tuple[list[Ring], list[Ring]]:
     """Exterior rings and hole rings of ``shape``, unclosed (the first point
     is not repeated), rounded to ``ndigits`` (integers stay integers): the
-    inverse of :func:`shape_from_rings`."""
+    inverse of :func:`shape_from_rings`.
+
+    The form is canonical, so that saving what was loaded changes nothing:
+    exteriors counter-clockwise and holes clockwise (in x-right, y-up terms),
+    each ring starting at its smallest point, rings sorted by that point."""
     def ring(coords: Iterable[tuple[float, ...]]) -> Ring:
         pts = [(_num(x, ndigits), _num(y, ndigits)) for x, y, *_ in coords]
         if len(pts) > 1 and pts[0] == pts[-1]:
             pts.pop()
+        if pts:
+            i = min(range(len(pts)), key=lambda k: pts[k])
+            pts = pts[i:] + pts[:i]
         return pts
 
     outer: list[Ring] = []
@@ -114,9 +128,10 @@ def shape_to_rings(shape: Shape, ndigits: int = 3) -> tuple[list[Ring], list[Rin
     for p in polys:
         if p.is_empty:
             continue
+        p = orient(p, sign=1.0)
         outer.append(ring(p.exterior.coords))
         holes.extend(ring(h.coords) for h in p.interiors)
-    return outer, holes
+    return sorted(outer), sorted(holes)
 
 
 def _num(v: float, ndigits: int) -> float:
@@ -164,5 +179,5 @@ def derive_adjacency(shapes: dict[str, Shape], min_length: float = 1e-9) -> list
     return sorted(pairs)
 
 
-__all__ = ["GeometryError", "Shape", "derive_adjacency", "label_point", "polygon_from_cells", "shape_from_rings",
-           "shape_to_rings", "shared_border_length"]
+__all__ = ["GeometryError", "Shape", "derive_adjacency", "label_point", "polygon_from_cells", "polygonal",
+           "shape_from_rings", "shape_to_rings", "shared_border_length"]

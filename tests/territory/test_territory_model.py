@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from shapely.geometry import MultiPolygon, Point, Polygon
 
 from engine.model import Faction, ModelError, Ruleset, TerrainType
@@ -142,3 +144,29 @@ def test_self_crossing_rings_are_repaired_or_refused_clearly() -> None:
     zigzag = [[i, i % 2] for i in range(MAX_REPAIR_POINTS + 1)]
     with pytest.raises(GeometryError, match="crosses itself and has 10001 points"):
         shape_from_rings([zigzag])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), st.integers(0, 5), st.sampled_from("abc")), min_size=3, max_size=40),
+       st.integers(0, 5))
+def test_painted_maps_round_trip(paint: list[tuple[int, int, str]], turn: int) -> None:
+    cells: dict[tuple[int, int], str] = {}
+    for c, r, t in paint:
+        cells[(c, r)] = t
+    m = TerritoryMap(80, 60, backdrop_cell=10)
+    for tid in sorted(set(cells.values())):
+        shape = polygon_from_cells([k for k, v in cells.items() if v == tid], 10)
+        assert shape.is_valid and shape.area == pytest.approx(100 * sum(1 for v in cells.values() if v == tid))
+        m.add(Territory(tid, tid.upper(), shape=shape, value=turn, owner="red", controller="red"))
+    m.derive_borders()
+    for a, b in ((x, y) for x in m.territories for y in m.territories if x < y):
+        touching = any(cells.get((c + dc, r + dr)) == b for (c, r), v in cells.items() if v == a
+                       for dc, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        assert (m.border(a, b) is not None) == touching
+    sides = [Faction("red", "Red", "#ff0000", "R")]
+    s = TerritoryScenario("p", Ruleset("t", [TerrainType("land", "Land", "L", "#00ff00")]), sides, m, [], turn=turn)
+    back = loads_any(dumps_territory_scenario(s), "round-trip")
+    assert isinstance(back, TerritoryScenario)
+    assert territory_scenario_to_data(back) == territory_scenario_to_data(s)
+    for t in back.map.territories.values():
+        assert t.shape.equals(m.territories[t.id].shape)
