@@ -576,19 +576,27 @@ class TerritoryCanvas(QAbstractScrollArea):
                 if x < -150 or y < -60 or x > region.width() * z + 150 or y > region.height() * z + 60:
                     continue
                 t = s.map.territories[tid]
-                text = t.name if t.sea or not t.value else f"{t.name} {t.value}"
-                box = paths[tid].boundingRect() if tid in paths else QRectF()
-                tw = fm.horizontalAdvance(text)
-                if box.width() * z < tw * (1.1 if t.sea else 0.8) or box.height() * z < fm.height() * 1.6:
-                    if box.width() * z < 16 or box.height() * z < 12:
-                        continue
-                    text = str(t.value) if t.value and not t.sea else ""
+                text = self.label_text(tid, paths, fm, z)
+                if text:
+                    ink = QColor("#23406a") if t.sea else QColor("#1c1a16")
                     tw = fm.horizontalAdvance(text)
-                    if not text:
-                        continue
-                ink = QColor("#23406a") if t.sea else QColor("#1c1a16")
-                self._halo_text(p, QPointF(x - tw / 2, y + fm.ascent() / 2 - 1), text, ink)
-                self._paint_rail_features(p, t, x, y + fm.height() * 0.5 + 2)
+                    self._halo_text(p, QPointF(x - tw / 2, y + fm.ascent() / 2 - 1), text, ink)
+                    self._paint_rail_features(p, t, x, y + fm.height() * 0.5 + 2)
+
+    def label_text(self, tid: str, paths: dict[str, QPainterPath], fm: QFontMetricsF, z: float) -> str:
+        """What the label of ``tid`` says at zoom ``z``: name and value,
+        just the value when the name does not fit, nothing when the
+        territory is tiny on screen."""
+        assert self._s is not None
+        t = self._s.map.territories[tid]
+        text = t.name if t.sea or not t.value else f"{t.name} {t.value}"
+        box = paths[tid].boundingRect() if tid in paths else QRectF()
+        tw = fm.horizontalAdvance(text)
+        if box.width() * z < tw * (1.1 if t.sea else 0.6) or box.height() * z < fm.height() * 1.6:
+            if box.width() * z < 16 or box.height() * z < 12:
+                return ""
+            return str(t.value) if t.value and not t.sea else ""
+        return text
 
     def _halo_text(self, p: QPainter, at: QPointF, text: str, ink: QColor) -> None:
         p.setPen(QColor(255, 252, 240, 200))
@@ -681,6 +689,7 @@ class TerritoryCanvas(QAbstractScrollArea):
             base = (ox + dx * z, oy)
             for r in ov.routes:
                 self._paint_route(p, r, base, z)
+            self._paint_names_over(p, ov, base, z)
             p.setFont(self._small)
             for sh in ov.shades:
                 lp = self._labels.get(sh.territory)
@@ -695,6 +704,27 @@ class TerritoryCanvas(QAbstractScrollArea):
                     p.drawText(box, Qt.AlignmentFlag.AlignCenter, sh.text)
             self._paint_units(p, base, z, vis.translated(-dx, 0))
         p.restore()
+
+    def _paint_names_over(self, p: QPainter, ov: TerritoryOverlay, base: tuple[float, float], z: float) -> None:
+        """Names of the territories the overlay shades or routes pass,
+        again above the routes, so that lines never hide them."""
+        s = self._s
+        assert s is not None
+        tids = {sh.territory for sh in ov.shades} | {t for r in ov.routes for t in r.territories}
+        if not tids:
+            return
+        p.setFont(self._font)
+        fm = QFontMetricsF(self._font)
+        paths = self.paths()
+        for tid in tids:
+            lp = self._labels.get(tid)
+            if lp is None or tid not in s.map.territories:
+                continue
+            text = self.label_text(tid, paths, fm, z)
+            if text:
+                tw = fm.horizontalAdvance(text)
+                at = QPointF(base[0] + lp[0] * z - tw / 2, base[1] + lp[1] * z + fm.ascent() / 2 - 1)
+                self._halo_text(p, at, text, QColor("#1c1a16"))
 
     def _route_points(self, r: Route, base: tuple[float, float], z: float) -> list[QPointF]:
         pts: list[QPointF] = []

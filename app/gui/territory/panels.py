@@ -286,11 +286,11 @@ class RailPlanPanel(QWidget):
         lay.addLayout(left, 2)
         self.chart = pg.PlotWidget(background="w")
         self.chart.setMinimumHeight(160)
-        self.chart.setTitle("Rail capacity along the routes", color="#222", size="9pt")
+        self.chart.setTitle("Rail capacity along the routes: grey available, blue used, magenta full",
+                            color="#222", size="9pt")
         self.chart.showGrid(y=True, alpha=0.3)
         self.chart.setMouseEnabled(x=False, y=False)
         self.chart.hideButtons()
-        self.chart.addLegend(offset=(-10, 10))
         lay.addWidget(self.chart, 3)
         self._tick_font = self.font()
         self._tick_font.setPixelSize(10)
@@ -312,7 +312,6 @@ class RailPlanPanel(QWidget):
     def set_chart(self, data: list[tuple[str, int, int]]) -> None:
         """``data``: (territory name, used, capacity) in route order."""
         self.chart.clear()
-        self.chart.addLegend(offset=(-10, 10))
         if not data:
             self.bars_cap = self.bars_used = None
             return

@@ -169,6 +169,8 @@ class TerritoryWindow(QMainWindow):
         self.dock_inspector.raise_()
         self.dock_plan = self._dock("Rail plan", "railPlanDock", self.plan_panel, Bottom)
         self.dock_paint = self._dock("Paint territory", "paintDock", self.paint_panel, Left)
+        self.dock_paint.hide()
+        self.dock_plan.hide()
         self.resizeDocks([self.dock_inspector], [320], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_plan], [230], Qt.Orientation.Vertical)
 
