@@ -55,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     centers = parse_centers(_text(args.centers), args.centers) if args.centers else None
     result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x)
     s = result.scenario
-    save_any(s, args.out)
+    try:
+        save_any(s, args.out)
+    except OSError as e:
+        raise CliError(f"{args.out}: cannot write ({e.strerror or e})") from None
     m = s.map
     land = sum(1 for t in m.territories.values() if t.land)
     land_land = sum(1 for e in m.borders() if m.territories[e.a].land and m.territories[e.b].land)

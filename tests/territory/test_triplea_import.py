@@ -192,3 +192,11 @@ def test_each_sea_crossing_on_the_imported_map(nation: str, a: str, b: str, cros
     s.map.add_border(ta.id, tb.id, BorderKind.STRAIT)  # without the exception: water that rail cannot cross
     p = plan(s, [RailOrder(nation, ta.id, tb.id)])
     assert not p.feasible and "no rail path" in p.refused[0].reason
+
+
+def test_import_command_reports_an_unwritable_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "mini.xml"
+    game.write_text(MINI, encoding="utf-8")
+    assert main(["import-triplea", str(game), "--out", str(tmp_path / "no" / "such" / "x.json")]) == 1
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Traceback" not in err
