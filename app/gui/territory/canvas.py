@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
+import pyqtgraph as pg
 import shapely
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -424,36 +425,44 @@ class TerritoryCanvas(QAbstractScrollArea):
     # paths
 
     def _lod(self) -> int:
-        """Level of detail: simplify to about half a screen pixel."""
+        """Level of detail: simplify to about half a screen pixel, in steps
+        of 4× (0: the shapes as they are, used from half a pixel per map
+        unit up)."""
         tol = 0.5 / self._zoom
-        return max(-8, min(12, math.floor(math.log2(tol)))) if tol > 0 else -8
+        return 0 if tol <= 1.0 else min(6, math.ceil(math.log(tol, 4)))
 
     def paths(self) -> dict[str, QPainterPath]:
         lod = self._lod()
         got = self._paths.get(lod)
         if got is None:
-            got = self._paths[lod] = self._build_paths(2.0 ** lod)
+            got = self._paths[lod] = self._build_paths(4.0 ** lod if lod else 0.0)
         return got
 
     def _build_paths(self, tol: float) -> dict[str, QPainterPath]:
+        """One ``QPainterPath`` per territory (rings as subpaths, odd-even
+        fill), its shape simplified by ``tol`` map units; built through
+        pyqtgraph's array-to-path, which takes numpy arrays whole."""
         s = self._s
         out: dict[str, QPainterPath] = {}
         if s is None:
             return out
         ids = list(s.map.territories)
         shapes = np.asarray([s.map.territories[k].shape for k in ids], dtype=object)
-        simple = shapely.simplify(shapes, tol, preserve_topology=True) if tol > 0.05 else shapes
-        for k, g in zip(ids, simple, strict=True):
+        simple = shapely.simplify(shapes, tol, preserve_topology=False) if tol > 0 else shapes
+        for k, g, orig in zip(ids, simple, shapes, strict=True):
+            if g is None or g.is_empty:  # simplified away: a speck, drawn as it is
+                g = orig
             path = QPainterPath()
+            rings = [] if g is None or g.is_empty else [
+                r for poly in getattr(g, "geoms", [g]) for r in (poly.exterior, *poly.interiors)]
+            xy = [shapely.get_coordinates(r) for r in rings]
+            xy = [a for a in xy if len(a) >= 3]
+            if xy:
+                pts = np.concatenate(xy)
+                connect = np.ones(len(pts), dtype=np.int32)
+                connect[np.cumsum([len(a) for a in xy]) - 1] = 0
+                path = pg.arrayToQPath(pts[:, 0], pts[:, 1], connect=connect)
             path.setFillRule(Qt.FillRule.OddEvenFill)
-            if g is None or g.is_empty:
-                out[k] = path
-                continue
-            for poly in getattr(g, "geoms", [g]):
-                for ring in [poly.exterior, *poly.interiors]:
-                    xy = shapely.get_coordinates(ring)
-                    if len(xy) >= 3:
-                        path.addPolygon(QPolygonF([QPointF(x, y) for x, y in xy.tolist()]))
             out[k] = path
         return out
 
