@@ -13,6 +13,7 @@ Saving writes one territory, one border and one unit per line.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from ..model import Faction, ModelError, Ruleset
@@ -58,6 +59,10 @@ def loads_territory_scenario(text: str, source: str = "<string>") -> TerritorySc
     except json.JSONDecodeError as e:
         raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} "
                                      f"column {e.colno}")]) from None
+    except RecursionError:
+        raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
     return territory_scenario_from_data(data, source)
 
 
@@ -160,9 +165,10 @@ def _bad_point(t: dict[str, Any], path: str) -> tuple[str, str] | None:
         for i, ring in enumerate(t.get(key, [])):
             for j, pt in enumerate(ring):
                 if not (isinstance(pt, list) and len(pt) == 2
-                        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in pt)):
+                        and all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                                for v in pt)):
                     shown = json.dumps(pt)[:40]
-                    return f"{path}.{key}[{i}][{j}]", f"expected a point [x, y] of two numbers, got {shown}"
+                    return f"{path}.{key}[{i}][{j}]", f"expected a point [x, y] of two finite numbers, got {shown}"
     return None
 
 

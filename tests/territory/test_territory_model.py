@@ -111,6 +111,15 @@ def test_sample_loads_and_grid_loader_refuses_it_clearly() -> None:
         load_scenario(EUROPE)
 
 
+def test_huge_numbers_and_deep_nesting_are_clear_problems() -> None:
+    from engine.territory.io import loads_territory_scenario
+
+    with pytest.raises(ScenarioError, match="big.json: not a scenario"):
+        loads_territory_scenario('{"turn": ' + "9" * 5000 + "}", "big.json")
+    with pytest.raises(ScenarioError, match="deep.json: not a scenario: JSON nested too deeply"):
+        loads_territory_scenario("[" * 100000, "deep.json")
+
+
 def _data() -> dict:  # type: ignore[type-arg]
     return territory_scenario_to_data(small_scenario())
 
@@ -125,7 +134,9 @@ def _data() -> dict:  # type: ignore[type-arg]
      "at least 3"),
     (lambda d: d["map"]["grid"].pop("width"), "$.map.grid", "territory"),
     (lambda d: d["map"]["territories"][0]["polygons"][0].__setitem__(1, [1, "x"]),
-     "$.map.territories[0].polygons[0][1]", "expected a point [x, y] of two numbers"),
+     "$.map.territories[0].polygons[0][1]", "expected a point [x, y] of two finite numbers"),
+    (lambda d: d["map"]["territories"][0]["polygons"][0].__setitem__(0, [float("inf"), 0]),
+     "$.map.territories[0].polygons[0][0]", "got [Infinity, 0]"),
 ])
 def test_bad_files_name_what_and_where(edit, where: str, words: str) -> None:  # type: ignore[no-untyped-def]
     d = _data()
