@@ -191,6 +191,8 @@ def parse_polygons(text: str, source: str = "polygons.txt") -> dict[str, list[li
             junk = _POINT.sub("", body).strip()
             if junk:
                 raise TripleAError(f"{source}: line {n} ({name}), polygon {k}: '{junk[:30]}' is not a point (x,y)")
+            if not all(math.isfinite(x) and math.isfinite(y) for x, y in pts):
+                raise TripleAError(f"{source}: line {n} ({name}), polygon {k}: a coordinate is too large")
             if len(set(pts)) < 3:
                 raise TripleAError(f"{source}: line {n} ({name}), polygon {k}: {len(set(pts))} distinct points; "
                                    f"a polygon needs at least 3")
@@ -207,7 +209,10 @@ def parse_centers(text: str, source: str = "centers.txt") -> dict[str, tuple[flo
         m = re.fullmatch(r"\s*(.+?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*,\s*(-?\d+(?:\.\d+)?)\s*\)\s*", line)
         if m is None:
             raise TripleAError(f"{source}: line {n}: expected 'Name  (x,y)'")
-        out[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+        x, y = float(m.group(2)), float(m.group(3))
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise TripleAError(f"{source}: line {n}: a coordinate is too large")
+        out[m.group(1)] = (x, y)
     return out
 
 

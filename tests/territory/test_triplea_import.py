@@ -151,6 +151,7 @@ def test_polygons_format() -> None:
     ("Alpha < (0,0) (1,0) >", "polygon 1: 2 distinct points"),
     ("Alpha < (0,0) (1,0) banana (1,1) >", "'banana' is not a point"),
     ("\n< (0,0) (1,0) (1,1) >", "line 2: a polygon without a territory name"),
+    ("A < (0,0) (" + "9" * 400 + ",0) (1,1) >", "line 1 (A), polygon 1: a coordinate is too large"),
 ])
 def test_bad_polygons_are_refused_clearly(text: str, words: str) -> None:
     with pytest.raises(TripleAError, match="polygons.txt: .*" + re.escape(words)):
@@ -200,3 +201,11 @@ def test_import_command_reports_an_unwritable_output(tmp_path: Path, capsys: pyt
     assert main(["import-triplea", str(game), "--out", str(tmp_path / "no" / "such" / "x.json")]) == 1
     err = capsys.readouterr().err
     assert "cannot write" in err and "Traceback" not in err
+
+
+def test_centers_format_and_errors() -> None:
+    assert parse_centers("Alpha  (10,20)\n\nBeta (3,4)") == {"Alpha": (10.0, 20.0), "Beta": (3.0, 4.0)}
+    with pytest.raises(TripleAError, match=r"centers.txt: line 1: expected 'Name  \(x,y\)'"):
+        parse_centers("Alpha 10 20")
+    with pytest.raises(TripleAError, match="centers.txt: line 1: a coordinate is too large"):
+        parse_centers("Alpha (" + "9" * 400 + ",1)")
