@@ -35,6 +35,7 @@ def run(path: str) -> int:
         twin.show()
         twin.add_recent(path)
         QTimer.singleShot(0, twin.canvas.fit)
+        QTimer.singleShot(0, twin.check_recovery)
         return int(app.exec())
     window = MainWindow(scenario, file)
     window.show()

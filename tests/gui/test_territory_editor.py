@@ -366,6 +366,23 @@ def test_save_and_reopen(qtbot, tmp_path) -> None:
     assert w.scenario.territory("denmark").value == 2
 
 
+def test_autosave_and_recovery_of_a_territory_map(qtbot, tmp_path) -> None:
+    w = open_window(qtbot, tmp_path, EUROPE)
+    w.select(["denmark"])
+    w.inspector.value.setValue(7)
+    w.inspector.value.editingFinished.emit()
+    assert w.autosave.save_now()
+    saved = load_any(w.autosave.data_path)
+    assert isinstance(saved, TerritoryScenario) and saved.territory("denmark").value == 7
+    w.autosave.abandon()  # as if the program crashed
+    again = open_window(qtbot, tmp_path / "again", EUROPE)
+    again.state_dir = tmp_path / "state"
+    again.ask_recover = lambda rec: True  # type: ignore[method-assign]
+    assert again.check_recovery()
+    assert again.scenario.territory("denmark").value == 7 and again.document.is_modified()
+    assert again.document.path == str(EUROPE)
+
+
 def test_run_opens_the_territory_window(qtbot, tmp_path, monkeypatch) -> None:
     from app import gui
 

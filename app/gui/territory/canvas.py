@@ -146,6 +146,7 @@ class TerritoryCanvas(QAbstractScrollArea):
         self._tree: shapely.STRtree | None = None
         self._tree_ids: list[str] = []
         self._border_lines: list[tuple[BorderKind, list[QPolygonF]]] = []
+        self._border_names: list[tuple[str, QPointF]] = []
         self._labels: dict[str, tuple[float, float]] = {}
         self._overlay: TerritoryOverlay = EMPTY
         self._selected: set[str] = set()
@@ -169,6 +170,9 @@ class TerritoryCanvas(QAbstractScrollArea):
         self._small = QFont(self.font())
         self._small.setPixelSize(9)
         self._small.setBold(True)
+        self._italic = QFont(self.font())
+        self._italic.setPixelSize(10)
+        self._italic.setItalic(True)
 
     # ------------------------------------------------------------------
     # model
@@ -205,6 +209,7 @@ class TerritoryCanvas(QAbstractScrollArea):
     def borders_changed(self) -> None:
         s = self._s
         self._border_lines = []
+        self._border_names = []
         if s is not None:
             m = s.map
             for b in m.borders():
@@ -237,6 +242,9 @@ class TerritoryCanvas(QAbstractScrollArea):
                     polys.append(QPolygonF([QPointF(ax - ux * ext, ay - uy * ext),
                                             QPointF(bx + ux * ext, by + uy * ext)]))
                 self._border_lines.append((b.kind, polys))
+                if b.name and polys:
+                    longest = max(polys, key=lambda q: q.boundingRect().width() + q.boundingRect().height())
+                    self._border_names.append((b.name, longest.boundingRect().center()))
         self.invalidate()
 
     def invalidate(self, territories: Iterable[str] | None = None) -> None:
@@ -591,6 +599,22 @@ class TerritoryCanvas(QAbstractScrollArea):
                     tw = fm.horizontalAdvance(text)
                     self._halo_text(p, QPointF(x - tw / 2, y + fm.ascent() / 2 - 1), text, ink)
                     self._paint_rail_features(p, t, x, y + fm.height() * 0.5 + 2)
+
+        p.setFont(self._italic)
+        for dx in self._copies(region):
+            for name, at in self._border_names:
+                x, y = (at.x() + dx - region.x()) * z, (at.y() - region.y()) * z
+                if -200 < x < region.width() * z + 200 and -40 < y < region.height() * z + 40:
+                    self._halo_text(p, QPointF(x + 6, y - 4), name, STRAIT)
+            for tid, t in s.map.territories.items():
+                c = t.features.get("crossing")
+                lp = self._labels.get(tid)
+                if not isinstance(c, dict) or not isinstance(c.get("name"), str) or lp is None:
+                    continue
+                x, y = (lp[0] + dx - region.x()) * z, (lp[1] - region.y()) * z
+                text = f"× {c['name']}"
+                tw = QFontMetricsF(self._italic).horizontalAdvance(text)
+                self._halo_text(p, QPointF(x - tw / 2, y - fm.height() * 0.9), text, CLOSED)
 
     def label_text(self, tid: str, paths: dict[str, QPainterPath], fm: QFontMetricsF, z: float) -> str:
         """What the label of ``tid`` says at zoom ``z``: name and value,

@@ -31,7 +31,7 @@ from engine.rules.rail_options import RailOptions, RailOptionsError, RailReach
 from engine.scenario_io import ScenarioError, load_any
 from engine.territory import GeometryError, Territory, TerritoryMap, TerritoryScenario, polygon_from_cells
 
-from ..autosave import INTERVAL_MS, Autosave, find_recoveries
+from ..autosave import INTERVAL_MS, Autosave, Recovery, find_recoveries
 from ..dialogs.error import ErrorDialog
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument
@@ -632,6 +632,14 @@ class TerritoryWindow(QMainWindow):
         self.autosave.close()
         event.accept()
 
+    def ask_recover(self, recovery: Recovery) -> bool:
+        """Ask whether to recover unsaved work (tests replace this)."""
+        answer = QMessageBox.question(
+            self, "Recover unsaved work",
+            f"Adjutant did not close normally last time.\n\nRecover the unsaved work on {recovery.describe()}?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
     def check_recovery(self) -> bool:
         """Offer the newest autosave of a territory map left by a crash."""
         for rec in find_recoveries(self.state_dir):
@@ -641,11 +649,11 @@ class TerritoryWindow(QMainWindow):
                 continue
             if not isinstance(s, TerritoryScenario):
                 continue
-            answer = QMessageBox.question(self, "Recover unsaved work",
-                                          f"Recover the unsaved work on {rec.describe()}?")
-            if answer == QMessageBox.StandardButton.Yes:
+            if self.ask_recover(rec):
                 self.document.replace(s, rec.original, modified=True)
                 rec.discard()
+                self.autosave.save_now()
+                self.statusBar().showMessage(f"Recovered {rec.describe()}", 10000)
                 return True
             rec.discard()
         return False
