@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
-from engine.scenario_io import ScenarioError, load_scenario
+from engine.scenario_io import ScenarioError, load_any, load_scenario
 
 from .autosave import INTERVAL_MS, Autosave, Recovery, find_recoveries
 from .canvas import MapCanvas
@@ -414,24 +414,40 @@ class MainWindow(QMainWindow):
     def open_file(self, path: str | None = None, ask: bool = True) -> bool:
         """Open ``path`` (or ask for one).  A file that cannot be loaded
         shows the loader's problems and leaves the current document as it
-        was.  ``ask=False`` skips the unsaved-changes prompt."""
-        if ask and not self.maybe_save():
-            return False
+        was; a territory map opens in a territory editor window beside this
+        one.  ``ask=False`` skips the unsaved-changes prompt."""
         if path is None:
             start = str(Path(self.document.path).parent) if self.document.path else ""
             path, _ = QFileDialog.getOpenFileName(self, "Open scenario", start, SCENARIO_FILTER)
             if not path:
                 return False
         try:
-            scenario = load_scenario(path)
+            loaded = load_any(path)
         except ScenarioError as e:
             n = len(e.problems)
             self.show_error("Cannot open", f"{Path(path).name} cannot be opened ({n} problem{'s' if n != 1 else ''}):",
                             [str(p) for p in e.problems])
             return False
-        self.document.replace(scenario, str(path))
+        if not isinstance(loaded, Scenario):  # a territory map: its own editor window
+            return self._open_territory(loaded, str(path))
+        if ask and not self.maybe_save():
+            return False
+        self.document.replace(loaded, str(path))
         self.add_recent(str(path))
         self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def _open_territory(self, scenario: Any, path: str) -> bool:
+        """Open a territory scenario in a territory editor window beside
+        this one (the current grid map stays as it is)."""
+        from .territory import TerritoryWindow
+
+        win = TerritoryWindow(scenario, path, self.settings, self.state_dir)
+        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        self._other_windows = [w for w in getattr(self, "_other_windows", []) if w.isVisible()] + [win]
+        win.show()
+        self.add_recent(path)
+        QTimer.singleShot(0, win.canvas.fit)
         return True
 
     def save(self) -> bool:

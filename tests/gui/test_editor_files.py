@@ -327,3 +327,19 @@ def test_unit_and_place_dialogs(qtbot) -> None:
     assert pd.values() == ("Old", "O")
     pd.name.setText("  New  ")
     assert pd.values() == ("New", "O")
+
+
+def test_opening_a_territory_map_opens_its_own_window(qtbot, tmp_path, in_root) -> None:
+    from app.gui.territory import TerritoryWindow
+
+    w = open_window(qtbot, tmp_path, blank("square"))
+    paint_something(w)
+    text = w.document.text()
+    w.ask_unsaved = lambda: pytest.fail("the grid map is not being replaced")  # type: ignore[method-assign]
+    assert w.open_file("maps/railroad_module_europe.json")
+    others = [x for x in w._other_windows if isinstance(x, TerritoryWindow)]
+    assert len(others) == 1 and others[0].isVisible()
+    others[0].document.undo_stack.setClean()
+    assert w.document.text() == text
+    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    others[0].close()
