@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from app.cli import main as cli_main
@@ -137,6 +139,27 @@ def test_an_attribute_edit_is_one_undo_step(qtbot, tmp_path) -> None:
     w.inspector.name.setText("France")
     w.inspector.name.editingFinished.emit()
     assert stack.count() == 1 and w.scenario.territory("germany").name == "Germany"
+
+
+@pytest.mark.parametrize("path", [EUROPE, RAIL_OPTIONS], ids=lambda p: p.name)
+def test_an_edit_redraws_only_its_part_and_looks_like_a_full_redraw(qtbot, tmp_path, path: Path) -> None:
+    w = open_window(qtbot, tmp_path, path)
+    c = w.canvas
+    c.grab()
+    tid = next(t.id for t in w.scenario.map.territories.values() if not t.sea and t.controller)
+    other = next(f.id for f in w.scenario.sides if f.id != w.scenario.territory(tid).controller)
+    w.document.set_attribute(tid, "controller", other)
+    w.document.set_feature(tid, "rail_station", {"damage": 2})
+    assert c._cache is not None  # patched, not thrown away
+    patched = c.grab().toImage()
+    c.invalidate(None)
+    full = c.grab().toImage()
+    assert patched.size() == full.size()
+    a = np.frombuffer(patched.convertToFormat(QImage.Format.Format_ARGB32).constBits(), np.uint8).astype(int)
+    b = np.frombuffer(full.convertToFormat(QImage.Format.Format_ARGB32).constBits(), np.uint8).astype(int)
+    # the same picture, up to the anti-aliasing of edges under a clip (a few levels of one channel)
+    assert np.abs(a - b).max() <= 6
+    assert (np.abs(a - b) > 0).mean() < 0.002
 
 
 def test_station_features_and_borders_are_undoable(qtbot, tmp_path) -> None:

@@ -248,11 +248,41 @@ class TerritoryCanvas(QAbstractScrollArea):
         self.invalidate()
 
     def invalidate(self, territories: Iterable[str] | None = None) -> None:
-        """Attributes changed (colours, labels, features): re-render the
-        static layer."""
-        self._static_rev += 1
-        self._cache = None
+        """Attributes of ``territories`` changed (colours, labels,
+        features): re-render just their part of the cached static layer
+        (all of it when ``territories`` is ``None``)."""
         self.viewport().update()
+        if territories is None or self._cache is None or self._s is None:
+            self._static_rev += 1
+            self._cache = None
+            return
+        paths = self.paths()
+        boxes = [paths[t].boundingRect() for t in territories if t in paths and not paths[t].isEmpty()]
+        if not boxes:
+            return
+        area = boxes[0]
+        for b in boxes[1:]:
+            area = area.united(b)
+        z = self._zoom
+        area = area.adjusted(-80 / z, -30 / z, 80 / z, 30 / z)  # labels reach beyond the shape
+        key, region, pix = self._cache
+        painter = QPainter(pix)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for dx in ([-self.map_width, 0.0, self.map_width] if self.wrap else [0.0]):
+            part = area.translated(dx, 0).intersected(region)
+            if part.isEmpty():
+                continue
+            screen = QRectF((part.x() - region.x()) * z, (part.y() - region.y()) * z, part.width() * z,
+                            part.height() * z).toAlignedRect()
+            painter.setClipRect(screen)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+            painter.fillRect(screen, Qt.GlobalColor.transparent)
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+            limit = QRectF(screen.x() / z + region.x(), screen.y() / z + region.y(), screen.width() / z,
+                           screen.height() / z).adjusted(-3 / z, -3 / z, 3 / z, 3 / z)  # what touches the edge too
+            self.render_static(painter, region, z, limit=limit)
+        painter.end()
+        self.render_count += 1
 
     def label_point(self, tid: str) -> tuple[float, float] | None:
         return self._labels.get(tid)
@@ -527,10 +557,11 @@ class TerritoryCanvas(QAbstractScrollArea):
         W = self.map_width
         return [dx for dx in (-W, 0.0, W) if region.right() > dx and region.left() < dx + W]
 
-    def render_static(self, p: QPainter, region: QRectF, z: float) -> None:
+    def render_static(self, p: QPainter, region: QRectF, z: float, limit: QRectF | None = None) -> None:
         """Paint the static layer of map rectangle ``region`` at zoom ``z``
-        into ``p`` (whose (0, 0) is the region's top-left corner); export
-        and tests call it directly."""
+        into ``p`` (whose (0, 0) is the region's top-left corner); only what
+        meets ``limit`` (map coordinates, default: all of ``region``) is
+        drawn.  Export and tests call it directly."""
         s = self._s
         assert s is not None
         m = s.map
@@ -539,10 +570,13 @@ class TerritoryCanvas(QAbstractScrollArea):
         outline.setCosmetic(True)
         sea_pen = QPen(SEA_EDGE, 0.6)
         sea_pen.setCosmetic(True)
+        world = QRectF(0, 0, self.map_width, self.map_height)
         for dx in self._copies(region):
+            view = (limit if limit is not None else region).translated(-dx, 0)
+            if not view.intersects(world):
+                continue
             p.save()
             p.setTransform(QTransform.fromScale(z, z).translate(-region.x() + dx, -region.y()))
-            view = region.translated(-dx, 0)
             for tid, t in m.territories.items():
                 path = paths.get(tid)
                 if path is None or path.isEmpty() or not path.boundingRect().intersects(view):
@@ -559,7 +593,7 @@ class TerritoryCanvas(QAbstractScrollArea):
                     p.drawPath(path)
             self._paint_borders(p, z)
             p.restore()
-        self._paint_labels(p, region, z)
+        self._paint_labels(p, region, z, limit)
 
     def _paint_borders(self, p: QPainter, z: float) -> None:
         for kind, polys in self._border_lines:
@@ -581,16 +615,22 @@ class TerritoryCanvas(QAbstractScrollArea):
                 p.setPen(dots)
                 p.drawPolyline(poly)
 
-    def _paint_labels(self, p: QPainter, region: QRectF, z: float) -> None:
+    def _paint_labels(self, p: QPainter, region: QRectF, z: float, limit: QRectF | None = None) -> None:
         s = self._s
         assert s is not None
         fm = QFontMetricsF(self._font)
         p.setFont(self._font)
         paths = self.paths()
+        world = QRectF(0, 0, self.map_width, self.map_height)
+        near = None if limit is None else limit.adjusted(-80 / z, -30 / z, 80 / z, 30 / z)
         for dx in self._copies(region):
+            if near is not None and not near.translated(-dx, 0).intersects(world):
+                continue
             for tid, (lx, ly) in self._labels.items():
                 x, y = (lx + dx - region.x()) * z, (ly - region.y()) * z
                 if x < -150 or y < -60 or x > region.width() * z + 150 or y > region.height() * z + 60:
+                    continue
+                if near is not None and not near.contains(QPointF(lx + dx, ly)):
                     continue
                 t = s.map.territories[tid]
                 text = self.label_text(tid, paths, fm, z)

@@ -54,7 +54,10 @@ class TerritoryDocument(QObject):
         self.revision = 0
         """Counts changes; caches of rules objects key on it."""
         self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(lambda clean: self.modifiedChanged.emit(not clean))
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.modifiedChanged.emit(not clean)
 
     def is_modified(self) -> bool:
         return not self.undo_stack.isClean()
