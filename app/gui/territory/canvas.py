@@ -266,6 +266,9 @@ class TerritoryCanvas(QAbstractScrollArea):
         z = self._zoom
         area = area.adjusted(-80 / z, -30 / z, 80 / z, 30 / z)  # labels reach beyond the shape
         key, region, pix = self._cache
+        if key != (z, self._static_rev):  # a cache of another zoom: drawn afresh anyway
+            self._cache = None
+            return
         painter = QPainter(pix)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         for dx in ([-self.map_width, 0.0, self.map_width] if self.wrap else [0.0]):
