@@ -243,6 +243,8 @@ def test_rail_plan_preview_then_exact_routing_off_the_gui_thread(qtbot, tmp_path
     assert not any(r.dashed for r in ov.routes)
     shaded = {sh.territory: sh.text for sh in ov.shades if sh.fill}
     assert shaded["ukraine"] == "4/4" and shaded["france"] == "3/6"
+    qtbot.mouseMove(w.canvas.viewport(), view_point(w, "hungary"))
+    assert "rail: 2 of 2 used" in w.hover_label.text()
     # the chart: used against available along the routes
     data = p.chart_data()
     assert ("Prussia", 1, 1) in data and len(data) == len(plan.usage)
@@ -336,6 +338,11 @@ def test_selecting_a_unit_lists_what_the_cli_lists(qtbot, tmp_path, capsys) -> N
     box = next(rect for rect, tid, ids in w.canvas.unit_boxes() if "ger_inf" in ids)
     qtbot.mouseClick(w.canvas.viewport(), Qt.MouseButton.LeftButton, pos=box.center().toPoint())
     assert w.selected_unit == "ger_inf"
+    # the inspector's unit list selects too
+    w.select(["italy"])
+    w.inspector.units.itemClicked.emit(w.inspector.units.item(0))
+    assert w.selected_unit == "ita_inf"
+    w.select_unit("ger_inf")
     assert w.options_panel.reachable() == cli["reachable"] == ["Italy", "Smolensk"]
     reach = {sh.territory for sh in w.canvas.overlay().shades if sh.fill}
     assert reach == {"italy", "smolensk"}
@@ -356,6 +363,12 @@ def test_a_planned_rail_move_is_undoable_and_updates_the_capacity(qtbot, tmp_pat
     stations = {w.options_panel.stations.item(i, 0).text(): w.options_panel.stations.item(i, 3).text()
                 for i in range(w.options_panel.stations.rowCount())}
     assert stations["Germany"] == "6"
+    # hovering says what the engine says
+    qtbot.mouseMove(w.canvas.viewport(), view_point(w, "france"))
+    assert w.statusBar().currentMessage().startswith("✘ ")
+    qtbot.mouseMove(w.canvas.viewport(), view_point(w, "italy"))
+    assert w.statusBar().currentMessage().startswith("✔ ")
+    assert "rail: 2 spaces via Germany > Austria > Italy" in w.hover_label.text()
     # clicking a territory out of reach refuses with the engine's reason
     assert not w.rail_to("france")
     assert w.document.undo_stack.count() == 0

@@ -728,6 +728,23 @@ class TerritoryCanvas(QAbstractScrollArea):
         for dx in self._copies(vis):
             p.save()
             p.setTransform(QTransform.fromScale(z, z) * QTransform.fromTranslate(ox + dx * z, oy))
+            c = s.map.backdrop_cell
+            if ov.grid and c > 0 and c * z >= 5:
+                pen = QPen(QColor(40, 36, 30, 70), 1)
+                pen.setCosmetic(True)
+                p.setPen(pen)
+                x0 = max(0.0, math.floor(vis.left() / c) * c)
+                x1 = min(self.map_width, vis.right())
+                y0 = max(0.0, math.floor(vis.top() / c) * c)
+                y1 = min(self.map_height, vis.bottom())
+                x = x0
+                while x <= x1:
+                    p.drawLine(QPointF(x, y0), QPointF(x, y1))
+                    x += c
+                y = y0
+                while y <= y1:
+                    p.drawLine(QPointF(x0, y), QPointF(x1, y))
+                    y += c
             if ov.cells and s.map.backdrop_cell > 0:
                 c = s.map.backdrop_cell
                 p.setPen(Qt.PenStyle.NoPen)

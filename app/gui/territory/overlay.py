@@ -43,6 +43,8 @@ class TerritoryOverlay:
     routes: tuple[Route, ...] = ()
     cells: tuple[tuple[int, int], ...] = ()
     """Backdrop cells being painted (painting a new territory)."""
+    grid: bool = False
+    """Show the backdrop grid's lines (paint mode)."""
     message: str = ""
 
 

@@ -83,6 +83,7 @@ class TerritoryWindow(QMainWindow):
         self._drag: tuple[str, list[str]] | None = None
         self._painting: str | None = None
         self._last_hover: str | None = None
+        self._judged: str | None = None
 
         self._make_actions()
         self._make_docks()
@@ -225,6 +226,7 @@ class TerritoryWindow(QMainWindow):
         c.territoryHovered.connect(self._hovered)
         c.zoomChanged.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
         self.inspector.message.connect(lambda t: self.statusBar().showMessage(t, 10000))
+        self.inspector.units.itemClicked.connect(self._unit_clicked)
         self.planner.overlayChanged.connect(self._plan_overlay)
         self.planner.planChanged.connect(self._plan_changed)
         self.planner.ordersChanged.connect(self._orders_changed)
@@ -310,7 +312,7 @@ class TerritoryWindow(QMainWindow):
         elif self.mode == "railoptions":
             self.canvas.set_overlay(self._options_overlay())
         elif self.mode == "paint":
-            self.canvas.set_overlay(TerritoryOverlay(cells=tuple(sorted(self.paint_cells))))
+            self.canvas.set_overlay(TerritoryOverlay(cells=tuple(sorted(self.paint_cells)), grid=True))
             self.paint_panel.count.setText(f"{len(self.paint_cells)} cells")
         else:
             self.canvas.set_overlay(None)
@@ -352,7 +354,21 @@ class TerritoryWindow(QMainWindow):
             else:
                 self.select([ev.territory])
 
+    def _unit_clicked(self, item: Any) -> None:
+        """A unit picked in the inspector's list: selected (rail options
+        then show where it can rail)."""
+        self.select_unit(str(item.data(Qt.ItemDataRole.UserRole)))
+
     def _move(self, ev: TerritoryMouseEvent) -> None:
+        if self.mode == "railoptions" and self.selected_unit is not None and ev.territory != self._judged:
+            self._judged = ev.territory
+            if ev.territory is not None and ev.territory != self.scenario.unit(self.selected_unit).at:
+                try:
+                    v = self.rail_options().judge(self.selected_unit, ev.territory)
+                except (RailOptionsError, ModelError) as e:
+                    self.statusBar().showMessage(str(e), 10000)
+                else:
+                    self.statusBar().showMessage(("✔ " if v.allowed else "✘ ") + v.reason, 10000)
         if self.mode == "paint" and self._painting:
             self._paint_at(ev)
         elif self.mode == "railplan" and self._drag is not None:
@@ -447,6 +463,15 @@ class TerritoryWindow(QMainWindow):
         units = s.units_in(tid)
         if units:
             parts.append("units: " + ", ".join(f"{u.id} ({u.type})" for u in units))
+        if self.mode == "railplan" and self.planner.exact is not None:
+            use = next((u for u in self.planner.exact.usage if u.territory == tid), None)
+            if use is not None:
+                parts.append(f"rail: {use.used} of {use.capacity} used")
+        if self.mode == "railoptions" and self.reach is not None:
+            hit = next((d for d in self.reach.destinations if d.territory == tid), None)
+            if hit is not None:
+                parts.append(f"rail: {hit.cost} space{'s' if hit.cost != 1 else ''} via "
+                             + " > ".join(s.map.label(x) for x in hit.path))
         return "   ·   ".join(parts)
 
     # ------------------------------------------------------------------
