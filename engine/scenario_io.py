@@ -104,6 +104,8 @@ def loads_any(text: str, source: str = "<string>") -> Scenario | TerritoryScenar
         raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
     except RecursionError:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
     if is_territory_data(data):
         return territory_scenario_from_data(data, source)
     return scenario_from_data(data, source)
@@ -148,6 +150,8 @@ def loads_scenario(text: str, source: str = "<string>") -> Scenario:
         raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
     except RecursionError:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
     return scenario_from_data(data, source)
 
 

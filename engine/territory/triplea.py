@@ -86,6 +86,8 @@ def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
                            f"(they can expand without limit or read other files)") from None
     except DefusedXmlException as e:
         raise TripleAError(f"{source}: refused unsafe XML ({type(e).__name__})") from None
+    except LookupError as e:  # an XML declaration naming an unknown encoding
+        raise TripleAError(f"{source}: the XML declaration names an {e}; TripleA games are UTF-8") from None
     except ParseError as e:
         line, col = e.position
         raise TripleAError(f"{source}: not well-formed XML at line {line}, column {col + 1} "
