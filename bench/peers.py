@@ -1,0 +1,334 @@
+"""Adjutant against the tools a user would otherwise reach for, measured
+side by side in the same run and reported as a ratio (peer time / Adjutant
+time: above 1 means Adjutant is faster).
+
+1. CWOL rail (issue 4): the bounded 40/80-square search
+   (:func:`engine.rules.cwol_rail.rail_move`, ties and verdict included)
+   against ``networkx.shortest_path`` (bidirectional BFS) on the same rail
+   network: the subgraph of rail links whose both squares the mover's side
+   controls, which is what the search may use.  The networkx graph is built
+   outside the timed region and its build time is reported apart, because a
+   graph of *valid* squares must be rebuilt whenever control changes, so its
+   real cost per hover in an editor includes the build.  Both answers are
+   compared (same shortest length whenever it is within the bound).
+2. ACW hex reachability (issue 5): :func:`engine.rules.acw.movement.reach`
+   on a prebuilt :class:`Board` against ``networkx.single_source_dijkstra_path_length``
+   with cutoff = movement points on a directed graph carrying exactly the
+   same step costs (terrain, river and bridge hexsides, enemy hexes closed,
+   no way out of a hex next to the enemy).  Graph build reported apart;
+   reachable sets and costs compared.
+3. Rendering a whole 1000 x 1000 map to PNG: ``adjutant render`` against
+   Tiled's ``tmxrasterizer`` on the same map exported with
+   ``adjutant export-tiled`` (same output size: the rasterizer is asked for
+   the size Adjutant's image has).  Both are whole processes, timed wall
+   clock.  Skipped, with the reason printed, where ``tmxrasterizer`` or
+   either command is absent.
+
+Run: ``python -m bench.peers`` (``--quick`` for fewer runs).  Environment:
+``BENCH_RENDER_RUNS`` (default 7).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+import numpy as np
+
+from engine.grids import Cell, Edge, HexGrid, Orientation
+from engine.labels import NumericNumbering
+from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType, Unit, UnitType
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def summary(times_ns: Sequence[int]) -> tuple[float, float]:
+    """Median and 95th percentile in milliseconds."""
+    t = sorted(times_ns)
+    return statistics.median(t) / 1e6, t[min(len(t) - 1, int(len(t) * 0.95))] / 1e6
+
+
+def timed(fn: Callable[[Any], object], items: Sequence[Any]) -> list[int]:
+    out = []
+    for x in items:
+        t0 = time.perf_counter_ns()
+        fn(x)
+        out.append(time.perf_counter_ns() - t0)
+    return out
+
+
+def line(name: str, ours: Sequence[int], peer: Sequence[int], peer_name: str) -> float:
+    om, op = summary(ours)
+    pm, pp = summary(peer)
+    ratio = pm / om if om else float("inf")
+    print(f"  {name}")
+    print(f"    Adjutant   median {om:9.3f} ms  p95 {op:9.3f} ms")
+    print(f"    {peer_name:10} median {pm:9.3f} ms  p95 {pp:9.3f} ms   ratio (peer/Adjutant, medians) {ratio:.1f}x")
+    return ratio
+
+
+# ---------------------------------------------------------------------------
+# 1. CWOL rail
+
+def bench_rail(hovers: int) -> None:
+    from bench import cwol_rail as cw
+    from engine.rules.cwol_rail import rail_move, rail_network
+
+    s = cw.scenario()
+    unit = s.unit("CS1IN")
+    side = s.sides.index(s.side(unit.side))
+    net = rail_network(s.map)
+    ctrl = s.map.control
+    w = s.map.width
+
+    def build() -> nx.Graph:
+        g = nx.Graph()
+        for e in s.map.links["rail"]:
+            if ctrl[e.a.row, e.a.col] == side and ctrl[e.b.row, e.b.col] == side:
+                g.add_edge(e.a.row * w + e.a.col, e.b.row * w + e.b.col)
+        return g
+
+    builds = []
+    for _ in range(3):
+        t0 = time.perf_counter()
+        g = build()
+        builds.append(time.perf_counter() - t0)
+    rng = random.Random(7)
+    near = [net.cell(i) for i in net.adj
+            if max(abs(i % w - unit.at.col), abs(i // w - unit.at.row)) <= cw.WINDOW]
+    targets = [rng.choice(near) for _ in range(hovers)]
+    start = unit.at.row * w + unit.at.col
+
+    def ours(t: Cell) -> object:
+        return rail_move(s, unit, t, measure_long_paths=False)
+
+    def peer(t: Cell) -> object:
+        try:
+            return nx.shortest_path(g, start, t.row * w + t.col)
+        except (nx.NetworkXNoPath, nx.NodeNotFound):
+            return None
+
+    agree = 0
+    for t in targets[:300]:
+        r = rail_move(s, unit, t, measure_long_paths=False)
+        p = peer(t)
+        n = None if p is None else len(p) - 1
+        if r.path is not None:
+            assert n == len(r.path) - 1, f"rail: lengths differ at {s.map.label(t)}: {len(r.path) - 1} vs {n}"
+        else:
+            assert n is None or n > 80, f"rail: networkx found {n} squares to {s.map.label(t)}, Adjutant none"
+        agree += 1
+    timed(ours, targets[:200])
+    timed(peer, targets[:200])
+    o, p = timed(ours, targets), timed(peer, targets)
+    print(f"CWOL rail on a {cw.SIZE}x{cw.SIZE} map, {len(net)} rail squares; {hovers} destinations within "
+          f"{cw.WINDOW} squares of the unit ({agree} answers checked equal)")
+    print(f"  networkx graph of the side's valid rail ({g.number_of_nodes()} nodes, {g.number_of_edges()} edges) "
+          f"built in {min(builds) * 1e3:.0f} ms (not in the times below; needed again after every control change)")
+    line("one rail move: bounded search + ties + verdict vs shortest_path", o, p, "networkx")
+    pm, _ = summary(p)
+    om, _ = summary(o)
+    print(f"    networkx with its graph rebuilt per hover (control may change between hovers): "
+          f"{pm + min(builds) * 1e3:.1f} ms, ratio {(pm + min(builds) * 1e3) / om:.0f}x")
+
+
+# ---------------------------------------------------------------------------
+# 2. ACW hex reachability
+
+ACW_SIZE = 500
+
+
+def acw_scenario(seed: int = 1862) -> Scenario:
+    """500 x 500 flat hexes: open (1), woods (3), water (impassable) in
+    patches; 4% of hexsides are river, a fifth of them bridged; 300 enemy
+    units; our infantry (3) and cavalry (5)."""
+    rng = np.random.default_rng(seed)
+    grid = HexGrid(ACW_SIZE, ACW_SIZE, Orientation.FLAT, "odd")
+    gm = GridMap(grid, NumericNumbering())
+    noise = rng.random((ACW_SIZE // 10 + 1, ACW_SIZE // 10 + 1))
+    coarse = np.kron(noise, np.ones((10, 10)))[:ACW_SIZE, :ACW_SIZE]
+    gm.terrain[:] = np.where(coarse < 0.65, 0, np.where(coarse < 0.93, 1, 2)).astype(np.uint8)
+    flip = rng.random((ACW_SIZE, ACW_SIZE)) < 0.1
+    gm.terrain[flip & (gm.terrain != 2)] = 1
+    r = random.Random(seed)
+    for _ in range(int(ACW_SIZE * ACW_SIZE * 3 * 0.04)):
+        c = Cell(r.randrange(ACW_SIZE), r.randrange(ACW_SIZE))
+        n = grid.neighbours(c)
+        if n:
+            e = Edge.between(c, r.choice(n))
+            gm.rivers.add(e)
+            if r.random() < 0.2:
+                gm.bridges[e] = r.choice(("road", "rail"))
+    terrain = [TerrainType("open", "Open", "o", "#dddd99", move_cost=1),
+               TerrainType("woods", "Woods", "w", "#338833", move_cost=3),
+               TerrainType("water", "Water", "~", "#3366cc", impassable=True)]
+    types = [UnitType("infantry", "Infantry", 3, {"arm": "infantry"}), UnitType("cavalry", "Cavalry", 5,
+                                                                                 {"arm": "cavalry"})]
+    rs = Ruleset("ACW bench", terrain, types, options={"acw": {}})
+    sides = [Faction("US", "Union", "#2244aa", "U"), Faction("CS", "Confederate", "#888888", "C")]
+    units = []
+    for k in range(300):
+        units.append(Unit(f"CS{k}", "CS", "infantry", Cell(r.randrange(ACW_SIZE), r.randrange(ACW_SIZE)), 5))
+    enemy = {u.at for u in units}
+    k = 0
+    while k < 400:
+        c = Cell(r.randrange(ACW_SIZE), r.randrange(ACW_SIZE))
+        if c in enemy or gm.terrain[c.row, c.col] == 2:
+            continue
+        units.append(Unit(f"US{k}", "US", "cavalry" if k % 3 == 0 else "infantry", c, 5))
+        k += 1
+    return Scenario("acw bench", rs, sides, gm, units)
+
+
+def bench_acw(runs: int) -> None:
+    from engine.rules.acw.movement import Board, reach
+    from engine.rules.acw.units import movement_of
+
+    s = acw_scenario()
+    t0 = time.perf_counter()
+    board = Board(s, "US")
+    board_t = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    g = nx.DiGraph()
+    n_cells = s.map.width * s.map.height
+    g.add_nodes_from(range(n_cells))
+    edges = []
+    for a in range(n_cells):
+        if a in board.near_enemy or a in board.enemy:
+            continue  # no way out of a hex next to the enemy (the start excepted: starts are chosen elsewhere)
+        for b in board.neighbours(a):
+            c = board.step_cost(a, b)
+            if c is not None:
+                edges.append((a, b, c))
+    g.add_weighted_edges_from(edges)
+    build_t = time.perf_counter() - t0
+    ours_units = [u for u in s.units if u.side == "US" and board.index(u.at) not in board.near_enemy]
+    rng = random.Random(3)
+    chosen = [rng.choice(ours_units) for _ in range(runs)]
+
+    def ours(u: Unit) -> object:
+        return reach(s, u, board)
+
+    def peer(u: Unit) -> object:
+        return nx.single_source_dijkstra_path_length(g, board.index(u.at), cutoff=movement_of(s, u))
+
+    for u in ours_units[:200]:
+        a, b = reach(s, u, board).costs, peer(u)
+        assert a == b, f"ACW: reach of {u.id} differs from networkx ({len(a)} vs {len(b)} hexes)"  # type: ignore
+    timed(ours, chosen[:100])
+    timed(peer, chosen[:100])
+    o, p = timed(ours, chosen), timed(peer, chosen)
+    print(f"ACW hex reachability on {ACW_SIZE}x{ACW_SIZE} hexes, {len(s.map.rivers)} river hexsides, "
+          f"{len(board.enemy)} enemy hexes; {runs} reaches of infantry (3 MP) and cavalry (5 MP); "
+          f"{min(200, len(ours_units))} answers checked equal")
+    print(f"  Adjutant's Board (once per side and position) built in {board_t * 1e3:.0f} ms; "
+          f"the networkx graph ({g.number_of_nodes()} nodes, {g.number_of_edges()} weighted edges) "
+          f"in {build_t:.1f} s (neither in the times below)")
+    line("reach: bucket-queue search vs single_source_dijkstra_path_length(cutoff=MP)", o, p, "networkx")
+    om, _ = summary(o)
+    pm, _ = summary(p)
+    print(f"    counting the graph build (needed again after any unit moves, as the Board is): "
+          f"Adjutant {om + board_t * 1e3:.1f} ms, networkx {pm + build_t * 1e3:.0f} ms, "
+          f"ratio {(pm + build_t * 1e3) / (om + board_t * 1e3):.0f}x")
+
+
+# ---------------------------------------------------------------------------
+# 3. rendering
+
+def _command_ok(args: list[str]) -> str | None:
+    try:
+        r = subprocess.run(args, capture_output=True, text=True, timeout=60, check=False,
+                           env=dict(os.environ, QT_QPA_PLATFORM="offscreen"))
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return str(e)
+    return None if r.returncode == 0 else (r.stderr.strip().splitlines() or ["exit status " + str(r.returncode)])[-1]
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    head = path.read_bytes()[:24]
+    if head[:8] != b"\x89PNG\r\n\x1a\n":
+        raise ValueError(f"{path} is not a PNG")
+    w, h = struct.unpack(">II", head[16:24])
+    return int(w), int(h)
+
+
+def _wall(args: list[str], runs: int) -> list[int]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter_ns()
+        r = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=900)
+        out.append(time.perf_counter_ns() - t0)
+        if r.returncode != 0:
+            raise RuntimeError(f"{' '.join(args[:2])} failed: {r.stderr.strip()[-300:]}")
+    return out
+
+
+def bench_render(runs: int) -> None:
+    print("Rendering a whole 1000x1000 map to PNG")
+    adjutant = shutil.which("adjutant", path=str(Path(sys.executable).parent)) or shutil.which("adjutant")
+    raster = shutil.which("tmxrasterizer")
+    reasons = []
+    if raster is None:
+        reasons.append("tmxrasterizer is not installed (Debian/Ubuntu: apt-get install tiled)")
+    if adjutant is None:
+        reasons.append("the adjutant command is not installed (pip install -e .)")
+    else:
+        for cmd in ("render", "export-tiled"):
+            why = _command_ok([adjutant, cmd, "--help"])
+            if why is not None:
+                reasons.append(f"'adjutant {cmd}' is not available ({why})")
+    if reasons:
+        print("  skipped: " + "; ".join(reasons))
+        return
+    assert adjutant is not None and raster is not None
+    from bench import cwol_rail as cw
+    from engine.scenario_io import save_scenario
+
+    with tempfile.TemporaryDirectory(prefix="adjutant-bench-") as d:
+        folder = Path(d)
+        src = folder / "big.json"
+        s = cw.scenario()
+        s.map.terrain[:] = np.random.default_rng(4).integers(0, 1, size=s.map.terrain.shape)
+        save_scenario(s, src)
+        tmx = folder / "big.tmx"
+        r = subprocess.run([adjutant, "export-tiled", str(src), str(tmx)], capture_output=True, text=True,
+                           check=False, timeout=900)
+        if r.returncode != 0 or not tmx.exists():
+            print(f"  skipped: 'adjutant export-tiled {src.name} {tmx.name}' failed: {r.stderr.strip()[-300:]}")
+            return
+        ours_png, peer_png = folder / "adjutant.png", folder / "tiled.png"
+        o = _wall([adjutant, "render", str(src), str(ours_png)], runs)
+        w, h = _png_size(ours_png)
+        p = _wall([raster, "--size", str(max(w, h)), str(tmx), str(peer_png)], runs)
+        pw, ph = _png_size(peer_png)
+        print(f"  {runs} runs each, whole processes (start-up included); Adjutant's image {w}x{h}, "
+              f"tmxrasterizer's {pw}x{ph}")
+        line("adjutant render vs tmxrasterizer --size", o, p, "Tiled")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    quick = "--quick" in args
+    print("Adjutant against peers (ratio = peer median / Adjutant median; > 1: Adjutant is faster)\n")
+    bench_rail(500 if quick else 2000)
+    print()
+    bench_acw(300 if quick else 2000)
+    print()
+    bench_render(int(os.environ.get("BENCH_RENDER_RUNS", "3" if quick else "7")))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
