@@ -1,0 +1,767 @@
+"""The map renderer: everything a map looks like, for one grid kind.
+
+A :class:`MapRenderer` paints a scenario in two passes:
+
+* :meth:`MapRenderer.render_base` paints the static part of the map into a
+  rectangle of *scene pixels* (map coordinates times the zoom): terrain,
+  control tint and grid lines straight from the model's numpy arrays (each
+  pixel looks up its cell; no polygon per cell), then control borders,
+  rivers, bridges, roads, rail and coordinate labels as vector strokes.  The
+  canvas caches its output in tiles; export calls it directly.
+* :meth:`MapRenderer.paint_top` paints what changes often on top, fresh
+  every frame: places, unit counters (cached sprites), the selected unit and
+  the overlays of :mod:`app.gui.overlay`.
+
+Geometry comes from the engine's :class:`~engine.grids.Layout`; only this
+package turns it into Qt types.  Each grid kind supplies the few vectorised
+pieces that differ (pixel to cell, cell centres, corner offsets) in its own
+subclass, registered in :mod:`app.gui.render`.
+"""
+
+from __future__ import annotations
+
+import math
+from abc import ABC, abstractmethod
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
+
+from app.gui.overlay import CellMark, EdgeMark, Marker, Overlay, PathLine
+from engine.grids import Cell, GridKind
+from engine.model import NO_SIDE, Scenario, Unit
+
+from . import style
+from .index import EdgeIndex
+
+LAYERS: tuple[str, ...] = ("terrain", "control", "rivers", "rail", "road", "places", "units", "grid", "labels")
+"""Every layer the renderer knows, bottom to top."""
+
+DEFAULT_LAYERS: frozenset[str] = frozenset(LAYERS) - {"labels"}
+
+GRID_LEVELS = 5
+"""Anti-aliasing levels of raster grid lines (coverage 0 .. 1)."""
+
+Array = np.ndarray[Any, Any]
+
+
+class MapRenderer(ABC):
+    """Paints one scenario; one subclass per grid kind.
+
+    ``extent`` is the cell's inner size in layout units (a square's side, a
+    hex's width across the flats); ``zoom`` everywhere is screen pixels per
+    layout unit, so ``extent * zoom`` is how big a cell looks.
+    """
+
+    kind: ClassVar[GridKind]
+    base_size: ClassVar[float]
+    """Size passed to ``grid.make_layout`` (map coordinates)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.grid = scenario.map.grid
+        self.layout = self.grid.make_layout(self.base_size)
+        self.map_width, self.map_height = self.layout.bounds()
+        self.extent = self.inner_extent()
+        self.corner_offsets = self.make_corner_offsets()
+        self._luts: dict[tuple[bool, bool, bool], Array] = {}
+        self._sprites: OrderedDict[tuple[Any, ...], QImage] = OrderedDict()
+        m = scenario.map
+        self.indexes: dict[str, EdgeIndex] = {
+            "rivers": EdgeIndex(self.grid, m.rivers, sides_only=True),
+            "rail": EdgeIndex(self.grid, m.links.setdefault("rail", set()), sides_only=False),
+            "road": EdgeIndex(self.grid, m.links.setdefault("road", set()), sides_only=False),
+        }
+
+    # ------------------------------------------------------------------
+    # what each grid kind provides
+
+    @abstractmethod
+    def inner_extent(self) -> float:
+        """The cell's size across (square side, hex width across flats)."""
+
+    @abstractmethod
+    def make_corner_offsets(self) -> Array:
+        """``(k, 2)`` offsets of the cell's corners from its centre, in the
+        layout's clockwise order."""
+
+    @abstractmethod
+    def centers(self, cols: Array, rows: Array) -> tuple[Array, Array]:
+        """Cell centres (map coordinates) of arrays of columns and rows."""
+
+    @abstractmethod
+    def pick_pixels(self, xs: Array, ys: Array, want_edge: bool) -> tuple[Array, Array, Array | None]:
+        """Vectorised :meth:`Layout.pick`: ``xs`` has shape ``(1, w)``, ``ys``
+        ``(h, 1)`` (map coordinates); returns column and row arrays that
+        broadcast to ``(h, w)`` and, when ``want_edge``, the distance (map
+        units) from each point to its cell's outline."""
+
+    # ------------------------------------------------------------------
+    # model changes
+
+    def refresh(self) -> None:
+        """The whole model may have changed (new terrain types, sides, edges)."""
+        m = self.scenario.map
+        self._luts.clear()
+        self._sprites.clear()
+        self.indexes["rivers"].rebuild(m.rivers)
+        self.indexes["rail"].rebuild(m.links.setdefault("rail", set()))
+        self.indexes["road"].rebuild(m.links.setdefault("road", set()))
+
+    def refresh_cells(self, cells: Iterable[Cell]) -> None:
+        """Edges around ``cells`` may have changed."""
+        cells = list(cells)
+        m = self.scenario.map
+        for name, edges in (("rivers", m.rivers), ("rail", m.links.setdefault("rail", set())),
+                            ("road", m.links.setdefault("road", set()))):
+            idx = self.indexes[name]
+            if idx.edges is not edges:
+                idx.rebuild(edges)
+            else:
+                idx.refresh(cells)
+
+    def cells_scene_rect(self, cells: Iterable[Cell], zoom: float) -> QRect | None:
+        """Scene-pixel rectangle covering ``cells`` and one cell around them
+        (links and river sides drawn from neighbours reach into a cell)."""
+        xs: list[float] = []
+        ys: list[float] = []
+        for c in cells:
+            x, y = self.layout.center(c)
+            xs.append(x)
+            ys.append(y)
+        if not xs:
+            return None
+        pad = self.extent * 1.6
+        x0, x1 = (min(xs) - pad) * zoom, (max(xs) + pad) * zoom
+        y0, y1 = (min(ys) - pad) * zoom, (max(ys) + pad) * zoom
+        return QRect(math.floor(x0) - 2, math.floor(y0) - 2,
+                     math.ceil(x1 - x0) + 5, math.ceil(y1 - y0) + 5)
+
+    def scene_size(self, zoom: float) -> tuple[int, int]:
+        return math.ceil(self.map_width * zoom), math.ceil(self.map_height * zoom)
+
+    # ------------------------------------------------------------------
+    # base pass: raster + static vectors
+
+    def _lut(self, terrain: bool, control: bool, grid: bool) -> Array:
+        """Colour table indexed ``(level * 256 + terrain) * (S + 1) + control + 1``."""
+        key = (terrain, control, grid)
+        lut = self._luts.get(key)
+        if lut is not None:
+            return lut
+        s = self.scenario
+        nsides = len(s.sides) + 1
+        base = np.empty((256, nsides, 3), np.float64)
+        unknown = QColor("#ff00ff")
+        for t in range(256):
+            if not terrain:
+                c = style.NO_TERRAIN
+            elif t < len(s.ruleset.terrain):
+                c = style.qcolor(s.ruleset.terrain[t].color, "#c8c8c8")
+            else:
+                c = unknown
+            base[t, :, :] = (c.red(), c.green(), c.blue())
+        if control:
+            a = style.CONTROL_TINT_ALPHA
+            for i, f in enumerate(s.sides):
+                sc = style.qcolor(f.color)
+                tint = np.array([sc.red(), sc.green(), sc.blue()], np.float64)
+                base[:, i + 1, :] = base[:, i + 1, :] * (1 - a) + tint * a
+        levels = GRID_LEVELS if grid else 1
+        g = style.GRID
+        gcol = np.array([g.red(), g.green(), g.blue()], np.float64)
+        out = np.empty((levels, 256, nsides), np.uint32)
+        for lvl in range(levels):
+            a = g.alphaF() * lvl / (GRID_LEVELS - 1)
+            rgb = np.clip(np.rint(base * (1 - a) + gcol * a), 0, 255).astype(np.uint32)
+            out[lvl] = 0xFF000000 | (rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]
+        lut = out.reshape(-1)
+        self._luts[key] = lut
+        return lut
+
+    def cell_px(self, zoom: float) -> float:
+        return self.extent * zoom
+
+    def raster(self, zoom: float, rect: QRect, layers: frozenset[str], background: QColor) -> Array:
+        """``(h, w)`` uint32 ARGB pixels of terrain, control tint and grid
+        lines for a rectangle of scene pixels, straight from the arrays."""
+        x, y, w, h = rect.x(), rect.y(), rect.width(), rect.height()
+        xs = ((np.arange(x, x + w, dtype=np.float64) + 0.5) / zoom)[None, :]
+        ys = ((np.arange(y, y + h, dtype=np.float64) + 0.5) / zoom)[:, None]
+        grid_on = "grid" in layers and self.cell_px(zoom) >= style.GRID_MIN_PX
+        cols, rows, dist = self.pick_pixels(xs, ys, grid_on)
+        m = self.scenario.map
+        W, H = m.width, m.height
+        inside = (cols >= 0) & (cols < W) & (rows >= 0) & (rows < H)
+        flat = np.where(inside, rows * W + cols, 0)
+        control_on = "control" in layers and len(self.scenario.sides) > 0
+        lut = self._lut("terrain" in layers, control_on, grid_on)
+        nsides = len(self.scenario.sides) + 1
+        key = m.terrain.reshape(-1)[flat].astype(np.intp) * nsides
+        if control_on:
+            ctl = m.control.reshape(-1)[flat].astype(np.intp)
+            key += np.clip(ctl, NO_SIDE, nsides - 2) + 1
+        if grid_on and dist is not None:
+            cover = np.clip(1.0 - dist * zoom, 0.0, 1.0)
+            level = np.rint(cover * (GRID_LEVELS - 1)).astype(np.intp)
+            key += level * (256 * nsides)
+        out = lut[key]
+        if out.shape != (h, w):
+            out = np.broadcast_to(out, (h, w)).copy()
+        if not inside.all():
+            out[~np.broadcast_to(inside, (h, w))] = style.argb(background)
+        return np.ascontiguousarray(out, dtype=np.uint32)
+
+    def cell_ranges(self, zoom: float, rect: QRect | QRectF, pad: int = 1) -> tuple[range, range]:
+        """Columns and rows of the cells that may show in a scene-pixel rect."""
+        cols, rows = self.layout.cells_in_rect(rect.x() / zoom, rect.y() / zoom,
+                                               (rect.x() + rect.width()) / zoom, (rect.y() + rect.height()) / zoom)
+        m = self.scenario.map
+        return (range(max(0, cols.start - pad), min(m.width, cols.stop + pad)),
+                range(max(0, rows.start - pad), min(m.height, rows.stop + pad)))
+
+    def render_base(self, p: QPainter, zoom: float, rect: QRect, layers: frozenset[str],
+                    background: QColor = style.BACKGROUND) -> None:
+        """Paint the static map into scene-pixel ``rect``; ``p`` draws in
+        scene pixels (callers translate it) and is clipped to ``rect`` here."""
+        if rect.isEmpty():
+            return
+        pixels = self.raster(zoom, rect, layers, background)
+        img = QImage(pixels.data, rect.width(), rect.height(), rect.width() * 4, QImage.Format.Format_RGB32)
+        p.save()
+        p.setClipRect(rect)
+        p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+        p.drawImage(rect.topLeft(), img)
+        p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+        del img
+        self.paint_vectors(p, zoom, rect, layers)
+        p.restore()
+
+    def paint_vectors(self, p: QPainter, zoom: float, rect: QRect | QRectF, layers: frozenset[str]) -> None:
+        """Control borders, rivers, bridges, roads, rail and coordinate labels
+        of the cells that may show in ``rect`` (scene pixels)."""
+        px = self.cell_px(zoom)
+        if px < style.LINKS_MIN_PX:
+            return
+        cols, rows = self.cell_ranges(zoom, rect)
+        if not cols or not rows:
+            return
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        if "control" in layers and px >= style.CONTROL_BORDER_MIN_PX and self.scenario.sides:
+            self._paint_control_borders(p, zoom, cols, rows)
+        if "rivers" in layers:
+            self._paint_rivers(p, zoom, cols, rows)
+        if "road" in layers:
+            self._paint_links(p, zoom, "road", cols, rows)
+        if "rail" in layers:
+            self._paint_links(p, zoom, "rail", cols, rows)
+        if "rivers" in layers and self.scenario.map.bridges:
+            self._paint_bridges(p, zoom, cols, rows)
+        if "labels" in layers and px >= style.LABEL_MIN_PX:
+            self._paint_labels(p, zoom, cols, rows)
+
+    def _pt(self, xy: tuple[float, float], zoom: float) -> QPointF:
+        return QPointF(xy[0] * zoom, xy[1] * zoom)
+
+    def _paint_control_borders(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+        m = self.scenario.map
+        ctl = m.control
+        r0, r1, c0, c1 = max(0, rows.start - 1), min(m.height, rows.stop + 1), max(0, cols.start - 1), min(m.width, cols.stop + 1)
+        block = ctl[r0:r1, c0:c1]
+        if block.size == 0:
+            return
+        # cells whose storage neighbours (a superset of real neighbours) differ
+        diff = np.zeros(block.shape, bool)
+        diff[:, 1:] |= block[:, 1:] != block[:, :-1]
+        diff[:, :-1] |= block[:, 1:] != block[:, :-1]
+        diff[1:, :] |= block[1:, :] != block[:-1, :]
+        diff[:-1, :] |= block[1:, :] != block[:-1, :]
+        diff[1:, 1:] |= block[1:, 1:] != block[:-1, :-1]
+        diff[:-1, :-1] |= block[1:, 1:] != block[:-1, :-1]
+        diff[1:, :-1] |= block[1:, :-1] != block[:-1, 1:]
+        diff[:-1, 1:] |= block[1:, :-1] != block[:-1, 1:]
+        diff &= block != NO_SIDE
+        ys, xs = np.nonzero(diff)
+        if len(ys) == 0:
+            return
+        width = max(1.5, 0.07 * self.extent * zoom)
+        lines: dict[int, list[QLineF]] = {}
+        for rr, cc in zip((ys + r0).tolist(), (xs + c0).tolist()):
+            if not (cols.start <= cc < cols.stop and rows.start <= rr < rows.stop):
+                continue
+            cell = Cell(cc, rr)
+            mine = int(ctl[rr, cc])
+            cx, cy = self.layout.center(cell)
+            for e in self.grid.edges_of(cell):
+                o = e.other(cell)
+                if int(ctl[o.row, o.col]) == mine:
+                    continue
+                (ax, ay), (bx, by) = self.layout.edge_segment(e)
+                # pull the stroke half its width into this cell
+                mx, my = (ax + bx) / 2, (ay + by) / 2
+                dx, dy = cx - mx, cy - my
+                d = math.hypot(dx, dy) or 1.0
+                k = (width / 2) / zoom / d
+                ox, oy = dx * k, dy * k
+                lines.setdefault(mine, []).append(QLineF((ax + ox) * zoom, (ay + oy) * zoom,
+                                                         (bx + ox) * zoom, (by + oy) * zoom))
+        for side, segs in lines.items():
+            if 0 <= side < len(self.scenario.sides):
+                c = style.qcolor(self.scenario.sides[side].color)
+                pen = QPen(c, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap)
+                p.setPen(pen)
+                p.drawLines(segs)
+
+    def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+        segs = []
+        for e in self.indexes["rivers"].query(cols, rows):
+            try:
+                a, b = self.layout.edge_segment(e)
+            except ValueError:
+                continue
+            segs.append(QLineF(self._pt(a, zoom), self._pt(b, zoom)))
+        if not segs:
+            return
+        w = max(1.5, 0.13 * self.extent * zoom)
+        if w >= 4:
+            p.setPen(QPen(style.RIVER_BANK, w + 1.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.drawLines(segs)
+        p.setPen(QPen(style.RIVER, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        p.drawLines(segs)
+
+    def _link_lines(self, kind: str, zoom: float, cols: range, rows: range) -> list[QLineF]:
+        lay = self.layout
+        out = []
+        for e in self.indexes[kind].query(cols, rows):
+            out.append(QLineF(self._pt(lay.center(e.a), zoom), self._pt(lay.center(e.b), zoom)))
+        return out
+
+    def _paint_links(self, p: QPainter, zoom: float, kind: str, cols: range, rows: range) -> None:
+        segs = self._link_lines(kind, zoom, cols, rows)
+        if not segs:
+            return
+        px = self.cell_px(zoom)
+        round_cap = Qt.PenCapStyle.RoundCap
+        if kind == "road":
+            w = max(1.2, 0.11 * px)
+            if w >= 3:
+                p.setPen(QPen(style.ROAD_CASING, w + 2, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin))
+                p.drawLines(segs)
+                p.setPen(QPen(style.ROAD, w, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin))
+            else:
+                p.setPen(QPen(style.ROAD_CASING, w, Qt.PenStyle.SolidLine, round_cap))
+            p.drawLines(segs)
+            return
+        w = max(1.0, 0.055 * px)
+        p.setPen(QPen(style.RAIL, w, Qt.PenStyle.SolidLine, round_cap))
+        p.drawLines(segs)
+        if px >= style.RAIL_TIES_MIN_PX:
+            ties = []
+            half = 0.13 * px
+            spacing = max(5.0, 0.2 * px)
+            for s in segs:
+                length = s.length()
+                if length <= 0:
+                    continue
+                ux, uy = s.dx() / length, s.dy() / length
+                nx, ny = -uy * half, ux * half
+                n = max(1, int(length / spacing))
+                step = length / n
+                for i in range(n):
+                    t = (i + 0.5) * step
+                    x, y = s.x1() + ux * t, s.y1() + uy * t
+                    ties.append(QLineF(x - nx, y - ny, x + nx, y + ny))
+            p.setPen(QPen(style.RAIL, max(1.0, 0.035 * px), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+            p.drawLines(ties)
+
+    def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+        lay = self.layout
+        px = self.cell_px(zoom)
+        for e, kind in self.scenario.map.bridges.items():
+            if not (cols.start - 1 <= e.a.col <= cols.stop and rows.start - 1 <= e.a.row <= rows.stop):
+                continue
+            (ax, ay), (bx, by) = lay.edge_segment(e)
+            mx, my = (ax + bx) / 2 * zoom, (ay + by) / 2 * zoom
+            (cx0, cy0), (cx1, cy1) = lay.center(e.a), lay.center(e.b)
+            angle = math.degrees(math.atan2(cy1 - cy0, cx1 - cx0))
+            length, width = max(6.0, 0.42 * px), max(3.0, 0.2 * px)
+            p.save()
+            p.translate(mx, my)
+            p.rotate(angle)
+            fill = style.BRIDGE_RAIL if kind == "rail" else style.BRIDGE_ROAD
+            p.setPen(QPen(QColor("#222222"), max(1.0, 0.03 * px)))
+            p.setBrush(fill)
+            p.drawRect(QRectF(-length / 2, -width / 2, length, width))
+            p.restore()
+
+    def _paint_labels(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+        px = self.cell_px(zoom)
+        font = QFont()
+        size = max(7, int(px * 0.15))
+        font.setPixelSize(size)
+        p.setFont(font)
+        p.setPen(style.LABEL)
+        m = self.scenario.map
+        top = -0.5 * self.extent * zoom + size * 0.2
+        for r in rows:
+            for c in cols:
+                cell = Cell(c, r)
+                x, y = self.layout.center(cell)
+                box = QRectF(x * zoom - px / 2, y * zoom + top, px, size * 1.4)
+                p.drawText(box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, m.label(cell))
+
+    # ------------------------------------------------------------------
+    # vector terrain (SVG export)
+
+    def paint_cells_vector(self, p: QPainter, zoom: float, cols: range, rows: range, layers: frozenset[str]) -> None:
+        """Terrain and control tint as one filled path per colour (compact
+        in SVG), and grid outlines."""
+        m = self.scenario.map
+        cc, rr = np.meshgrid(np.arange(cols.start, cols.stop), np.arange(rows.start, rows.stop))
+        cc, rr = cc.ravel(), rr.ravel()
+        if len(cc) == 0:
+            return
+        cx, cy = self.centers(cc, rr)
+        polys = (np.stack([cx, cy], 1)[:, None, :] + self.corner_offsets[None, :, :]) * zoom
+        lut = self._lut("terrain" in layers, "control" in layers and bool(self.scenario.sides), False)
+        nsides = len(self.scenario.sides) + 1
+        key = m.terrain[rr, cc].astype(np.intp) * nsides
+        if "control" in layers and self.scenario.sides:
+            key += np.clip(m.control[rr, cc].astype(np.intp), NO_SIDE, nsides - 2) + 1
+        colours = lut[key]
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for value in np.unique(colours):
+            path = QPainterPath()
+            path.setFillRule(Qt.FillRule.WindingFill)
+            for poly in polys[colours == value]:
+                path.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+                path.closeSubpath()
+            col = QColor.fromRgb(int(value) & 0xFFFFFF)
+            p.fillPath(path, col)
+            # a hairline in the same colour hides anti-aliasing seams
+            p.strokePath(path, QPen(col, 0.8))
+        if "grid" in layers and self.cell_px(zoom) >= style.GRID_MIN_PX:
+            path = QPainterPath()
+            for poly in polys:
+                path.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
+                path.closeSubpath()
+            p.strokePath(path, QPen(style.GRID, 1.0))
+
+    # ------------------------------------------------------------------
+    # top pass: places, units, selection, overlays (fresh every frame)
+
+    def paint_top(self, p: QPainter, zoom: float, ox: float, oy: float, visible: QRectF,
+                  layers: frozenset[str], selected: str | None = None,
+                  overlays: Sequence[Overlay] = ()) -> None:
+        """Paint places, units, the selected unit and overlays; map point
+        ``(x, y)`` lands on target point ``(ox + x * zoom, oy + y * zoom)``;
+        ``visible`` is the target rectangle that needs painting."""
+        scene = QRectF(visible.x() - ox, visible.y() - oy, visible.width(), visible.height())
+        cols, rows = self.cell_ranges(zoom, scene, pad=2)
+        p.save()
+        p.translate(ox, oy)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, False)
+        px = self.cell_px(zoom)
+        if "places" in layers and self.scenario.map.places:
+            self._paint_place_symbols(p, zoom, cols, rows)
+        if "units" in layers and px >= style.COUNTER_MIN_PX:
+            self._paint_units(p, zoom, cols, rows, selected)
+        if "places" in layers and self.scenario.map.places and px >= style.PLACE_NAME_MIN_PX:
+            self._paint_place_names(p, zoom, cols, rows)
+        for ov in overlays:
+            self._paint_overlay(p, zoom, ov)
+        p.restore()
+
+    def _visible(self, cell: Cell, cols: range, rows: range) -> bool:
+        return cell.col in cols and cell.row in rows
+
+    def _paint_place_symbols(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+        px = self.cell_px(zoom)
+        r = max(2.0, 0.1 * px)
+        p.setPen(QPen(style.PLACE_DOT, max(1.0, 0.03 * px)))
+        for cell, place in self.scenario.map.places.items():
+            if not self._visible(cell, cols, rows):
+                continue
+            x, y = self.layout.center(cell)
+            c = QPointF(x * zoom, y * zoom)
+            if place.code and px >= style.PLACE_NAME_MIN_PX:
+                rr = max(4.0, 0.2 * px)
+                p.setBrush(QColor("#fdfbf3"))
+                p.drawEllipse(c, rr, rr)
+                font = QFont()
+                font.setPixelSize(max(6, int(rr * 1.25)))
+                font.setBold(True)
+                p.setFont(font)
+                p.drawText(QRectF(c.x() - rr, c.y() - rr, 2 * rr, 2 * rr), Qt.AlignmentFlag.AlignCenter, place.code)
+            else:
+                p.setBrush(QColor("#fdfbf3") if px >= style.PLACE_NAME_MIN_PX else style.PLACE_DOT)
+                p.drawEllipse(c, r, r)
+
+    def _paint_place_names(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+        px = self.cell_px(zoom)
+        size = int(min(15, max(9, px * 0.2)))
+        for cell, place in self.scenario.map.places.items():
+            if not self._visible(cell, cols, rows):
+                continue
+            img = self._text_sprite(place.name, size)
+            x, y = self.layout.center(cell)
+            tx = x * zoom - img.width() / 2
+            ty = y * zoom + 0.5 * self.extent * zoom - img.height() * 0.85
+            p.drawImage(QPointF(round(tx), round(ty)), img)
+
+    def _cache(self, key: tuple[Any, ...], make: Any) -> QImage:
+        img = self._sprites.get(key)
+        if img is None:
+            img = make()
+            self._sprites[key] = img
+            if len(self._sprites) > 4000:
+                self._sprites.popitem(last=False)
+        else:
+            self._sprites.move_to_end(key)
+        return img
+
+    def _text_sprite(self, text: str, size: int) -> QImage:
+        def make() -> QImage:
+            font = QFont()
+            font.setPixelSize(size)
+            font.setBold(True)
+            path = QPainterPath()
+            path.addText(0, 0, font, text)
+            br = path.boundingRect()
+            pad = 3
+            img = QImage(math.ceil(br.width()) + 2 * pad, math.ceil(br.height()) + 2 * pad,
+                         QImage.Format.Format_ARGB32_Premultiplied)
+            img.fill(Qt.GlobalColor.transparent)
+            q = QPainter(img)
+            q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            q.translate(pad - br.x(), pad - br.y())
+            q.strokePath(path, QPen(style.PLACE_HALO, 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                                    Qt.PenJoinStyle.RoundJoin))
+            q.fillPath(path, style.PLACE_TEXT)
+            q.end()
+            return img
+        return self._cache(("text", text, size), make)
+
+    def counter_size(self, zoom: float) -> float:
+        return 0.66 * self.cell_px(zoom)
+
+    def _paint_units(self, p: QPainter, zoom: float, cols: range, rows: range, selected: str | None) -> None:
+        size = self.counter_size(zoom)
+        isize = max(3, int(round(size)))
+        stacks = self.scenario.unit_cells()
+        sel_rect: QRectF | None = None
+        for cell, units in stacks.items():
+            if not self._visible(cell, cols, rows):
+                continue
+            top = units[0]
+            if selected is not None:
+                for u in units:
+                    if u.id == selected:
+                        top = u
+                        break
+            img = self.counter_sprite(top, len(units), isize)
+            x, y = self.layout.center(cell)
+            tx, ty = round(x * zoom - isize / 2), round(y * zoom - isize / 2)
+            p.drawImage(QPointF(tx, ty - (img.height() - isize)), img)
+            if top.id == selected:
+                sel_rect = QRectF(tx, ty, isize, isize)
+        if sel_rect is not None:
+            w = max(2.0, isize * 0.08)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(style.SELECTION_DARK, w + 2))
+            p.drawRoundedRect(sel_rect.adjusted(-w, -w, w, w), w * 1.5, w * 1.5)
+            p.setPen(QPen(style.SELECTION, w))
+            p.drawRoundedRect(sel_rect.adjusted(-w, -w, w, w), w * 1.5, w * 1.5)
+
+    def counter_sprite(self, unit: Unit, stack: int, size: int) -> QImage:
+        """A counter image: side colour, id, type symbol, strength, and how
+        many units share the cell.  Cached per look and size."""
+        try:
+            side = self.scenario.side(unit.side)
+            colour = side.color
+        except ValueError:
+            colour = "#9a9a9a"
+        key = ("unit", colour, unit.id, unit.type, unit.strength, min(stack, 99), size)
+
+        def make() -> QImage:
+            return _draw_counter(colour, unit, stack, size)
+        return self._cache(key, make)
+
+    # -- overlays --------------------------------------------------------
+
+    def _poly(self, cell: Cell, zoom: float) -> QPolygonF:
+        return QPolygonF([QPointF(x * zoom, y * zoom) for x, y in self.layout.corners(cell)])
+
+    def _paint_overlay(self, p: QPainter, zoom: float, ov: Overlay) -> None:
+        px = self.cell_px(zoom)
+        for it in ov.items:
+            if isinstance(it, CellMark):
+                poly = self._poly(it.cell, zoom)
+                p.setBrush(style.qcolor(it.fill) if it.fill else Qt.BrushStyle.NoBrush)
+                if it.outline:
+                    p.setPen(QPen(style.qcolor(it.outline), it.width, Qt.PenStyle.SolidLine,
+                                  Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+                else:
+                    p.setPen(Qt.PenStyle.NoPen)
+                p.drawPolygon(poly)
+                if it.text and px >= 12:
+                    x, y = self.layout.center(it.cell)
+                    self._halo_text(p, QPointF(x * zoom, y * zoom), it.text, int(min(18, max(8, px * 0.28))),
+                                    style.qcolor(it.outline or "#111111"))
+            elif isinstance(it, PathLine):
+                if len(it.cells) < 2:
+                    continue
+                poly = QPolygonF([self._pt(self.layout.center(c), zoom) for c in it.cells])
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.setPen(QPen(QColor(255, 255, 255, 170), it.width + 2.5, Qt.PenStyle.SolidLine,
+                              Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+                p.drawPolyline(poly)
+                pen = QPen(style.qcolor(it.color), it.width, Qt.PenStyle.DashLine if it.dashed else Qt.PenStyle.SolidLine,
+                           Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+                p.setPen(pen)
+                p.drawPolyline(poly)
+            elif isinstance(it, EdgeMark):
+                try:
+                    a, b = self.layout.edge_segment(it.edge)
+                except ValueError:
+                    a, b = self.layout.center(it.edge.a), self.layout.center(it.edge.b)
+                p.setPen(QPen(style.qcolor(it.color), it.width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+                p.drawLine(self._pt(a, zoom), self._pt(b, zoom))
+            elif isinstance(it, Marker):
+                self._paint_marker(p, zoom, it)
+
+    def _paint_marker(self, p: QPainter, zoom: float, it: Marker) -> None:
+        x, y = self.layout.center(it.cell)
+        c = QPointF(x * zoom, y * zoom)
+        r = max(3.0, it.size * self.cell_px(zoom) / 2)
+        colour = style.qcolor(it.color)
+        outline = QPen(QColor(20, 20, 20, 220), max(1.0, r * 0.12), Qt.PenStyle.SolidLine,
+                       Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+        p.setPen(outline)
+        p.setBrush(colour)
+        if it.shape == "circle":
+            p.drawEllipse(c, r, r)
+        elif it.shape == "square":
+            p.drawRect(QRectF(c.x() - r * 0.85, c.y() - r * 0.85, r * 1.7, r * 1.7))
+        elif it.shape == "diamond":
+            p.drawPolygon(QPolygonF([QPointF(c.x(), c.y() - r), QPointF(c.x() + r, c.y()),
+                                     QPointF(c.x(), c.y() + r), QPointF(c.x() - r, c.y())]))
+        elif it.shape == "star":
+            pts = []
+            for i in range(10):
+                rad = r if i % 2 == 0 else r * 0.45
+                a = math.radians(-90 + 36 * i)
+                pts.append(QPointF(c.x() + rad * math.cos(a), c.y() + rad * math.sin(a)))
+            p.drawPolygon(QPolygonF(pts))
+        else:  # cross
+            w = max(2.0, r * 0.35)
+            d = r * 0.8
+            segs = [QLineF(c.x() - d, c.y() - d, c.x() + d, c.y() + d), QLineF(c.x() - d, c.y() + d, c.x() + d, c.y() - d)]
+            p.setPen(QPen(QColor(20, 20, 20, 220), w + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.drawLines(segs)
+            p.setPen(QPen(colour, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.drawLines(segs)
+        if it.text:
+            self._halo_text(p, QPointF(c.x(), c.y() + r + 7), it.text, int(min(16, max(8, r * 0.9))), QColor("#111111"))
+
+    def _halo_text(self, p: QPainter, at: QPointF, text: str, size: int, colour: QColor) -> None:
+        font = QFont()
+        font.setPixelSize(size)
+        font.setBold(True)
+        path = QPainterPath()
+        path.addText(0, 0, font, text)
+        br = path.boundingRect()
+        path.translate(at.x() - br.center().x(), at.y() - br.center().y())
+        p.strokePath(path, QPen(QColor(255, 255, 255, 220), 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                                Qt.PenJoinStyle.RoundJoin))
+        p.fillPath(path, colour)
+
+
+# ---------------------------------------------------------------------------
+# counters
+
+def _draw_counter(colour: str, unit: Unit, stack: int, size: int) -> QImage:
+    """Draw one counter image (with stack shadows above/right of it)."""
+    fill = style.qcolor(colour)
+    ink = style.ink_on(fill)
+    shadows = min(stack - 1, 2) if size >= 8 else 0
+    off = max(2, size // 12)
+    w = size + shadows * off + 1
+    img = QImage(w, w, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(Qt.GlobalColor.transparent)
+    p = QPainter(img)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+    radius = max(1.0, size * 0.1)
+    border = QPen(fill.darker(190), max(1.0, size / 28))
+    base_y = w - size - 1  # counters are drawn bottom-left aligned, shadows go up and right
+    for i in range(shadows, 0, -1):
+        p.setPen(border)
+        p.setBrush(fill.darker(125))
+        p.drawRoundedRect(QRectF(i * off + 0.5, base_y - i * off + 0.5, size - 1, size - 1), radius, radius)
+    body = QRectF(0.5, base_y + 0.5, size - 1, size - 1)
+    p.setPen(border)
+    p.setBrush(fill)
+    p.drawRoundedRect(body, radius, radius)
+    if size >= style.COUNTER_TEXT_MIN_PX:
+        p.setPen(ink)
+        small = QFont()
+        small.setPixelSize(max(6, int(size * 0.19)))
+        p.setFont(small)
+        top = QRectF(body.x() + 2, body.y() + size * 0.03, size - 4, size * 0.24)
+        p.drawText(top, Qt.AlignmentFlag.AlignCenter,
+                   p.fontMetrics().elidedText(unit.id, Qt.TextElideMode.ElideRight, int(top.width())))
+        _type_symbol(p, QRectF(body.x() + size * 0.24, body.y() + size * 0.3, size * 0.52, size * 0.3), unit.type, ink)
+        big = QFont()
+        big.setPixelSize(max(7, int(size * 0.3)))
+        big.setBold(True)
+        p.setFont(big)
+        p.setPen(ink)
+        p.drawText(QRectF(body.x(), body.y() + size * 0.6, size, size * 0.38), Qt.AlignmentFlag.AlignCenter,
+                   str(unit.strength))
+    if stack > 1 and size >= 10:
+        r = max(5.0, size * 0.17)
+        cx, cy = body.right() - r * 0.55, body.top() + r * 0.55
+        p.setPen(QPen(QColor("#ffffff"), max(1.0, r * 0.15)))
+        p.setBrush(QColor("#c0392b"))
+        p.drawEllipse(QPointF(cx, cy), r, r)
+        f = QFont()
+        f.setPixelSize(max(6, int(r * 1.2)))
+        f.setBold(True)
+        p.setFont(f)
+        p.setPen(QColor("#ffffff"))
+        p.drawText(QRectF(cx - r, cy - r, 2 * r, 2 * r), Qt.AlignmentFlag.AlignCenter, str(stack))
+    p.end()
+    return img
+
+
+def _type_symbol(p: QPainter, box: QRectF, unit_type: str, ink: QColor) -> None:
+    """A NATO-style unit-type box: infantry X, cavalry slash, artillery dot;
+    other types print a short abbreviation."""
+    p.setPen(QPen(ink, max(1.0, box.height() / 10)))
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.drawRect(box)
+    t = unit_type.casefold()
+    if t.startswith("inf"):
+        p.drawLine(box.topLeft(), box.bottomRight())
+        p.drawLine(box.bottomLeft(), box.topRight())
+    elif t.startswith("cav"):
+        p.drawLine(box.bottomLeft(), box.topRight())
+    elif t.startswith("art"):
+        p.setBrush(ink)
+        r = box.height() * 0.2
+        p.drawEllipse(box.center(), r, r)
+    else:
+        f = QFont()
+        f.setPixelSize(max(5, int(box.height() * 0.62)))
+        f.setBold(True)
+        p.setFont(f)
+        p.drawText(box, Qt.AlignmentFlag.AlignCenter, unit_type[:3].upper())
+
+
+__all__ = ["DEFAULT_LAYERS", "LAYERS", "MapRenderer"]

@@ -1,0 +1,93 @@
+"""A cache of rendered map tiles, per zoom level.
+
+Tiles are ``TILE`` x ``TILE`` scene pixels (scene pixel = map coordinate
+times zoom).  An edit marks the part of each touched tile it covers dirty;
+the next paint re-renders only that part of only those tiles.  Tiles of
+other zoom levels that an edit touches are dropped.  Least recently used
+tiles are evicted beyond ``max_tiles``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import QColor, QImage, QPainter
+
+from . import style
+from .base import MapRenderer
+
+TILE = 256
+
+
+@dataclass
+class Tile:
+    image: QImage
+    dirty: QRect | None  # scene pixels still to re-render, None when clean
+
+
+class TileCache:
+    """Rendered tiles keyed by ``(zoom, tx, ty)``.  ``renders`` counts tile
+    renders (full or partial), ``rendered`` lists the keys of the latest
+    ones (tests and benchmarks read them)."""
+
+    def __init__(self, max_tiles: int = 320, background: QColor = style.BACKGROUND) -> None:
+        self.max_tiles = max_tiles
+        self.background = background
+        self.tiles: OrderedDict[tuple[float, int, int], Tile] = OrderedDict()
+        self.renders = 0
+        self.rendered: list[tuple[float, int, int]] = []
+
+    def clear(self) -> None:
+        self.tiles.clear()
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    @staticmethod
+    def tile_range(x0: float, y0: float, x1: float, y1: float) -> Iterator[tuple[int, int]]:
+        """Tile indexes covering scene-pixel rectangle ``[x0, x1) x [y0, y1)``."""
+        for ty in range(math.floor(y0 / TILE), math.ceil(y1 / TILE)):
+            for tx in range(math.floor(x0 / TILE), math.ceil(x1 / TILE)):
+                yield tx, ty
+
+    def tile(self, renderer: MapRenderer, zoom: float, tx: int, ty: int, layers: frozenset[str]) -> QImage:
+        """The tile image, rendering it (or its dirty part) first if needed."""
+        key = (zoom, tx, ty)
+        t = self.tiles.get(key)
+        full = QRect(tx * TILE, ty * TILE, TILE, TILE)
+        if t is None:
+            img = QImage(TILE, TILE, QImage.Format.Format_RGB32)
+            t = Tile(img, full)
+            self.tiles[key] = t
+            while len(self.tiles) > self.max_tiles:
+                self.tiles.popitem(last=False)
+        else:
+            self.tiles.move_to_end(key)
+        if t.dirty is not None:
+            area = t.dirty.intersected(full)
+            if not area.isEmpty():
+                p = QPainter(t.image)
+                p.translate(-full.x(), -full.y())
+                renderer.render_base(p, zoom, area, layers, self.background)
+                p.end()
+                self.renders += 1
+                self.rendered.append(key)
+            t.dirty = None
+        return t.image
+
+    def invalidate(self, zoom: float, rect: QRect) -> None:
+        """Mark scene rect ``rect`` (at ``zoom``) dirty; drop tiles of other
+        zoom levels (their scene rect differs; they re-render when used)."""
+        drop = [k for k in self.tiles if k[0] != zoom]
+        for k in drop:
+            del self.tiles[k]
+        for tx, ty in self.tile_range(rect.x(), rect.y(), rect.x() + rect.width(), rect.y() + rect.height()):
+            t = self.tiles.get((zoom, tx, ty))
+            if t is None:
+                continue
+            area = rect.intersected(QRect(tx * TILE, ty * TILE, TILE, TILE))
+            t.dirty = area if t.dirty is None else t.dirty.united(area)
