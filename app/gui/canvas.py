@@ -249,8 +249,13 @@ class MapCanvas(QAbstractScrollArea):
         r = self._renderer
         if r is None:
             return 1.0
-        vw = max(1, self.viewport().width() - 2 * 12)
-        vh = max(1, self.viewport().height() - 2 * 12)
+        # The space the viewport gets once the scroll bars hide, less the
+        # margin :meth:`origin` keeps around a map that does not fit; one pixel
+        # spare so ``scene_size`` (rounded up) still fits and the map is
+        # centred with no scroll bars.
+        avail = self.maximumViewportSize()
+        vw = max(1, avail.width() - 2 * self.MARGIN - 1)
+        vh = max(1, avail.height() - 2 * self.MARGIN - 1)
         return max(1e-4, min(vw / r.map_width, vh / r.map_height, self.MAX_ZOOM))
 
     def _update_scrollbars(self) -> None:
@@ -270,6 +275,7 @@ class MapCanvas(QAbstractScrollArea):
     def set_zoom(self, z: float, anchor: QPointF | None = None) -> None:
         """Zoom so that the map point under ``anchor`` (a viewport point;
         default the view's centre) stays where it is."""
+        self._fit_pending = False
         if self._renderer is None:
             self._zoom = z
             return
@@ -301,6 +307,8 @@ class MapCanvas(QAbstractScrollArea):
             return
         z = self._fit_zoom()
         self.set_zoom(z)
+        self._fit_pending = True  # a later resize (docks, first show) fits again
+        self._update_scrollbars()
         self.horizontalScrollBar().setValue(0)
         self.verticalScrollBar().setValue(0)
 
@@ -309,6 +317,7 @@ class MapCanvas(QAbstractScrollArea):
         if r is None:
             return
         x, y = r.layout.center(cell)
+        self._fit_pending = False
         self.horizontalScrollBar().setValue(round(self.MARGIN + x * self._zoom - self.viewport().width() / 2))
         self.verticalScrollBar().setValue(round(self.MARGIN + y * self._zoom - self.viewport().height() / 2))
         self.viewport().update()
