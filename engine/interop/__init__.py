@@ -1,0 +1,1 @@
+"""Other programs' map formats: Tiled (:mod:`engine.interop.tiled`)."""

@@ -1,0 +1,102 @@
+"""A minimal PNG writer (RGBA, 8 bits per channel) in pure Python, and the
+drawing of Adjutant's generated Tiled tilesets: one tile per terrain type, a
+square or a hex filled with the terrain's colour.
+
+Only what the Tiled export needs: no reading, no palettes, no interlacing.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+
+Rgb = tuple[int, int, int]
+
+
+def parse_color(text: str) -> Rgb:
+    """``"#rrggbb"`` (or Tiled's ``"#aarrggbb"``) as an RGB triple; raises
+    :class:`ValueError` naming the text."""
+    t = text.strip()
+    if t.startswith("#") and len(t) in (7, 9) and all(c in "0123456789abcdefABCDEF" for c in t[1:]):
+        v = t[-6:]
+        return int(v[0:2], 16), int(v[2:4], 16), int(v[4:6], 16)
+    raise ValueError(f"'{text}' is not a colour like '#80c060'")
+
+
+def png_bytes(rgba: np.ndarray) -> bytes:
+    """Encode a ``uint8`` array of shape ``(height, width, 4)`` as PNG."""
+    if rgba.dtype != np.uint8 or rgba.ndim != 3 or rgba.shape[2] != 4:
+        raise ValueError(f"expected a (h, w, 4) uint8 array, got {rgba.dtype} {rgba.shape}")
+    h, w = rgba.shape[:2]
+    raw = np.zeros((h, 1 + 4 * w), np.uint8)  # filter byte 0 (None) on every scanline
+    raw[:, 1:] = rgba.reshape(h, 4 * w)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)  # 8-bit RGBA
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)) + chunk(b"IEND", b""))
+
+
+def hex_corners(width: int, height: int, side: int, flat: bool) -> list[tuple[float, float]]:
+    """The six corners of Tiled's hex tile of ``width`` x ``height`` pixels
+    with side length ``side`` along its stagger axis (the shape Tiled's
+    hexagonal renderer outlines), clockwise from the west (flat) or north
+    (pointy) corner."""
+    if flat:
+        o = (width - side) / 2
+        return [(0.0, height / 2), (o, 0.0), (o + side, 0.0), (float(width), height / 2),
+                (o + side, float(height)), (o, float(height))]
+    o = (height - side) / 2
+    return [(width / 2, 0.0), (float(width), o), (float(width), o + side), (width / 2, float(height)),
+            (0.0, o + side), (0.0, o)]
+
+
+def _inside(poly: Sequence[tuple[float, float]], xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """Even-odd point-in-polygon test for arrays of points."""
+    inside = np.zeros(xs.shape, bool)
+    n = len(poly)
+    for i in range(n):
+        x1, y1 = poly[i]
+        x2, y2 = poly[(i + 1) % n]
+        if y1 == y2:
+            continue
+        crosses = (ys >= min(y1, y2)) & (ys < max(y1, y2))
+        xi = x1 + (ys - y1) * (x2 - x1) / (y2 - y1)
+        inside ^= crosses & (xs < xi)
+    return inside
+
+
+def tile_mask(width: int, height: int, hex_side: int | None, flat: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Boolean ``(height, width)`` masks of a tile's fill and its one-pixel
+    outline: the whole square for square tiles, Tiled's hex shape otherwise."""
+    ys, xs = np.mgrid[0:height, 0:width].astype(float) + 0.5
+    if hex_side is None:
+        fill = np.ones((height, width), bool)
+    else:
+        fill = _inside(hex_corners(width, height, hex_side, flat), xs, ys)
+    # outline: filled pixels with an unfilled (or off-tile) 4-neighbour
+    padded = np.pad(fill, 1, constant_values=False)
+    interior = padded[:-2, 1:-1] & padded[2:, 1:-1] & padded[1:-1, :-2] & padded[1:-1, 2:]
+    return fill, fill & ~interior
+
+
+def tileset_image(colors: Sequence[Rgb], tile_width: int, tile_height: int, hex_side: int | None,
+                  flat: bool, columns: int) -> np.ndarray:
+    """An RGBA image of ``len(colors)`` tiles laid out ``columns`` to a row:
+    tile ``i`` is filled with ``colors[i]`` and outlined in a darker shade;
+    outside a hex tile's shape the image is transparent."""
+    rows = max(1, math.ceil(len(colors) / columns))
+    img = np.zeros((rows * tile_height, columns * tile_width, 4), np.uint8)
+    fill, outline = tile_mask(tile_width, tile_height, hex_side, flat)
+    for i, (r, g, b) in enumerate(colors):
+        y0, x0 = (i // columns) * tile_height, (i % columns) * tile_width
+        tile = img[y0:y0 + tile_height, x0:x0 + tile_width]
+        tile[fill] = (r, g, b, 255)
+        tile[outline] = (r * 3 // 5, g * 3 // 5, b * 3 // 5, 255)
+    return img

@@ -1,0 +1,927 @@
+"""Tiled's map formats, read and written: TMX (XML) and Tiled JSON.
+
+This module knows Tiled's files, not Adjutant's model: :func:`load_map`
+reads a map (and the external tilesets it names) into a :class:`TiledMap`,
+:func:`write_map` writes one.  :mod:`engine.interop.tiled` turns a
+:class:`TiledMap` into a scenario and back.
+
+Reading is defensive, because map files come from anywhere:
+
+* XML is parsed with :mod:`defusedxml`: a file that declares entities (the
+  "billion laughs" entity expansion, an external entity) is refused;
+* the declared size is checked against :data:`MAX_SIDE` and
+  :data:`MAX_CELLS` before any layer is decoded, and decompression stops at
+  the size the layer must have;
+* every problem raises :class:`TiledError` naming the file and the place in
+  it (``layer 'Ground'``, ``$.layers[0].data``, ``tileset 'hex mini'`` …).
+
+Supported: orthogonal and hexagonal orientations; finite maps; layer data as
+CSV, base64 (uncompressed, zlib or gzip) or the old ``<tile gid>`` XML
+elements; embedded and external tilesets (``.tsx``/``.json``/``.tsj``,
+resolved relative to the file that names them, also when only a gzipped
+copy ``NAME.gz`` exists, as Debian ships Tiled's examples); tile layers
+inside groups.  Refused with a message saying what to change in Tiled:
+isometric and staggered orientations, infinite maps, zstd compression.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import os
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree as ET
+
+import numpy as np
+
+from ..scenario_io import MAX_CELLS, MAX_SIDE
+
+MAX_FILE_BYTES = 256 * 1024 * 1024
+"""Largest map or tileset file read, after gunzipping (256 MiB)."""
+
+FLIP_H = 0x80000000
+FLIP_V = 0x40000000
+FLIP_D = 0x20000000
+ROTATE_HEX_120 = 0x10000000
+FLAG_BITS = FLIP_H | FLIP_V | FLIP_D | ROTATE_HEX_120
+"""The high bits of a global tile id that flip or rotate the tile."""
+GID_MASK = 0x0FFFFFFF
+"""Mask giving the tile's global id without its flip bits."""
+
+ORIENTATIONS = ("orthogonal", "hexagonal")
+
+PropertyValue = str | int | float | bool
+
+
+class TiledError(ValueError):
+    """A Tiled file that cannot be read or written; the message names the
+    file and the place in it."""
+
+    def __init__(self, source: str, place: str, message: str) -> None:
+        self.source, self.place, self.detail = source, place, message
+        where = ": ".join(p for p in (source, place) if p)
+        super().__init__(f"{where}: {message}" if where else message)
+
+
+@dataclass
+class Property:
+    """A custom property as Tiled stores it: name, type and typed value."""
+
+    name: str
+    type: str
+    value: PropertyValue
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "value": self.value}
+
+
+@dataclass
+class Tile:
+    """Per-tile data of a tileset (only tiles with something to say)."""
+
+    id: int
+    properties: list[Property] = field(default_factory=list)
+    image: str | None = None
+    imagewidth: int = 0
+    imageheight: int = 0
+
+    def property(self, name: str) -> Property | None:
+        for p in self.properties:
+            if p.name == name:
+                return p
+        return None
+
+
+@dataclass
+class Tileset:
+    """A tileset as used by a map.  ``image`` and tile images are absolute
+    paths; ``source`` is the absolute path of the external tileset file, or
+    ``None`` when the tileset is embedded in the map.  ``tilecount`` is
+    ``None`` when neither the file nor its image says how many tiles there
+    are."""
+
+    firstgid: int
+    name: str
+    tilewidth: int
+    tileheight: int
+    tilecount: int | None
+    columns: int = 0
+    spacing: int = 0
+    margin: int = 0
+    image: str | None = None
+    imagewidth: int = 0
+    imageheight: int = 0
+    transparentcolor: str | None = None
+    tileoffset: tuple[int, int] = (0, 0)
+    tiles: dict[int, Tile] = field(default_factory=dict)
+    source: str | None = None
+
+    def end_gid(self) -> int | None:
+        """One past this tileset's last global id (``None`` if unknown)."""
+        return None if self.tilecount is None else self.firstgid + self.tilecount
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (kept in a scenario to write the tileset again)."""
+        return {
+            "firstgid": self.firstgid, "name": self.name, "tilewidth": self.tilewidth,
+            "tileheight": self.tileheight, "tilecount": self.tilecount, "columns": self.columns,
+            "spacing": self.spacing, "margin": self.margin, "image": self.image,
+            "imagewidth": self.imagewidth, "imageheight": self.imageheight,
+            "transparentcolor": self.transparentcolor, "tileoffset": list(self.tileoffset),
+            "tiles": [{"id": t.id, "properties": [p.to_dict() for p in t.properties], "image": t.image,
+                       "imagewidth": t.imagewidth, "imageheight": t.imageheight}
+                      for t in sorted(self.tiles.values(), key=lambda t: t.id)],
+            "source": self.source,
+        }
+
+    @staticmethod
+    def from_dict(d: dict[str, Any]) -> Tileset:
+        """Inverse of :meth:`to_dict`; raises ``KeyError``/``TypeError``/
+        ``ValueError`` on a malformed dict (callers report it)."""
+        tiles = {}
+        for t in d.get("tiles", []):
+            tiles[int(t["id"])] = Tile(int(t["id"]), [Property(str(p["name"]), str(p["type"]), p["value"])
+                                                      for p in t.get("properties", [])],
+                                       t.get("image"), int(t.get("imagewidth", 0)), int(t.get("imageheight", 0)))
+        off = d.get("tileoffset", [0, 0])
+        tc = d.get("tilecount")
+        return Tileset(int(d["firstgid"]), str(d["name"]), int(d["tilewidth"]), int(d["tileheight"]),
+                       None if tc is None else int(tc), int(d.get("columns", 0)), int(d.get("spacing", 0)),
+                       int(d.get("margin", 0)), d.get("image"), int(d.get("imagewidth", 0)),
+                       int(d.get("imageheight", 0)), d.get("transparentcolor"), (int(off[0]), int(off[1])),
+                       tiles, d.get("source"))
+
+
+@dataclass
+class TileLayer:
+    """A tile layer: global tile ids (flip bits included), ``[row, col]``."""
+
+    name: str
+    gids: np.ndarray
+    place: str
+
+
+@dataclass
+class TiledMap:
+    """What Adjutant reads from (and writes to) a Tiled map."""
+
+    source: str
+    format: str  # "tmx" or "json"
+    orientation: str
+    width: int
+    height: int
+    tilewidth: int
+    tileheight: int
+    hexsidelength: int = 0
+    staggeraxis: str = "y"
+    staggerindex: str = "odd"
+    tilesets: list[Tileset] = field(default_factory=list)
+    layers: list[TileLayer] = field(default_factory=list)
+    properties: list[Property] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+
+    def tileset_of(self, gid: int) -> Tileset | None:
+        """The tileset a global id (flip bits removed) belongs to."""
+        best = None
+        for ts in self.tilesets:
+            if ts.firstgid <= gid and (best is None or ts.firstgid > best.firstgid):
+                best = ts
+        if best is None:
+            return None
+        end = best.end_gid()
+        return best if end is None or gid < end else None
+
+    def property(self, name: str) -> Property | None:
+        for p in self.properties:
+            if p.name == name:
+                return p
+        return None
+
+
+# ---------------------------------------------------------------------------
+# files
+
+def find_file(path: Path) -> Path | None:
+    """``path`` if it exists, else ``path.gz`` if that exists (Debian gzips
+    example files but not the references to them), else ``None``."""
+    if path.is_file():
+        return path
+    gz = path.with_name(path.name + ".gz")
+    return gz if gz.is_file() else None
+
+
+def read_file(path: Path, what: str = "file") -> bytes:
+    """The bytes of a file, gunzipped if it is gzipped; raises
+    :class:`TiledError` when it is missing, unreadable or too large."""
+    src = str(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise TiledError(src, "", f"{what} is {size} bytes; the limit is {MAX_FILE_BYTES}")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise TiledError(src, "", f"no such {what}") from None
+    except IsADirectoryError:
+        raise TiledError(src, "", f"is a folder, not a {what}") from None
+    except OSError as e:
+        raise TiledError(src, "", f"cannot read: {e.strerror or e}") from None
+    if raw[:2] == b"\x1f\x8b":
+        raw = _inflate(raw, MAX_FILE_BYTES, 16 + zlib.MAX_WBITS, src, "", f"gzipped {what}")
+    return raw
+
+
+def _inflate(data: bytes, limit: int, wbits: int, source: str, place: str, what: str) -> bytes:
+    """Decompress at most ``limit`` bytes (so a small bomb cannot fill memory)."""
+    d = zlib.decompressobj(wbits)
+    try:
+        out = d.decompress(data, limit + 1)
+    except zlib.error as e:
+        raise TiledError(source, place, f"{what} is not valid {'gzip' if wbits > 16 else 'zlib'} data ({e})") from None
+    if len(out) > limit:
+        raise TiledError(source, place, f"{what} decompresses to more than {limit} bytes")
+    if not d.eof:
+        raise TiledError(source, place, f"{what} is truncated (the compressed stream does not end)")
+    return out
+
+
+def load_map(path: str | os.PathLike[str]) -> TiledMap:
+    """Read a TMX or Tiled JSON map (gzipped or not) with its external
+    tilesets; raises :class:`TiledError`."""
+    p = Path(path)
+    raw = read_file(p, "map file")
+    head = raw.lstrip()[:1]
+    if head == b"<":
+        return _TmxReader(p).read_map(raw)
+    if head in (b"{", b"["):
+        return _JsonReader(p).read_map(raw)
+    raise TiledError(str(p), "", "neither a TMX map (XML) nor a Tiled JSON map")
+
+
+# ---------------------------------------------------------------------------
+# shared checks
+
+def _check_size(src: str, place: str, w: int, h: int) -> None:
+    if w > MAX_SIDE or h > MAX_SIDE or w * h > MAX_CELLS:
+        raise TiledError(src, place, f"the map is {w} x {h} tiles, larger than Adjutant's limit "
+                                     f"({MAX_SIDE} per side, {MAX_CELLS} cells)")
+
+
+def _check_orientation(src: str, place: str, orientation: str) -> None:
+    if orientation in ("isometric", "staggered"):
+        raise TiledError(src, place, f"orientation '{orientation}' is not supported: Adjutant reads orthogonal "
+                                     "(square) and hexagonal maps only")
+    if orientation not in ORIENTATIONS:
+        raise TiledError(src, place, f"unknown orientation '{orientation}' (expected 'orthogonal' or 'hexagonal')")
+
+
+def _decode_base64(src: str, place: str, text: str, compression: str, w: int, h: int) -> np.ndarray:
+    expected = 4 * w * h
+    compact = "".join(text.split())
+    try:
+        data = base64.b64decode(compact, validate=True)
+    except (binascii.Error, ValueError) as e:
+        raise TiledError(src, place, f"layer data is not valid base64 ({e})") from None
+    if compression in ("", "none"):
+        pass
+    elif compression == "zlib":
+        data = _inflate(data, expected, zlib.MAX_WBITS, src, place, "layer data")
+    elif compression == "gzip":
+        data = _inflate(data, expected, 16 + zlib.MAX_WBITS, src, place, "layer data")
+    elif compression == "zstd":
+        raise TiledError(src, place, "layer data is compressed with zstd, which Adjutant cannot read; in Tiled "
+                                     "set Map > Map Properties > Tile Layer Format to CSV or Base64 (zlib "
+                                     "compressed) and save again")
+    else:
+        raise TiledError(src, place, f"unknown compression '{compression}' (expected zlib, gzip or none)")
+    if len(data) != expected:
+        raise TiledError(src, place, f"layer data holds {len(data) // 4} tile ids"
+                                     f"{' and a stray ' + str(len(data) % 4) + ' bytes' if len(data) % 4 else ''}; "
+                                     f"a {w} x {h} map needs {w * h}")
+    return np.frombuffer(data, "<u4").astype(np.uint32).reshape(h, w)
+
+
+def _gids_from_ints(src: str, place: str, values: list[Any], w: int, h: int) -> np.ndarray:
+    if len(values) != w * h:
+        raise TiledError(src, place, f"layer data holds {len(values)} tile ids; a {w} x {h} map needs {w * h}")
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 0xFFFFFFFF:
+            raise TiledError(src, f"{place}, x {i % w} y {i // w}", f"{json.dumps(v)[:40]} is not a tile id")
+    return np.array(values, np.uint32).reshape(h, w)
+
+
+def _decode_csv(src: str, place: str, text: str, w: int, h: int) -> np.ndarray:
+    items = [t.strip() for t in text.strip().split(",")] if text.strip() else []
+    if len(items) != w * h:
+        raise TiledError(src, place, f"layer data holds {len(items)} tile ids; a {w} x {h} map needs {w * h}")
+    values: list[int] = []
+    for i, t in enumerate(items):
+        if not t.isdigit() or int(t) > 0xFFFFFFFF:
+            raise TiledError(src, f"{place}, x {i % w} y {i // w}", f"'{t[:40]}' is not a tile id")
+        values.append(int(t))
+    return np.array(values, np.uint32).reshape(h, w)
+
+
+def _check_gids(m: TiledMap, layer: TileLayer) -> None:
+    """Every non-empty tile must belong to one of the map's tilesets."""
+    ids = np.unique(layer.gids & GID_MASK)
+    for gid in ids.tolist():
+        if gid and m.tileset_of(gid) is None:
+            rows, cols = np.nonzero((layer.gids & GID_MASK) == gid)
+            raise TiledError(m.source, f"{layer.place}, x {cols[0]} y {rows[0]}",
+                             f"tile id {gid} belongs to none of the map's tilesets "
+                             f"({', '.join(_gid_range(t) for t in m.tilesets) or 'there are none'})")
+
+
+def _gid_range(t: Tileset) -> str:
+    end = t.end_gid()
+    return f"'{t.name}' {t.firstgid}..{end - 1 if end is not None else '?'}"
+
+
+def _tilecount(tilecount: int | None, tw: int, th: int, iw: int, ih: int, spacing: int, margin: int,
+               columns: int) -> tuple[int | None, int]:
+    """Tile count and columns of an image tileset, computed from the image
+    when the file does not say (old Tiled versions)."""
+    if iw and ih and tw and th:
+        cols = max(0, (iw - 2 * margin + spacing) // (tw + spacing))
+        rows = max(0, (ih - 2 * margin + spacing) // (th + spacing))
+        return (cols * rows if tilecount is None else tilecount), (columns or cols)
+    return tilecount, columns
+
+
+def _resolve(base: Path, ref: str) -> str:
+    return str((base / ref).resolve()) if ref else ref
+
+
+# ---------------------------------------------------------------------------
+# TMX
+
+class _TmxReader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.src = str(path)
+
+    def parse(self, raw: bytes, src: str) -> ET.Element:
+        from defusedxml import DefusedXmlException
+        from defusedxml import ElementTree as DET
+
+        try:
+            root: ET.Element = DET.fromstring(raw, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        except DefusedXmlException as e:
+            raise TiledError(src, "", "refused: the file declares XML entities or external references "
+                                      f"({type(e).__name__}); Tiled never writes them, and they can make a "
+                                      "reader expand text without limit (\"billion laughs\") or read other files"
+                             ) from None
+        except ET.ParseError as e:
+            line, col = e.position
+            raise TiledError(src, f"line {line}, column {col + 1}", "not well-formed XML (truncated or damaged?)"
+                             ) from None
+        except (LookupError, ValueError) as e:  # e.g. an XML declaration with an unknown encoding
+            raise TiledError(src, "line 1", f"cannot read the XML ({e})") from None
+        return root
+
+    def int_attr(self, el: ET.Element, name: str, place: str, default: int | None = None,
+                 minimum: int | None = 0, src: str | None = None) -> int:
+        text = el.get(name)
+        if text is None:
+            if default is None:
+                raise TiledError(src or self.src, place, f"missing attribute '{name}'")
+            return default
+        try:
+            v = int(text.strip())
+        except ValueError:
+            raise TiledError(src or self.src, place, f"{name}=\"{text[:40]}\" is not a whole number") from None
+        if minimum is not None and v < minimum:
+            raise TiledError(src or self.src, place, f"{name}={v} must be at least {minimum}")
+        return v
+
+    def read_map(self, raw: bytes) -> TiledMap:
+        root = self.parse(raw, self.src)
+        if root.tag != "map":
+            raise TiledError(self.src, "", f"not a Tiled map (the root element is <{root.tag}>, expected <map>)")
+        orientation = root.get("orientation", "orthogonal")
+        _check_orientation(self.src, "<map>", orientation)
+        w = self.int_attr(root, "width", "<map>", minimum=1)
+        h = self.int_attr(root, "height", "<map>", minimum=1)
+        _check_size(self.src, "<map>", w, h)
+        if root.get("infinite", "0") == "1":
+            raise TiledError(self.src, "<map>", "infinite maps are not supported; in Tiled untick Map > Map "
+                                                "Properties > Infinite and save again")
+        m = TiledMap(self.src, "tmx", orientation, w, h,
+                     self.int_attr(root, "tilewidth", "<map>", minimum=1),
+                     self.int_attr(root, "tileheight", "<map>", minimum=1))
+        if orientation == "hexagonal":
+            m.hexsidelength = self.int_attr(root, "hexsidelength", "<map>", default=0)
+            m.staggeraxis = root.get("staggeraxis", "y")
+            m.staggerindex = root.get("staggerindex", "odd")
+            if m.staggeraxis not in ("x", "y"):
+                raise TiledError(self.src, "<map>", f"staggeraxis=\"{m.staggeraxis}\" (expected x or y)")
+            if m.staggerindex not in ("odd", "even"):
+                raise TiledError(self.src, "<map>", f"staggerindex=\"{m.staggerindex}\" (expected odd or even)")
+        base = self.path.resolve().parent
+        for i, el in enumerate(root.findall("tileset")):
+            m.tilesets.append(self.tileset_ref(el, i, base))
+        m.properties = self.properties(root.find("properties"), "<map> properties", self.src)
+        self.layers(root, m, "")
+        for layer in m.layers:
+            _check_gids(m, layer)
+        return m
+
+    def tileset_ref(self, el: ET.Element, i: int, base: Path) -> Tileset:
+        place = f"tileset {i + 1}"
+        firstgid = self.int_attr(el, "firstgid", place, minimum=1)
+        source = el.get("source")
+        if source is None:
+            return self.tileset(el, firstgid, base, self.src, f"tileset '{el.get('name', i + 1)}'")
+        found = find_file(base / source)
+        if found is None:
+            raise TiledError(self.src, place, f"external tileset '{source}' not found (looked in {base})")
+        ts = load_tileset(found, firstgid)
+        ts.source = str((base / source).resolve())
+        return ts
+
+    def tileset(self, el: ET.Element, firstgid: int, base: Path, src: str, place: str) -> Tileset:
+        tw = self.int_attr(el, "tilewidth", place, minimum=1, src=src)
+        th = self.int_attr(el, "tileheight", place, minimum=1, src=src)
+        spacing = self.int_attr(el, "spacing", place, default=0, src=src)
+        margin = self.int_attr(el, "margin", place, default=0, src=src)
+        tc_text = el.get("tilecount")
+        tilecount = None if tc_text is None else self.int_attr(el, "tilecount", place, src=src)
+        columns = self.int_attr(el, "columns", place, default=0, src=src)
+        ts = Tileset(firstgid, el.get("name", ""), tw, th, tilecount, columns, spacing, margin)
+        off = el.find("tileoffset")
+        if off is not None:
+            ts.tileoffset = (self.int_attr(off, "x", place, default=0, minimum=None, src=src),
+                             self.int_attr(off, "y", place, default=0, minimum=None, src=src))
+        img = el.find("image")
+        if img is not None:
+            ts.image = _resolve(base, img.get("source", ""))
+            ts.imagewidth = self.int_attr(img, "width", place + " <image>", default=0, src=src)
+            ts.imageheight = self.int_attr(img, "height", place + " <image>", default=0, src=src)
+            ts.transparentcolor = img.get("trans")
+        max_id = -1
+        for t in el.findall("tile"):
+            tid = self.int_attr(t, "id", place + " <tile>", src=src)
+            max_id = max(max_id, tid)
+            tile = Tile(tid, self.properties(t.find("properties"), f"{place} tile {tid} properties", src))
+            timg = t.find("image")
+            if timg is not None:
+                tile.image = _resolve(base, timg.get("source", ""))
+                tile.imagewidth = self.int_attr(timg, "width", f"{place} tile {tid}", default=0, src=src)
+                tile.imageheight = self.int_attr(timg, "height", f"{place} tile {tid}", default=0, src=src)
+            ts.tiles[tid] = tile
+        ts.tilecount, ts.columns = _tilecount(ts.tilecount, tw, th, ts.imagewidth, ts.imageheight, spacing,
+                                              margin, columns)
+        if ts.tilecount is None and ts.image is None and max_id >= 0:
+            ts.tilecount = max_id + 1  # a collection of images without a count (old files)
+        return ts
+
+    def properties(self, el: ET.Element | None, place: str, src: str) -> list[Property]:
+        out: list[Property] = []
+        if el is None:
+            return out
+        for p in el.findall("property"):
+            name = p.get("name")
+            if name is None:
+                raise TiledError(src, place, "a <property> has no name")
+            ptype = p.get("type", "string")
+            text = p.get("value")
+            if text is None:
+                text = p.text or ""
+            out.append(Property(name, ptype, _typed_value(src, f"{place} '{name}'", ptype, text)))
+        return out
+
+    def layers(self, parent: ET.Element, m: TiledMap, prefix: str) -> None:
+        for el in parent:
+            name = el.get("name", "")
+            if el.tag == "layer":
+                m.layers.append(self.tile_layer(el, m, f"{prefix}layer '{name}'"))
+            elif el.tag == "group":
+                self.layers(el, m, f"{prefix}group '{name}' > ")
+            elif el.tag in ("objectgroup", "imagelayer"):
+                kind = "object layer" if el.tag == "objectgroup" else "image layer"
+                m.ignored.append(f"{prefix}{kind} '{name}'")
+
+    def tile_layer(self, el: ET.Element, m: TiledMap, place: str) -> TileLayer:
+        w = self.int_attr(el, "width", place, default=m.width, minimum=1)
+        h = self.int_attr(el, "height", place, default=m.height, minimum=1)
+        if (w, h) != (m.width, m.height):
+            raise TiledError(self.src, place, f"the layer is {w} x {h} but the map is {m.width} x {m.height}")
+        data = el.find("data")
+        if data is None:
+            raise TiledError(self.src, place, "the layer has no <data>")
+        if data.find("chunk") is not None:
+            raise TiledError(self.src, place, "layer data in chunks (an infinite map) is not supported; in Tiled "
+                                              "untick Map > Map Properties > Infinite and save again")
+        encoding = data.get("encoding")
+        compression = data.get("compression", "")
+        if encoding is None:
+            tiles = data.findall("tile")
+            values: list[Any] = []
+            for i, t in enumerate(tiles):
+                values.append(self.int_attr(t, "gid", f"{place} <tile> {i + 1}", default=0))
+            gids = _gids_from_ints(self.src, place, values, w, h)
+        elif encoding == "csv":
+            gids = _decode_csv(self.src, place, data.text or "", w, h)
+        elif encoding == "base64":
+            gids = _decode_base64(self.src, place, data.text or "", compression, w, h)
+        else:
+            raise TiledError(self.src, place, f"unknown layer encoding '{encoding}' (expected csv or base64)")
+        return TileLayer(el.get("name", ""), gids, place)
+
+
+def _typed_value(src: str, place: str, ptype: str, text: Any) -> PropertyValue:
+    try:
+        if ptype == "int":
+            return int(text)
+        if ptype == "float":
+            return float(text)
+        if ptype == "bool":
+            if isinstance(text, bool):
+                return text
+            if str(text) not in ("true", "false"):
+                raise ValueError
+            return str(text) == "true"
+    except (TypeError, ValueError):
+        raise TiledError(src, place, f"'{str(text)[:40]}' is not a valid {ptype}") from None
+    if isinstance(text, (dict, list)):
+        return json.dumps(text)  # class-typed values: kept as text, never read
+    return text if isinstance(text, (str, int, float)) else str(text)
+
+
+def load_tileset(path: Path, firstgid: int) -> Tileset:
+    """Read an external tileset (``.tsx`` XML or Tiled JSON, gzipped or not)."""
+    raw = read_file(path, "tileset file")
+    src = str(path)
+    base = path.resolve().parent
+    head = raw.lstrip()[:1]
+    if head == b"<":
+        reader = _TmxReader(path)
+        root = reader.parse(raw, src)
+        if root.tag != "tileset":
+            raise TiledError(src, "", f"not a Tiled tileset (the root element is <{root.tag}>)")
+        return reader.tileset(root, firstgid, base, src, f"tileset '{root.get('name', '')}'")
+    if head == b"{":
+        return _JsonReader(path).tileset(_json_loads(raw, src), firstgid, base, src, "$")
+    raise TiledError(src, "", "neither a TSX tileset (XML) nor a Tiled JSON tileset")
+
+
+# ---------------------------------------------------------------------------
+# JSON
+
+def _json_loads(raw: bytes, src: str) -> Any:
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise TiledError(src, "", f"not UTF-8 text (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise TiledError(src, f"line {e.lineno}, column {e.colno}", f"not valid JSON ({e.msg})") from None
+    except RecursionError:
+        raise TiledError(src, "", "JSON nested too deeply") from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise TiledError(src, "", f"not readable JSON ({e})") from None
+
+
+class _JsonReader:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.src = str(path)
+
+    def obj(self, v: Any, place: str, src: str | None = None) -> dict[str, Any]:
+        if not isinstance(v, dict):
+            raise TiledError(src or self.src, place, f"expected an object, got {type(v).__name__}")
+        return v
+
+    def int_key(self, d: dict[str, Any], key: str, place: str, default: int | None = None,
+                minimum: int | None = 0, src: str | None = None) -> int:
+        if key not in d:
+            if default is None:
+                raise TiledError(src or self.src, place, f"missing '{key}'")
+            return default
+        v = d[key]
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise TiledError(src or self.src, f"{place}.{key}", f"{json.dumps(v)[:40]} is not a whole number")
+        if minimum is not None and v < minimum:
+            raise TiledError(src or self.src, f"{place}.{key}", f"{v} must be at least {minimum}")
+        return v
+
+    def str_key(self, d: dict[str, Any], key: str, place: str, default: str) -> str:
+        v = d.get(key, default)
+        if not isinstance(v, str):
+            raise TiledError(self.src, f"{place}.{key}", f"{json.dumps(v)[:40]} is not text")
+        return v
+
+    def read_map(self, raw: bytes) -> TiledMap:
+        d = self.obj(_json_loads(raw, self.src), "$")
+        if d.get("type", "map") != "map":
+            raise TiledError(self.src, "$.type", f"not a Tiled map (type is {json.dumps(d.get('type'))[:40]})")
+        orientation = self.str_key(d, "orientation", "$", "orthogonal")
+        _check_orientation(self.src, "$.orientation", orientation)
+        w = self.int_key(d, "width", "$", minimum=1)
+        h = self.int_key(d, "height", "$", minimum=1)
+        _check_size(self.src, "$", w, h)
+        if d.get("infinite") is True:
+            raise TiledError(self.src, "$.infinite", "infinite maps are not supported; in Tiled untick Map > Map "
+                                                     "Properties > Infinite and save again")
+        m = TiledMap(self.src, "json", orientation, w, h, self.int_key(d, "tilewidth", "$", minimum=1),
+                     self.int_key(d, "tileheight", "$", minimum=1))
+        if orientation == "hexagonal":
+            m.hexsidelength = self.int_key(d, "hexsidelength", "$", default=0)
+            m.staggeraxis = self.str_key(d, "staggeraxis", "$", "y")
+            m.staggerindex = self.str_key(d, "staggerindex", "$", "odd")
+            if m.staggeraxis not in ("x", "y"):
+                raise TiledError(self.src, "$.staggeraxis", f"'{m.staggeraxis}' (expected x or y)")
+            if m.staggerindex not in ("odd", "even"):
+                raise TiledError(self.src, "$.staggerindex", f"'{m.staggerindex}' (expected odd or even)")
+        base = self.path.resolve().parent
+        tilesets = d.get("tilesets", [])
+        if not isinstance(tilesets, list):
+            raise TiledError(self.src, "$.tilesets", "expected a list")
+        for i, t in enumerate(tilesets):
+            place = f"$.tilesets[{i}]"
+            t = self.obj(t, place)
+            firstgid = self.int_key(t, "firstgid", place, minimum=1)
+            if "source" in t:
+                source = self.str_key(t, "source", place, "")
+                found = find_file(base / source)
+                if found is None:
+                    raise TiledError(self.src, place, f"external tileset '{source}' not found (looked in {base})")
+                ts = load_tileset(found, firstgid)
+                ts.source = str((base / source).resolve())
+            else:
+                ts = self.tileset(t, firstgid, base, self.src, place)
+            m.tilesets.append(ts)
+        m.properties = self.properties(d, "$", self.src)
+        layers = d.get("layers", [])
+        if not isinstance(layers, list):
+            raise TiledError(self.src, "$.layers", "expected a list")
+        self.layers(layers, m, "$.layers", "")
+        for layer in m.layers:
+            _check_gids(m, layer)
+        return m
+
+    def properties(self, d: dict[str, Any], place: str, src: str) -> list[Property]:
+        props = d.get("properties")
+        out: list[Property] = []
+        if props is None:
+            return out
+        if isinstance(props, dict):  # before Tiled 1.2: {"name": value} with "propertytypes"
+            types = d.get("propertytypes", {}) if isinstance(d.get("propertytypes"), dict) else {}
+            for name, value in props.items():
+                ptype = str(types.get(name, "string"))
+                out.append(Property(str(name), ptype, _typed_value(src, f"{place}.properties.{name}", ptype, value)))
+            return out
+        if not isinstance(props, list):
+            raise TiledError(src, f"{place}.properties", "expected a list")
+        for i, p in enumerate(props):
+            p = self.obj(p, f"{place}.properties[{i}]", src)
+            name, ptype = p.get("name"), p.get("type", "string")
+            if not isinstance(name, str) or not isinstance(ptype, str):
+                raise TiledError(src, f"{place}.properties[{i}]", "a property needs a name and a type")
+            out.append(Property(name, ptype, _typed_value(src, f"{place}.properties[{i}]", ptype, p.get("value", ""))))
+        return out
+
+    def tileset(self, t: dict[str, Any], firstgid: int, base: Path, src: str, place: str) -> Tileset:
+        t = self.obj(t, place, src)
+        tw = self.int_key(t, "tilewidth", place, minimum=1, src=src)
+        th = self.int_key(t, "tileheight", place, minimum=1, src=src)
+        spacing = self.int_key(t, "spacing", place, default=0, src=src)
+        margin = self.int_key(t, "margin", place, default=0, src=src)
+        tilecount = self.int_key(t, "tilecount", place, src=src) if "tilecount" in t else None
+        columns = self.int_key(t, "columns", place, default=0, src=src)
+        name = t.get("name", "")
+        ts = Tileset(firstgid, name if isinstance(name, str) else str(name), tw, th, tilecount, columns, spacing,
+                     margin)
+        off = t.get("tileoffset")
+        if isinstance(off, dict):
+            ts.tileoffset = (self.int_key(off, "x", place + ".tileoffset", 0, None, src),
+                             self.int_key(off, "y", place + ".tileoffset", 0, None, src))
+        if isinstance(t.get("image"), str) and t["image"]:
+            ts.image = _resolve(base, t["image"])
+            ts.imagewidth = self.int_key(t, "imagewidth", place, default=0, src=src)
+            ts.imageheight = self.int_key(t, "imageheight", place, default=0, src=src)
+            trans = t.get("transparentcolor")
+            ts.transparentcolor = trans if isinstance(trans, str) else None
+        tiles = t.get("tiles", [])
+        if isinstance(tiles, dict):  # before Tiled 1.2: {"id": {...}}
+            tiles = [dict(v, id=int(k)) for k, v in tiles.items() if isinstance(v, dict) and str(k).isdigit()]
+        if not isinstance(tiles, list):
+            raise TiledError(src, place + ".tiles", "expected a list")
+        for i, td in enumerate(tiles):
+            tp = f"{place}.tiles[{i}]"
+            td = self.obj(td, tp, src)
+            tid = self.int_key(td, "id", tp, src=src)
+            tile = Tile(tid, self.properties(td, tp, src))
+            if isinstance(td.get("image"), str) and td["image"]:
+                tile.image = _resolve(base, td["image"])
+                tile.imagewidth = self.int_key(td, "imagewidth", tp, default=0, src=src)
+                tile.imageheight = self.int_key(td, "imageheight", tp, default=0, src=src)
+            ts.tiles[tid] = tile
+        old = t.get("tileproperties")  # before Tiled 1.2
+        if isinstance(old, dict):
+            types = t.get("tilepropertytypes", {}) if isinstance(t.get("tilepropertytypes"), dict) else {}
+            for k, props in old.items():
+                if str(k).isdigit() and isinstance(props, dict):
+                    tile = ts.tiles.setdefault(int(k), Tile(int(k)))
+                    tt = types.get(k, {}) if isinstance(types.get(k), dict) else {}
+                    for name, value in props.items():
+                        ptype = str(tt.get(name, "string"))
+                        tile.properties.append(Property(str(name), ptype, _typed_value(
+                            src, f"{place}.tileproperties.{k}.{name}", ptype, value)))
+        ts.tilecount, ts.columns = _tilecount(ts.tilecount, tw, th, ts.imagewidth, ts.imageheight, spacing,
+                                              margin, columns)
+        if ts.tilecount is None and ts.image is None and ts.tiles:
+            ts.tilecount = max(ts.tiles) + 1
+        return ts
+
+    def layers(self, layers: list[Any], m: TiledMap, path: str, prefix: str) -> None:
+        for i, layer in enumerate(layers):
+            place = f"{path}[{i}]"
+            layer = self.obj(layer, place)
+            kind = layer.get("type")
+            name = str(layer.get("name", ""))
+            if kind == "tilelayer":
+                m.layers.append(self.tile_layer(layer, m, place, f"{prefix}layer '{name}'"))
+            elif kind == "group":
+                sub = layer.get("layers", [])
+                if not isinstance(sub, list):
+                    raise TiledError(self.src, place + ".layers", "expected a list")
+                self.layers(sub, m, place + ".layers", f"{prefix}group '{name}' > ")
+            elif kind in ("objectgroup", "imagelayer"):
+                m.ignored.append(f"{prefix}{'object' if kind == 'objectgroup' else 'image'} layer '{name}'")
+            else:
+                raise TiledError(self.src, place + ".type", f"unknown layer type {json.dumps(kind)[:40]}")
+
+    def tile_layer(self, layer: dict[str, Any], m: TiledMap, place: str, label: str) -> TileLayer:
+        where = f"{place} ({label})"
+        if "chunks" in layer:
+            raise TiledError(self.src, where, "layer data in chunks (an infinite map) is not supported; in Tiled "
+                                              "untick Map > Map Properties > Infinite and save again")
+        w = self.int_key(layer, "width", place, default=m.width, minimum=1)
+        h = self.int_key(layer, "height", place, default=m.height, minimum=1)
+        if (w, h) != (m.width, m.height):
+            raise TiledError(self.src, where, f"the layer is {w} x {h} but the map is {m.width} x {m.height}")
+        data = layer.get("data")
+        encoding = layer.get("encoding", "csv")
+        if isinstance(data, list) and encoding == "csv":
+            gids = _gids_from_ints(self.src, where + ".data", data, w, h)
+        elif isinstance(data, str) and encoding == "base64":
+            compression = layer.get("compression", "")
+            gids = _decode_base64(self.src, where + ".data", data, str(compression), w, h)
+        else:
+            raise TiledError(self.src, where + ".data", f"expected a list of tile ids or base64 text "
+                                                        f"(encoding {json.dumps(encoding)[:20]})")
+        return TileLayer(str(layer.get("name", "")), gids, label)
+
+
+# ---------------------------------------------------------------------------
+# writing
+
+def _rel(path: str | None, folder: Path) -> str:
+    """``path`` relative to ``folder`` (forward slashes, as Tiled writes)."""
+    if not path:
+        return ""
+    try:
+        return Path(os.path.relpath(path, folder)).as_posix()
+    except ValueError:  # another drive on Windows
+        return Path(path).as_posix()
+
+
+def _color_text(p: Property) -> str:
+    return str(p.value).lower() if p.type != "bool" else ("true" if p.value else "false")
+
+
+def to_tmx(m: TiledMap, out_dir: Path) -> str:
+    """TMX text for a map with one tile layer (CSV data); paths relative to
+    ``out_dir``."""
+    layer = m.layers[0]
+    root = ET.Element("map", {
+        "version": "1.8", "tiledversion": "1.8.2", "orientation": m.orientation, "renderorder": "right-down",
+        "width": str(m.width), "height": str(m.height), "tilewidth": str(m.tilewidth),
+        "tileheight": str(m.tileheight), "infinite": "0",
+    })
+    if m.orientation == "hexagonal":
+        root.set("hexsidelength", str(m.hexsidelength))
+        root.set("staggeraxis", m.staggeraxis)
+        root.set("staggerindex", m.staggerindex)
+    root.set("nextlayerid", "2")
+    root.set("nextobjectid", "1")
+    _tmx_properties(root, m.properties)
+    for ts in m.tilesets:
+        if ts.source is not None:
+            ET.SubElement(root, "tileset", {"firstgid": str(ts.firstgid), "source": _rel(ts.source, out_dir)})
+            continue
+        attrs = {"firstgid": str(ts.firstgid), "name": ts.name, "tilewidth": str(ts.tilewidth),
+                 "tileheight": str(ts.tileheight)}
+        if ts.spacing:
+            attrs["spacing"] = str(ts.spacing)
+        if ts.margin:
+            attrs["margin"] = str(ts.margin)
+        if ts.tilecount is not None:
+            attrs["tilecount"] = str(ts.tilecount)
+        attrs["columns"] = str(ts.columns)
+        el = ET.SubElement(root, "tileset", attrs)
+        if ts.tileoffset != (0, 0):
+            ET.SubElement(el, "tileoffset", {"x": str(ts.tileoffset[0]), "y": str(ts.tileoffset[1])})
+        if ts.image:
+            img = {"source": _rel(ts.image, out_dir)}
+            if ts.transparentcolor:
+                img["trans"] = ts.transparentcolor.lstrip("#")
+            img.update({"width": str(ts.imagewidth), "height": str(ts.imageheight)})
+            ET.SubElement(el, "image", img)
+        for tile in sorted(ts.tiles.values(), key=lambda t: t.id):
+            tel = ET.SubElement(el, "tile", {"id": str(tile.id)})
+            _tmx_properties(tel, tile.properties)
+            if tile.image:
+                ET.SubElement(tel, "image", {"width": str(tile.imagewidth), "height": str(tile.imageheight),
+                                             "source": _rel(tile.image, out_dir)})
+    lel = ET.SubElement(root, "layer", {"id": "1", "name": layer.name, "width": str(m.width),
+                                        "height": str(m.height)})
+    data = ET.SubElement(lel, "data", {"encoding": "csv"})
+    rows = [",".join(str(int(g)) for g in row) for row in layer.gids]
+    data.text = "\n" + ",\n".join(rows) + "\n"
+    ET.indent(root, " ")
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _tmx_properties(parent: ET.Element, props: list[Property]) -> None:
+    if not props:
+        return
+    el = ET.SubElement(parent, "properties")
+    for p in props:
+        attrs = {"name": p.name}
+        if p.type != "string":
+            attrs["type"] = p.type
+        attrs["value"] = _color_text(p) if p.type in ("bool", "color") else str(p.value)
+        ET.SubElement(el, "property", attrs)
+
+
+def to_json(m: TiledMap, out_dir: Path) -> str:
+    """Tiled JSON text for a map with one tile layer; paths relative to
+    ``out_dir``."""
+    layer = m.layers[0]
+    d: dict[str, Any] = {
+        "compressionlevel": -1, "height": m.height, "infinite": False,
+    }
+    if m.orientation == "hexagonal":
+        d["hexsidelength"] = m.hexsidelength
+    d["layers"] = [{"data": [int(g) for g in layer.gids.ravel()], "height": m.height, "id": 1,
+                    "name": layer.name, "opacity": 1, "type": "tilelayer", "visible": True,
+                    "width": m.width, "x": 0, "y": 0}]
+    d.update({"nextlayerid": 2, "nextobjectid": 1, "orientation": m.orientation})
+    if m.properties:
+        d["properties"] = [p.to_dict() for p in m.properties]
+    d["renderorder"] = "right-down"
+    if m.orientation == "hexagonal":
+        d["staggeraxis"] = m.staggeraxis
+        d["staggerindex"] = m.staggerindex
+    d.update({"tiledversion": "1.8.2", "tileheight": m.tileheight})
+    tilesets: list[dict[str, Any]] = []
+    for ts in m.tilesets:
+        if ts.source is not None:
+            tilesets.append({"firstgid": ts.firstgid, "source": _rel(ts.source, out_dir)})
+            continue
+        t: dict[str, Any] = {"columns": ts.columns, "firstgid": ts.firstgid}
+        if ts.image:
+            t.update({"image": _rel(ts.image, out_dir), "imageheight": ts.imageheight,
+                      "imagewidth": ts.imagewidth})
+        t.update({"margin": ts.margin, "name": ts.name, "spacing": ts.spacing})
+        if ts.tilecount is not None:
+            t["tilecount"] = ts.tilecount
+        t.update({"tileheight": ts.tileheight, "tilewidth": ts.tilewidth})
+        if ts.tileoffset != (0, 0):
+            t["tileoffset"] = {"x": ts.tileoffset[0], "y": ts.tileoffset[1]}
+        if ts.transparentcolor:
+            t["transparentcolor"] = ts.transparentcolor if ts.transparentcolor.startswith("#") \
+                else "#" + ts.transparentcolor
+        tiles = []
+        for tile in sorted(ts.tiles.values(), key=lambda x: x.id):
+            td: dict[str, Any] = {"id": tile.id}
+            if tile.image:
+                td.update({"image": _rel(tile.image, out_dir), "imageheight": tile.imageheight,
+                           "imagewidth": tile.imagewidth})
+            if tile.properties:
+                td["properties"] = [p.to_dict() for p in tile.properties]
+            tiles.append(td)
+        if tiles:
+            t["tiles"] = tiles
+        tilesets.append(t)
+    d["tilesets"] = tilesets
+    d.update({"tilewidth": m.tilewidth, "type": "map", "version": "1.8", "width": m.width})
+    return json.dumps(d, indent=1) + "\n"
+
+
+def map_format_for(path: str | os.PathLike[str]) -> str:
+    """``"tmx"`` or ``"json"`` from a file name; raises :class:`TiledError`
+    for anything else."""
+    name = Path(path).name.lower()
+    if name.endswith(".tmx"):
+        return "tmx"
+    if name.endswith((".json", ".tmj")):
+        return "json"
+    raise TiledError(str(path), "", "the file name must end in .tmx (TMX) or .json / .tmj (Tiled JSON)")
