@@ -428,17 +428,10 @@ class _Builder:
 # ---------------------------------------------------------------------------
 # saving
 
-def scenario_to_data(s: Scenario) -> dict[str, Any]:
-    """The scenario as JSON-ready data (inverse of :func:`scenario_from_data`)."""
-    m = s.map
-    lab = m.label
-    sym_t = np.frombuffer("".join(t.symbol for t in s.ruleset.terrain).encode("ascii"), np.uint8)
-    terrain_rows = [bytes(sym_t[row]).decode("ascii") for row in m.terrain]
-    data: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "name": s.name,
-    }
+def header_data(s: Scenario | Any) -> dict[str, Any]:
+    """The keys every scenario file shares, grid or territory: format,
+    version, name, description, turn, ruleset and sides."""
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": s.name}
     if s.description:
         data["description"] = s.description
     data["turn"] = s.turn
@@ -451,6 +444,16 @@ def scenario_to_data(s: Scenario) -> dict[str, Any]:
     }
     data["sides"] = [_drop_defaults({"id": f.id, "name": f.name, "color": f.color, "symbol": f.symbol,
                                      "alliance": f.alliance}, {"alliance": ""}) for f in s.sides]
+    return data
+
+
+def scenario_to_data(s: Scenario) -> dict[str, Any]:
+    """The scenario as JSON-ready data (inverse of :func:`scenario_from_data`)."""
+    m = s.map
+    lab = m.label
+    sym_t = np.frombuffer("".join(t.symbol for t in s.ruleset.terrain).encode("ascii"), np.uint8)
+    terrain_rows = [bytes(sym_t[row]).decode("ascii") for row in m.terrain]
+    data = header_data(s)
     mp: dict[str, Any] = {"grid": m.grid.to_dict(), "numbering": m.numbering.to_dict(), "terrain": terrain_rows}
     if (m.control != NO_SIDE).any():
         lut = np.frombuffer((NO_SIDE_SYMBOL + "".join(f.symbol for f in s.sides)).encode("ascii"), np.uint8)

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.model import Scenario
-from engine.scenario_io import ScenarioError, load_scenario
+from engine.scenario_io import Problem, ScenarioError, load_any, load_scenario
+from engine.territory import TerritoryScenario
 
 EXIT_OK = 0
 EXIT_FAIL = 1  # invalid input, refused order, failed check
@@ -31,13 +32,29 @@ def add_json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
 
+def _cannot_load(path: str, problems: list[Problem]) -> CliError:
+    n = len(problems)
+    return CliError(f"{path}: cannot load ({n} problem{'s' if n != 1 else ''})", [str(p) for p in problems])
+
+
 def load(path: str) -> Scenario:
-    """Load a scenario or raise :class:`CliError` listing every problem."""
+    """Load a grid scenario or raise :class:`CliError` listing every problem."""
     try:
         return load_scenario(path)
     except ScenarioError as e:
-        raise CliError(f"{path}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
-                       [str(p) for p in e.problems]) from None
+        raise _cannot_load(path, e.problems) from None
+
+
+def load_territory(path: str, needed_for: str) -> TerritoryScenario:
+    """Load a territory scenario, or raise :class:`CliError` listing every
+    problem, or saying that a grid map cannot serve ``needed_for``."""
+    try:
+        s = load_any(path)
+    except ScenarioError as e:
+        raise _cannot_load(path, e.problems) from None
+    if not isinstance(s, TerritoryScenario):
+        raise CliError(f"{path}: a {s.map.grid.to_dict()['kind']} grid map; {needed_for} need a territory map")
+    return s
 
 
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str | Callable[[], str]) -> None:

@@ -21,10 +21,8 @@ from engine.rules.rail_options import (
     record_move,
     verdict_to_data,
 )
-from engine.scenario_io import ScenarioError, load_any
-from engine.territory import TerritoryScenario
 
-from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -46,17 +44,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
-def _load(path: str) -> TerritoryScenario:
-    try:
-        s = load_any(path)
-    except ScenarioError as e:
-        raise CliError(f"{path}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
-                       [str(p) for p in e.problems]) from None
-    if not isinstance(s, TerritoryScenario):
-        raise CliError(f"{path}: a {s.map.grid.to_dict()['kind']} grid map; rail options need a territory map")
-    return s
-
-
 def _capacity_text(data: dict[str, Any]) -> list[str]:
     out = []
     n = data.get("nation")
@@ -69,7 +56,7 @@ def _capacity_text(data: dict[str, Any]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    s = _load(args.file)
+    s = load_territory(args.file, "rail options")
     for i, item in enumerate(args.planned):
         unit, sep, to = item.partition(":")
         if not sep or not unit or not to:

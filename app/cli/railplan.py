@@ -9,11 +9,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.scenario_io import ScenarioError, load_any
-from engine.territory import TerritoryScenario
 from engine.territory.rail import RailRules, plan, plan_to_data, preview
 
-from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -28,17 +26,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="only the fast max-flow check (necessary conditions; no routes)")
     add_json_flag(p)
     p.set_defaults(func=run)
-
-
-def load_territory_scenario(path: str) -> TerritoryScenario:
-    try:
-        s = load_any(path)
-    except ScenarioError as e:
-        raise CliError(f"{path}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
-                       [str(p) for p in e.problems]) from None
-    if not isinstance(s, TerritoryScenario):
-        raise CliError(f"{path}: a {s.map.grid.to_dict()['kind']} grid map; rail plans need a territory map")
-    return s
 
 
 def read_orders_file(path: str) -> list[dict[str, Any]]:
@@ -57,7 +44,7 @@ def read_orders_file(path: str) -> list[dict[str, Any]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    s = load_territory_scenario(args.file)
+    s = load_territory(args.file, "rail plans")
     rules = RailRules(s)
     orders = rules.read_orders(read_orders_file(args.orders))
     result = preview(s, orders, rules, thorough=True) if args.quick else plan(s, orders, rules)

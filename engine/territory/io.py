@@ -18,7 +18,7 @@ from typing import Any
 
 from ..model import Faction, ModelError, Ruleset
 from ..scenario_io import (
-    FORMAT, MAX_PROBLEMS, VERSION, Problem, ScenarioError, _Builder, _drop_defaults, _schema_problems, _terrain_data,
+    MAX_PROBLEMS, Problem, ScenarioError, _Builder, _drop_defaults, _schema_problems, header_data,
     dumps_compact,
 )
 from .geometry import GeometryError, shape_from_rings, shape_to_rings
@@ -198,19 +198,7 @@ def territory_scenario_to_data(s: TerritoryScenario) -> dict[str, Any]:
     """The scenario as JSON-ready data (inverse of
     :func:`territory_scenario_from_data`)."""
     m = s.map
-    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": s.name}
-    if s.description:
-        data["description"] = s.description
-    data["turn"] = s.turn
-    data["ruleset"] = {
-        "name": s.ruleset.name,
-        "terrain": [_terrain_data(t) for t in s.ruleset.terrain],
-        "unit_types": [_drop_defaults({"id": u.id, "name": u.name, "movement": u.movement,
-                                       "properties": u.properties}, {"properties": {}}) for u in s.ruleset.unit_types],
-        "options": s.ruleset.options,
-    }
-    data["sides"] = [_drop_defaults({"id": f.id, "name": f.name, "color": f.color, "symbol": f.symbol,
-                                     "alliance": f.alliance}, {"alliance": ""}) for f in s.sides]
+    data = header_data(s)
     grid = _drop_defaults({"kind": KIND, "width": m.width, "height": m.height, "wrap_x": m.wrap_x,
                            "backdrop_cell": m.backdrop_cell}, {"wrap_x": False, "backdrop_cell": 0})
     data["map"] = {
