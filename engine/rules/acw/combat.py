@@ -365,3 +365,79 @@ def spread_losses(units: Sequence[tuple[str, str, int]], casualties: int) -> Los
             lost[i] += 1
             remaining -= 1
     return LossSpread(tuple(Loss(units[i][0], units[i][1], units[i][2], lost[i]) for i in order), remaining)
+
+
+# ---------------------------------------------------------------------------
+# every possible result number, before the post is made
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one result number would do to a pending attack."""
+
+    result: int
+    winner: Winner
+    difference: int
+    attacker_casualties: int
+    defender_casualties: int
+
+
+@dataclass(frozen=True)
+class Odds:
+    """A pending attack over all ``result_count`` (100) result numbers
+    0..99: the victory number, the attacker's chance of winning and each
+    result number's outcome (the same arithmetic as :func:`resolve`)."""
+
+    attacker_factors: Fraction
+    defender_factors: Fraction
+    defender_effective: Fraction
+    victory_number: int
+    outcomes: tuple[Outcome, ...]
+
+    @property
+    def wins(self) -> int:
+        """How many result numbers give the attacker the victory:
+        victory number + 1 (0..victory number), within 0..100."""
+        return sum(1 for o in self.outcomes if o.winner == "attacker")
+
+    @property
+    def chance(self) -> Fraction:
+        """The attacker's chance of winning, assuming every result number is equally likely."""
+        return Fraction(self.wins, len(self.outcomes))
+
+    @property
+    def reason(self) -> str:
+        return (f"{fmt(self.attacker_factors)} factors attack {fmt(self.defender_factors)}"
+                + (f" (counting {fmt(self.defender_effective)})" if self.defender_effective != self.defender_factors
+                   else "")
+                + f": victory number {self.victory_number}, the attacker wins on {self.wins} of the "
+                  f"{len(self.outcomes)} result numbers ({round(float(self.chance) * 100)}%)")
+
+
+RESULT_COUNT = 100
+"""Two decimal places make the result numbers 00..99."""
+
+
+def odds(attacker: Fraction | int, defender: Fraction | int, *, defender_effective: Fraction | None = None,
+         options: AcwOptions | None = None) -> Odds:
+    """The outcome of an attack for every result number 0..99 (no post time
+    needed): who wins and the casualties each side takes, as :func:`resolve`
+    would compute them for a post time giving that result number."""
+    o = options or AcwOptions()
+    a, d = Fraction(attacker), Fraction(defender)
+    if a <= 0:
+        raise ModelError("the attacker needs at least one factor to attack")
+    if d < 0:
+        raise ModelError("the defender's factors cannot be negative")
+    eff = defender_effective if defender_effective is not None else d
+    _, vn = victory_number(a, a + eff, o)
+    basic = (a + d) / o.casualty_divisor
+    out = []
+    for r in range(RESULT_COUNT):
+        winner: Winner = "attacker" if r <= vn else "defender"
+        diff = abs(vn - r)
+        row = casualty_row(diff, o)
+        wc = round_half(row.winner * basic, o.rounding)
+        lc = round_half(row.loser * basic, o.rounding)
+        ac, dc = (wc, lc) if winner == "attacker" else (lc, wc)
+        out.append(Outcome(r, winner, diff, ac, dc))
+    return Odds(a, d, eff, vn, tuple(out))
