@@ -32,7 +32,7 @@ from engine.model import Scenario
 
 from .overlay import Overlay
 from .render import DEFAULT_LAYERS, LAYERS, MapRenderer, TileCache, renderer_for, style
-from .render.tiles import TILE
+from .render.region import paint_region
 
 Button = Literal["left", "right", "middle"]
 
@@ -332,24 +332,12 @@ class MapCanvas(QAbstractScrollArea):
 
     def paint_view(self, p: QPainter, rect: QRect) -> None:
         """Paint viewport rectangle ``rect``: cached tiles, then the fresh top layers."""
-        p.fillRect(rect, style.BACKGROUND)
         r = self._renderer
         if r is None:
+            p.fillRect(rect, style.BACKGROUND)
             return
-        ox, oy = self.origin()
-        z = self._zoom
-        sw, sh = r.scene_size(z)
-        x0, y0 = max(0, rect.x() - ox), max(0, rect.y() - oy)
-        x1, y1 = min(sw, rect.x() + rect.width() - ox), min(sh, rect.y() + rect.height() - oy)
-        layers = frozenset(self._layers)
-        if x1 > x0 and y1 > y0:
-            p.save()
-            p.setClipRect(QRect(ox, oy, sw, sh).intersected(rect))
-            for tx, ty in TileCache.tile_range(x0, y0, x1, y1):
-                img = self._tiles.tile(r, z, tx, ty, layers)
-                p.drawImage(QPoint(ox + tx * TILE, oy + ty * TILE), img)
-            p.restore()
-        r.paint_top(p, z, ox, oy, QRectF(rect), layers, self._selected, list(self._overlays.values()))
+        paint_region(p, r, self._zoom, self.origin(), rect, frozenset(self._layers), selected=self._selected,
+                     overlays=list(self._overlays.values()), background=style.BACKGROUND, tiles=self._tiles)
 
     # ------------------------------------------------------------------
     # events

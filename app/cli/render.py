@@ -1,0 +1,73 @@
+"""``adjutant render FILE --out map.png|map.svg``: draw the whole map
+headless, with the editor's own renderers (:mod:`app.gui.export`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+from engine.scenario_io import ScenarioError, load_any
+
+from .common import EXIT_OK, CliError, add_json_flag, emit
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("render", help="draw a grid map to a PNG or SVG file",
+                       description="Draw the whole map of a square- or hex-grid scenario to an image, as the "
+                                   "editor draws it (terrain, control, rivers, roads, rail, places, units). "
+                                   "Needs no display (uses Qt's offscreen platform unless QT_QPA_PLATFORM is set). "
+                                   "Images over 64 Mpx or 32000 pixels a side are refused.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--out", required=True, metavar="OUT", help="output file, ending in .png or .svg")
+    p.add_argument("--scale", type=float, default=None, metavar="N",
+                   help="pixels per cell (default 24; 40 with --labels)")
+    p.add_argument("--labels", action="store_true", help="draw each cell's coordinate label (needs --scale 40 or more)")
+    add_json_flag(p)
+    p.set_defaults(func=run)
+
+
+def _app() -> Any:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from PySide6.QtGui import QGuiApplication
+    except ImportError as e:
+        raise CliError(f"rendering needs PySide6, which could not be imported ({e})") from None
+    app = QGuiApplication.instance()
+    if app is None:
+        app = QGuiApplication([sys.argv[0] if sys.argv else "adjutant"])
+    return app
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        loaded = load_any(args.file)
+    except ScenarioError as e:
+        raise CliError(f"{args.file}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
+                       [str(p) for p in e.problems]) from None
+    from engine.model import Scenario
+
+    if not isinstance(loaded, Scenario):
+        raise CliError(f"{args.file}: not a grid map (a territory map); adjutant render draws square and hex "
+                       f"grid maps only — open it in the editor and use its export")
+    app = _app()  # noqa: F841  (kept alive while painting)
+    from app.gui import export
+
+    scale = args.scale
+    if scale is None:
+        scale = export.LABEL_SCALE if args.labels else export.DEFAULT_SCALE
+    if args.labels and scale < export.LABEL_SCALE:
+        raise CliError(f"--labels needs --scale {export.LABEL_SCALE} or more (labels are not legible below "
+                       f"{export.LABEL_SCALE} pixels per cell); --scale is {scale:g}")
+    try:
+        w, h = export.export_map(loaded, args.out, scale, labels=args.labels)
+    except export.ExportError as e:
+        raise CliError(str(e)) from None
+    m = loaded.map
+    data = {"file": args.file, "out": args.out, "format": export.export_format(args.out), "width": w, "height": h,
+            "scale": scale, "labels": bool(args.labels), "grid": m.grid.kind.value,
+            "columns": m.width, "rows": m.height}
+    emit(args, data, f"{args.out}: {w} x {h} pixels ({m.width} x {m.height} {m.grid.kind.value} map, "
+                     f"{scale:g} px per cell)")
+    return EXIT_OK

@@ -1,0 +1,168 @@
+"""PNG and SVG export of a grid map: the whole map (:func:`export_map`, also
+behind ``adjutant render``) or what a canvas shows (:func:`export_view`).
+
+Both paint through :func:`app.gui.render.region.paint_region`, the function
+the canvas paints with, so an export looks like the editor.  Export needs a
+``QGuiApplication`` (``adjutant render`` creates one on the offscreen
+platform); it never needs a window.
+
+``scale`` is screen pixels per cell (a square's side, a hex's width across
+the flats).  Images are refused beyond :data:`MAX_PIXELS` pixels or
+:data:`MAX_SIDE` pixels a side with an :class:`ExportError` saying which
+scale would fit.  SVG files embed the terrain raster as images (one per
+band of rows) and draw rivers, links, places, units and overlays as vectors.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QRect, QSize
+from PySide6.QtGui import QImage, QPainter
+
+from app.gui.overlay import Overlay
+from engine.model import Scenario
+
+from .render import DEFAULT_LAYERS, renderer_for, style
+from .render.base import MapRenderer
+from .render.region import paint_region
+
+if TYPE_CHECKING:
+    from .canvas import MapCanvas
+
+MAX_PIXELS = 64_000_000
+"""Largest exported image, in pixels (a 8000 x 8000 PNG; 256 MB of RGB32)."""
+MAX_SIDE = 32_000
+"""Largest exported image side, in pixels (Qt's painting limit is 32767)."""
+DEFAULT_SCALE = 24
+"""Pixels per cell when none is given."""
+LABEL_SCALE = math.ceil(style.LABEL_MIN_PX)
+"""Smallest scale at which coordinate labels are drawn."""
+FORMATS = ("png", "svg")
+
+
+class ExportError(ValueError):
+    """An export that cannot be made (format, size, file); ``str`` says why."""
+
+
+def svg_available() -> bool:
+    """True when ``PySide6.QtSvg`` (part of PySide6-Essentials) imports."""
+    try:
+        from PySide6.QtSvg import QSvgGenerator  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def export_format(path: str | Path) -> str:
+    """``"png"`` or ``"svg"`` from the file's extension, else ExportError."""
+    ext = Path(path).suffix.lower().lstrip(".")
+    if ext not in FORMATS:
+        raise ExportError(f"{path}: cannot tell the image format from '.{ext}' "
+                          f"(use a file name ending in .png or .svg)")
+    if ext == "svg" and not svg_available():
+        raise ExportError("SVG export needs the PySide6.QtSvg module, which could not be imported; export a .png instead")
+    return ext
+
+
+def image_size(scenario: Scenario, scale: float) -> tuple[int, int]:
+    """Pixel size of the whole-map image at ``scale`` pixels per cell."""
+    r = renderer_for(scenario)
+    return r.scene_size(scale / r.extent)
+
+
+def check_size(w: int, h: int, scale: float) -> None:
+    """Refuse an image over :data:`MAX_PIXELS` or :data:`MAX_SIDE`, naming
+    the largest scale that fits."""
+    if w * h <= MAX_PIXELS and max(w, h) <= MAX_SIDE:
+        return
+    k = min(math.sqrt(MAX_PIXELS / max(1, w * h)), MAX_SIDE / max(w, h, 1))
+    fit = math.floor(scale * k * 100) / 100
+    raise ExportError(f"the image would be {w} x {h} pixels ({w * h / 1e6:.1f} Mpx), over the export limit of "
+                      f"{MAX_PIXELS / 1e6:.0f} Mpx and {MAX_SIDE} pixels a side; use --scale {fit:g} or less")
+
+
+def _layers(labels: bool, layers: frozenset[str] | None) -> frozenset[str]:
+    base = DEFAULT_LAYERS if layers is None else frozenset(layers)
+    return base | {"labels"} if labels else base - {"labels"}
+
+
+def _write(path: Path, fmt: str, size: QSize, title: str, paint: Callable[[QPainter], None]) -> None:
+    path = Path(path)
+    if fmt == "png":
+        img = QImage(size, QImage.Format.Format_RGB32)
+        img.fill(style.EXPORT_BACKGROUND)
+        p = QPainter(img)
+        paint(p)
+        p.end()
+        if not img.save(str(path), b"PNG"):
+            raise ExportError(f"{path}: could not write the PNG file (does the folder exist and is it writable?)")
+        return
+    from PySide6.QtSvg import QSvgGenerator
+
+    if not path.parent.is_dir():
+        raise ExportError(f"{path}: could not write the SVG file (folder {path.parent} does not exist)")
+    gen = QSvgGenerator()
+    gen.setFileName(str(path))
+    gen.setSize(size)
+    gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+    gen.setTitle(title)
+    gen.setDescription("Exported by Adjutant")
+    p = QPainter()
+    if not p.begin(gen):
+        raise ExportError(f"{path}: could not write the SVG file")
+    paint(p)
+    p.end()
+
+
+def render_whole(p: QPainter, renderer: MapRenderer, zoom: float, layers: frozenset[str],
+                 overlays: Sequence[Overlay] = (), selected: str | None = None) -> None:
+    """Paint the whole map at ``zoom`` with its top-left corner at (0, 0)."""
+    w, h = renderer.scene_size(zoom)
+    paint_region(p, renderer, zoom, (0, 0), QRect(0, 0, w, h), layers, selected=selected, overlays=overlays,
+                 background=style.EXPORT_BACKGROUND)
+
+
+def export_map(scenario: Scenario, path: str | Path, scale: float = DEFAULT_SCALE, labels: bool = False,
+               overlays: Sequence[Overlay] = (), layers: frozenset[str] | None = None,
+               selected: str | None = None) -> tuple[int, int]:
+    """Write the whole map to ``path`` (``.png`` or ``.svg``) at ``scale``
+    pixels per cell, with ``overlays`` on top; returns the image size.
+    ``labels`` adds coordinate labels (drawn from :data:`LABEL_SCALE` pixels
+    per cell up).  Raises :class:`ExportError` with a reason."""
+    if not (math.isfinite(scale) and scale > 0):
+        raise ExportError(f"scale must be a positive number of pixels per cell, not {scale}")
+    fmt = export_format(path)
+    r = renderer_for(scenario)
+    zoom = scale / r.extent
+    w, h = r.scene_size(zoom)
+    check_size(w, h, scale)
+    lay = _layers(labels, layers)
+    _write(Path(path), fmt, QSize(w, h), scenario.name,
+           lambda p: render_whole(p, r, zoom, lay, overlays, selected))
+    return w, h
+
+
+def export_view(canvas: MapCanvas, path: str | Path) -> tuple[int, int]:
+    """Write what ``canvas`` shows (its viewport, at its zoom, with its
+    layers, selection and overlays) to ``path``; returns the image size."""
+    r = canvas.renderer()
+    if r is None:
+        raise ExportError("there is no map to export")
+    fmt = export_format(path)
+    vp = canvas.viewport()
+    w, h = vp.width(), vp.height()
+    s = canvas.scenario()
+    title = s.name if s is not None else "map"
+    _write(Path(path), fmt, QSize(w, h), title,
+           lambda p: paint_region(p, r, canvas.zoom(), canvas.origin(), QRect(0, 0, w, h), canvas.layers(),
+                                  selected=canvas.selected_unit(), overlays=canvas.overlays(),
+                                  background=style.BACKGROUND))
+    return w, h
+
+
+__all__ = ["DEFAULT_SCALE", "MAX_PIXELS", "MAX_SIDE", "ExportError", "export_map", "export_view", "image_size",
+           "svg_available"]

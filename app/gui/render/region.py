@@ -1,0 +1,59 @@
+"""Paint a region of a map onto any :class:`QPainter`.
+
+:func:`paint_region` is the one drawing path shared by the canvas (a
+viewport, with its tile cache) and export (a ``QImage`` or an SVG
+generator, without a cache): both get exactly the same pixels from the same
+renderer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QPoint, QRect, QRectF
+from PySide6.QtGui import QColor, QPainter
+
+from app.gui.overlay import Overlay
+
+from . import style
+from .base import MapRenderer
+from .tiles import TILE, TileCache
+
+BAND = 256
+"""Rows of scene pixels rastered at a time without a tile cache (bounds the
+numpy temporaries of a big export to a few tens of MB)."""
+
+
+def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[int, int], target: QRect,
+                 layers: frozenset[str], *, selected: str | None = None, overlays: Sequence[Overlay] = (),
+                 background: QColor = style.BACKGROUND, tiles: TileCache | None = None) -> None:
+    """Paint target rectangle ``target`` of ``p``'s device: the background,
+    the static map (from ``tiles`` when given, else rendered directly), then
+    places, units, the selected unit and ``overlays``.
+
+    Scene pixel ``(sx, sy)`` (map coordinates times ``zoom``) lands on
+    target point ``origin + (sx, sy)``; only scene pixels inside the map's
+    scene rectangle are drawn from the map, the rest of ``target`` is
+    ``background``.
+    """
+    p.fillRect(target, background)
+    ox, oy = origin
+    sw, sh = renderer.scene_size(zoom)
+    x0, y0 = max(0, target.x() - ox), max(0, target.y() - oy)
+    x1, y1 = min(sw, target.x() + target.width() - ox), min(sh, target.y() + target.height() - oy)
+    if x1 > x0 and y1 > y0:
+        p.save()
+        p.setClipRect(QRect(ox, oy, sw, sh).intersected(target))
+        if tiles is not None:
+            for tx, ty in TileCache.tile_range(x0, y0, x1, y1):
+                img = tiles.tile(renderer, zoom, tx, ty, layers)
+                p.drawImage(QPoint(ox + tx * TILE, oy + ty * TILE), img)
+        else:
+            p.translate(ox, oy)
+            for by in range(y0, y1, BAND):
+                renderer.render_base(p, zoom, QRect(x0, by, x1 - x0, min(BAND, y1 - by)), layers, background)
+        p.restore()
+    renderer.paint_top(p, zoom, ox, oy, QRectF(target), layers, selected, list(overlays))
+
+
+__all__ = ["paint_region"]
