@@ -1,0 +1,117 @@
+"""File > Import Tiled map… and File > Export Tiled map…: the editor's side of
+:mod:`engine.interop.tiled`.
+
+:func:`import_tiled` asks for a Tiled map (TMX or JSON), reads it and returns
+the scenario (``None`` when cancelled or refused; a refusal shows the
+importer's message in an error dialog, never a traceback).  Tile ids without
+a terrain are listed in a dialog, not dropped.  :func:`export_tiled` asks for
+``.tmx`` or ``.json`` and writes the map with its generated tileset image
+beside it.  :func:`add_actions` is what ``MainWindow`` calls to put both in
+its File menu.  ``path=`` skips the file dialog (tests, scripts).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QWidget
+
+from engine.interop import tiled as interop
+from engine.interop.tiled import ExportReport, TerrainMap, TiledError
+from engine.model import Scenario
+
+from .dialogs.error import ErrorDialog
+
+IMPORT_FILTER = "Tiled maps (*.tmx *.tmj *.json *.tmx.gz);;All files (*)"
+EXPORT_FILTER = "Tiled map (*.tmx);;Tiled JSON map (*.json *.tmj)"
+
+
+def _show(parent: QWidget | None, title: str, summary: str, problems: list[str]) -> ErrorDialog:
+    """The window's own error dialog when it has one, else a new one; never
+    blocks (``open``, not ``exec``)."""
+    show = getattr(parent, "show_error", None)
+    if callable(show):
+        dlg: ErrorDialog = show(title, summary, problems)
+        return dlg
+    dlg = ErrorDialog(parent, title, summary, problems)
+    dlg.open()
+    return dlg
+
+
+def _status(parent: QWidget | None, text: str) -> None:
+    bar = getattr(parent, "statusBar", None)
+    if callable(bar):
+        bar().showMessage(text, 8000)
+
+
+def import_tiled(parent: QWidget | None, path: str | None = None,
+                 terrain_map: str | TerrainMap | None = None) -> Scenario | None:
+    """Ask for a Tiled map (unless ``path``) and import it; ``None`` when
+    cancelled or when the file is refused (the message is shown)."""
+    if path is None:
+        path, _ = QFileDialog.getOpenFileName(parent, "Import Tiled map", "", IMPORT_FILTER)
+        if not path:
+            return None
+    try:
+        result = interop.import_tiled(path, terrain_map)
+    except TiledError as e:
+        _show(parent, "Cannot import", f"{Path(path).name} cannot be imported:", [str(e)])
+        return None
+    r = result.report
+    if r.unmapped:
+        n = len(r.unmapped)
+        _show(parent, "Tiled import: tiles without a terrain",
+              f"{n} tile id{'s' if n != 1 else ''} of {Path(path).name} had no 'terrain' property and no entry in a "
+              "terrain map; each became a new terrain type:",
+              [t.describe() for t in r.unmapped] + [f"note: {x}" for x in r.notes])
+    _status(parent, f"Imported {r.width} x {r.height} {r.orientation} Tiled map {path}")
+    return result.scenario
+
+
+def export_tiled(parent: QWidget | None, scenario: Scenario, path: str | None = None) -> ExportReport | None:
+    """Ask where (unless ``path``) and export ``scenario`` as a Tiled map:
+    TMX unless the name ends ``.json``/``.tmj``.  ``None`` when cancelled or
+    when writing failed (the message is shown)."""
+    if path is None:
+        path, chosen = QFileDialog.getSaveFileName(parent, "Export Tiled map", "", EXPORT_FILTER)
+        if not path:
+            return None
+        if not path.lower().endswith((".tmx", ".json", ".tmj")):
+            path += ".json" if "JSON" in chosen else ".tmx"
+    if not isinstance(scenario, Scenario):
+        _show(parent, "Cannot export", "Tiled export is for square and hex grid maps, not territory maps.", [])
+        return None
+    try:
+        rep = interop.export_tiled(scenario, path)
+    except (TiledError, OSError) as e:
+        _show(parent, "Cannot export", f"{Path(path).name} cannot be written:", [str(e)])
+        return None
+    _status(parent, f"Exported Tiled map {rep.path}" + (f" and tileset {rep.image}" if rep.image else ""))
+    return rep
+
+
+def add_actions(window: Any, menu: Any) -> tuple[QAction, QAction]:
+    """Add File > Import Tiled map… and Export Tiled map… to ``menu`` of
+    ``window`` (a ``MainWindow``: ``document``, ``maybe_save``)."""
+
+    def do_import() -> None:
+        if not window.maybe_save():
+            return
+        s = import_tiled(window)
+        if s is not None:
+            window.document.replace(s, None)
+
+    def do_export() -> None:
+        export_tiled(window, window.document.scenario)
+
+    imp = QAction("Import Tiled map…", window)
+    imp.setObjectName("actionImportTiled")
+    imp.triggered.connect(do_import)
+    exp = QAction("Export Tiled map…", window)
+    exp.setObjectName("actionExportTiled")
+    exp.triggered.connect(do_export)
+    menu.addAction(imp)
+    menu.addAction(exp)
+    return imp, exp
