@@ -98,7 +98,7 @@ def _write(path: Path, fmt: str, size: QSize, title: str, paint: Callable[[QPain
         p = QPainter(img)
         paint(p)
         p.end()
-        if not img.save(str(path), b"PNG"):
+        if not img.save(str(path), "PNG"):  # type: ignore[call-overload]
             raise ExportError(f"{path}: could not write the PNG file (does the folder exist and is it writable?)")
         return
     from PySide6.QtSvg import QSvgGenerator
