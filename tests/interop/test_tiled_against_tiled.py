@@ -164,3 +164,35 @@ def test_designers_round_trip_changes_only_the_painted_cell(tmp_path: Path) -> N
     # the painted cell got a tile of its new terrain, as the import named it
     back = import_tiled(tmp_path / "b.json")
     assert next(t.terrain for t in back.report.tiles if t.gid == db[3, 4] & 0x0FFFFFFF) == ids[new]
+
+
+def _named_cells(s: Scenario) -> np.ndarray:
+    return np.array([t.id for t in s.ruleset.terrain])[s.map.terrain]
+
+
+@needs_tiled
+@pytest.mark.parametrize("name", ["desert.tmx", "hexagonal-mini.tmx", "test_hexagonal_tile_60x60x30.tmx"])
+def test_tiled_json_of_an_example_imports_like_its_tmx(tmp_path: Path, name: str) -> None:
+    """Tiled's own JSON writer: the example converted by ``tiled
+    --export-map json`` imports to the same grid and cells as the TMX; for
+    desert.tmx the JSON map keeps the external tileset desert.tsx, and again
+    with that tileset converted by ``tiled --export-tileset json``."""
+    for p in EXAMPLES.iterdir():
+        if p.suffix in (".tmx", ".tsx", ".png"):
+            shutil.copy(p, tmp_path / p.name)
+    tmx = import_tiled(tmp_path / name).scenario
+    d = _tiled_json(tmp_path / name, tmp_path / "m.json")
+    variants = [tmp_path / "m.json"]
+    if name == "desert.tmx":
+        assert [t.get("source") for t in d["tilesets"]] == ["desert.tsx"]
+        r = subprocess.run([str(TILED), "--export-tileset", "json", str(tmp_path / "desert.tsx"),
+                            str(tmp_path / "desert.tsj")], env=ENV, capture_output=True, text=True, check=False,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr
+        d["tilesets"][0]["source"] = "desert.tsj"
+        (tmp_path / "m2.json").write_text(json.dumps(d), encoding="utf-8")
+        variants.append(tmp_path / "m2.json")
+    for v in variants:
+        js = import_tiled(v).scenario
+        assert js.map.grid.to_dict() == tmx.map.grid.to_dict()
+        assert (_named_cells(js) == _named_cells(tmx)).all()
