@@ -319,7 +319,7 @@ def _decode_csv(src: str, place: str, text: str, w: int, h: int) -> np.ndarray:
         raise TiledError(src, place, f"layer data holds {len(items)} tile ids; a {w} x {h} map needs {w * h}")
     values: list[int] = []
     for i, t in enumerate(items):
-        if not t.isdigit() or int(t) > 0xFFFFFFFF:
+        if not (t.isascii() and t.isdigit()) or int(t) > 0xFFFFFFFF:
             raise TiledError(src, f"{place}, x {i % w} y {i // w}", f"'{t[:40]}' is not a tile id")
         values.append(int(t))
     return np.array(values, np.uint32).reshape(h, w)
@@ -709,7 +709,8 @@ class _JsonReader:
             ts.transparentcolor = trans if isinstance(trans, str) else None
         tiles = t.get("tiles", [])
         if isinstance(tiles, dict):  # before Tiled 1.2: {"id": {...}}
-            tiles = [dict(v, id=int(k)) for k, v in tiles.items() if isinstance(v, dict) and str(k).isdigit()]
+            tiles = [dict(v, id=int(k)) for k, v in tiles.items()
+                     if isinstance(v, dict) and str(k).isascii() and str(k).isdigit()]
         if not isinstance(tiles, list):
             raise TiledError(src, place + ".tiles", "expected a list")
         for i, td in enumerate(tiles):
@@ -726,7 +727,7 @@ class _JsonReader:
         if isinstance(old, dict):
             types = t.get("tilepropertytypes", {}) if isinstance(t.get("tilepropertytypes"), dict) else {}
             for k, props in old.items():
-                if str(k).isdigit() and isinstance(props, dict):
+                if str(k).isascii() and str(k).isdigit() and isinstance(props, dict):
                     tile = ts.tiles.setdefault(int(k), Tile(int(k)))
                     tt = types.get(k, {}) if isinstance(types.get(k), dict) else {}
                     for name, value in props.items():

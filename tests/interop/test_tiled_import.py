@@ -174,6 +174,13 @@ def test_every_layer_encoding_reads_the_same_cells(tmp_path: Path, encoding: str
     assert {t.id: t.move_cost for t in s.ruleset.terrain}["forest"] == 2
 
 
+def test_old_xml_tile_elements(tmp_path: Path) -> None:
+    p = tmp_path / "m.tmx"
+    tiles = "".join(f'<tile gid="{g}"/>' if g else "<tile/>" for g in GIDS.flatten())
+    p.write_text(_tmx(3, 2, "").replace('<data encoding="csv"></data>', f"<data>{tiles}</data>"), encoding="utf-8")
+    assert _ids(p) == EXPECT
+
+
 def test_flip_bits_and_firstgid(tmp_path: Path) -> None:
     flips = np.array([0x80000000, 0x40000000, 0x20000000, 0xE0000000, 0, 0x10000000], np.uint32).reshape(2, 3)
     gids = (GIDS + 10) | flips  # firstgid 11
@@ -251,6 +258,10 @@ XXE = ('<?xml version="1.0"?>\n<!DOCTYPE map [<!ENTITY x SYSTEM "file:///etc/pas
     ("bad zlib", _tmx(3, 2, base64.b64encode(b"not zlib").decode(), "base64", "zlib"), "not valid zlib"),
     ("zstd", _tmx(3, 2, "KLUv/QBYAQAA", "base64", "zstd"), "zstd"),
     ("bad csv", _tmx(3, 2, "1,2,x,3,2,1"), r"x 2 y 0: 'x' is not a tile id"),
+    ("unicode digit", _tmx(3, 2, "1,2,3,\u00b2,2,1"), r"x 0 y 1: '\u00b2' is not a tile id"),
+    ("negative", _tmx(3, 2, "1,2,3,-3,2,1"), r"x 0 y 1: '-3' is not a tile id"),
+    ("bad xml gid", _tmx(3, 2, "").replace('<data encoding="csv"></data>', '<data><tile gid="a"/></data>'),
+     r"<tile> 1"),
     ("unknown gid", _tmx(3, 2, "1,2,3,3,2,99"), r"x 2 y 1"),
     ("billion laughs", LAUGHS, "entities"),
     ("external entity", XXE, "entities"),
@@ -283,3 +294,25 @@ def test_malformed_tiled_json_is_refused(tmp_path: Path, name: str, text: str, w
     with pytest.raises(TiledError, match=words) as e:
         import_tiled(p)
     assert str(e.value).startswith(str(p) + ": ")
+
+
+def test_tiled_json_base64_layer_and_pre_1_2_properties(tmp_path: Path) -> None:
+    """Tiled JSON with a base64+zlib layer, and tile properties in the form
+    Tiled wrote before 1.2 (``tileproperties``/``tilepropertytypes``)."""
+    d = {"type": "map", "orientation": "orthogonal", "width": 3, "height": 2, "tilewidth": 32, "tileheight": 32,
+         "tilesets": [{"firstgid": 1, "name": "ts", "tilewidth": 32, "tileheight": 32, "tilecount": 4,
+                       "columns": 2, "image": "ts.png", "imagewidth": 64, "imageheight": 64,
+                       "tileproperties": {"0": {"terrain": "clear"}, "1": {"terrain": "forest", "move_cost": 2},
+                                          "2": {"terrain": "water"}},
+                       "tilepropertytypes": {"1": {"terrain": "string", "move_cost": "int"}}}],
+         "layers": [{"type": "tilelayer", "name": "t", "width": 3, "height": 2, "encoding": "base64",
+                     "compression": "zlib",
+                     "data": base64.b64encode(zlib.compress(GIDS.astype("<u4").tobytes())).decode()}]}
+    p = tmp_path / "m.json"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    assert _ids(p) == EXPECT
+    assert {t.id: t.move_cost for t in import_tiled(p).scenario.ruleset.terrain}["forest"] == 2
+    d["tilesets"][0]["tilepropertytypes"]["1"]["move_cost"] = "bool"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    with pytest.raises(TiledError, match=r"\$\.tilesets\[0\]\.tileproperties\.1\.move_cost: '2' is not a valid bool"):
+        import_tiled(p)
