@@ -100,3 +100,16 @@ def test_rivers_have_rail_and_road_bridges(scenario: Scenario) -> None:
     assert len(scenario.map.rivers) > len(scenario.map.bridges)
     woods = [t.id for t in scenario.ruleset.terrain if t.id == "woods"]
     assert woods and (scenario.map.terrain == scenario.ruleset.terrain_index("woods")).any()
+
+
+def test_crossing_costs_on_the_sample(scenario: Scenario) -> None:
+    """45th Cav (5 MP) at 2009: over the North Anna's rail bridge for 1,
+    across the unbridged river for 3."""
+    from engine.rules.acw import reach
+
+    r = reach(scenario, "CS-45C")
+    P = scenario.map.parse_label
+    assert r.cost(P("2210")) == 2
+    assert [s.crossing for s in r.path(P("2210"))] == [None, "rail bridge"]
+    assert r.cost(P("2208")) == 4
+    assert [s.crossing for s in r.path(P("2208"))] == [None, "river"]
