@@ -66,6 +66,14 @@ class Board:
         self.width, self.height = gm.width, gm.height
         self.terrain: np.ndarray = gm.terrain
         self.terrain_cost: list[int | None] = [None if t.impassable else t.move_cost for t in scenario.ruleset.terrain]
+        # entering cost per hex as one byte (255: impassable), so the search
+        # reads ``bytes[i]`` instead of a numpy item and a table per step
+        # (kept empty, and the slow path used, when a cost does not fit a byte)
+        self._enter: bytes = b""
+        if (self.terrain_cost and all(c is None or 0 <= c < 255 for c in self.terrain_cost)
+                and self.terrain.size and int(self.terrain.max()) < len(self.terrain_cost)):
+            lut = np.array([255 if c is None else c for c in self.terrain_cost], dtype=np.uint8)
+            self._enter = lut[self.terrain].tobytes()
         self._flat = isinstance(self.grid, HexGrid) and self.grid.orientation is Orientation.FLAT
         self._deltas = _hex_deltas(self.grid) if isinstance(self.grid, HexGrid) else None
         w = self.width
@@ -106,6 +114,9 @@ class Board:
 
     def enter_cost(self, i: int) -> int | None:
         """Terrain cost of entering hex ``i``; ``None`` if impassable."""
+        if self._enter:
+            v = self._enter[i]
+            return None if v == 255 else v
         row, col = divmod(i, self.width)
         t: int = self.terrain.item(row, col)
         return self.terrain_cost[t]
