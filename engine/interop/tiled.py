@@ -430,6 +430,8 @@ def tiled_map_to_scenario(m: TiledMap, terrain_map: TerrainMap | None = None, *,
     own_export = bool(m.tilesets) and all(ts.name == GENERATED_TILESET for ts in m.tilesets)
     if keep_tiles and lay is not None and not own_export:
         scenario.state[STATE_KEY] = _record(m, lay, gid_terrain, counts_by_terrain(ids, counts, gid_terrain))
+        scenario.state[STATE_KEY]["not_kept"] = [f"tile layer '{x.name}'" for x in m.layers if x is not lay] + list(
+            m.ignored)
     scenario = _checked(scenario, src)
     report = ImportReport(src, m.orientation, m.width, m.height, grid.to_dict(), layer_name, tuple(tiles),
                           tuple(m.ignored), tuple(notes))
@@ -641,6 +643,10 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
         terrain_gid = {t: g for t, g in rec["terrain_gid"].items() if any(x.id == t for x in terrain)}
         properties: list[Property] = list(rec["properties"])
         layer_name = str(rec["layer"])
+        not_kept = rec.get("not_kept") or []
+        if isinstance(not_kept, list) and not_kept:
+            notes.append("the Tiled import's other layers are not written (Adjutant keeps one tile layer): "
+                         + ", ".join(str(x) for x in not_kept))
         next_gid = max([ts.end_gid() or ts.firstgid + max(ts.tiles, default=0) + 1 for ts in tilesets] + [1])
     else:
         tw, th, side = export_geometry(grid, tile_size)

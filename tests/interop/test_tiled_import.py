@@ -316,3 +316,20 @@ def test_tiled_json_base64_layer_and_pre_1_2_properties(tmp_path: Path) -> None:
     p.write_text(json.dumps(d), encoding="utf-8")
     with pytest.raises(TiledError, match=r"\$\.tilesets\[0\]\.tileproperties\.1\.move_cost: '2' is not a valid bool"):
         import_tiled(p)
+
+
+def test_export_of_an_import_says_which_layers_it_does_not_write(tmp_path: Path) -> None:
+    from engine.interop.tiled import export_tiled
+
+    text = _tmx(3, 2, "1,2,3,3,2,1").replace(
+        "</layer></map>", '</layer><layer id="2" name="Deco" width="3" height="2"><data encoding="csv">'
+                          '0,0,0,0,0,1</data></layer><objectgroup id="3" name="Units"/></map>')
+    p = tmp_path / "m.tmx"
+    p.write_text(text, encoding="utf-8")
+    r = import_tiled(p)
+    assert r.report.ignored_layers == ("object layer 'Units'",)
+    assert any("other tile layers not read: 'Deco'" in n for n in r.report.notes)
+    rep = export_tiled(r.scenario, tmp_path / "out.tmx")
+    assert rep.kept_tiles
+    assert any("not written" in n and "tile layer 'Deco'" in n and "object layer 'Units'" in n for n in rep.notes)
+    assert _ids(tmp_path / "out.tmx") == EXPECT
