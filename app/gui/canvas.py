@@ -123,8 +123,14 @@ class MapCanvas(QAbstractScrollArea):
     def tile_cache(self) -> TileCache:
         return self._tiles
 
-    def invalidate_cells(self, cells: Iterable[Cell]) -> None:
-        """An edit touched these cells: re-render only the tiles they cover."""
+    EDGE_LAYERS = frozenset({"rivers", "bridges", "rail", "road"})
+    """Layers whose edits change the edge sets the renderer indexes."""
+
+    def invalidate_cells(self, cells: Iterable[Cell], layer: str | None = None) -> None:
+        """An edit touched these cells: re-render only the tiles they cover.
+        ``layer`` (optional: the document's ``cellsChanged`` layer) lets a
+        terrain, control, place or unit edit skip re-indexing the edges
+        around the cells; without it the edges are re-read too."""
         r = self._renderer
         if r is None:
             return
@@ -134,7 +140,8 @@ class MapCanvas(QAbstractScrollArea):
         cells = list(cells)
         if not cells:
             return
-        r.refresh_cells(cells)
+        if layer is None or layer in self.EDGE_LAYERS:
+            r.refresh_cells(cells)
         rect = r.cells_scene_rect(cells, self._zoom)
         if rect is None:
             return

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPointF, QSettings, QTimer
+from test_canvas_scenarios import make_scenario
 
 from app.gui.main_window import MainWindow
 from engine.scenario_io import load_scenario
-from test_canvas_scenarios import make_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -480,13 +480,15 @@ class MapRenderer(ABC):
     def _visible(self, cell: Cell, cols: range, rows: range) -> bool:
         return cell.col in cols and cell.row in rows
 
+    def _places_in(self, cols: range, rows: range) -> list[tuple[Cell, Any]]:
+        c0, c1, r0, r1 = cols.start, cols.stop, rows.start, rows.stop
+        return [(c, pl) for c, pl in self.scenario.map.places.items() if c0 <= c.col < c1 and r0 <= c.row < r1]
+
     def _paint_place_symbols(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         px = self.cell_px(zoom)
         r = max(2.0, 0.1 * px)
         p.setPen(QPen(style.PLACE_DOT, max(1.0, 0.03 * px)))
-        for cell, place in self.scenario.map.places.items():
-            if not self._visible(cell, cols, rows):
-                continue
+        for cell, place in self._places_in(cols, rows):
             x, y = self.layout.center(cell)
             c = QPointF(x * zoom, y * zoom)
             if place.code and px >= style.PLACE_NAME_MIN_PX:
@@ -505,9 +507,7 @@ class MapRenderer(ABC):
     def _paint_place_names(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         px = self.cell_px(zoom)
         size = int(min(15, max(9, px * 0.2)))
-        for cell, place in self.scenario.map.places.items():
-            if not self._visible(cell, cols, rows):
-                continue
+        for cell, place in self._places_in(cols, rows):
             img = self._text_sprite(place.name, size)
             x, y = self.layout.center(cell)
             tx = x * zoom - img.width() / 2
@@ -553,11 +553,15 @@ class MapRenderer(ABC):
     def _paint_units(self, p: QPainter, zoom: float, cols: range, rows: range, selected: str | None) -> None:
         size = self.counter_size(zoom)
         isize = max(3, int(round(size)))
-        stacks = self.scenario.unit_cells()
+        # group only the units in view (a big scenario has thousands elsewhere)
+        c0, c1, r0, r1 = cols.start, cols.stop, rows.start, rows.stop
+        stacks: dict[Cell, list[Unit]] = {}
+        for u in self.scenario.units:
+            at = u.at
+            if c0 <= at.col < c1 and r0 <= at.row < r1:
+                stacks.setdefault(at, []).append(u)
         sel_rect: QRectF | None = None
         for cell, units in stacks.items():
-            if not self._visible(cell, cols, rows):
-                continue
             top = units[0]
             if selected is not None:
                 for u in units:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QPoint, QRect, QRectF
-from PySide6.QtGui import QColor, QPainter
+from PySide6.QtGui import QColor, QPainter, QRegion
 
 from app.gui.overlay import Overlay
 
@@ -36,9 +36,12 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
     scene rectangle are drawn from the map, the rest of ``target`` is
     ``background``.
     """
-    p.fillRect(target, background)
     ox, oy = origin
     sw, sh = renderer.scene_size(zoom)
+    # background only where the map is not (the map's pixels are opaque)
+    bg = QRegion(target).subtracted(QRegion(QRect(ox, oy, sw, sh)))
+    for r in bg:
+        p.fillRect(r, background)
     x0, y0 = max(0, target.x() - ox), max(0, target.y() - oy)
     x1, y1 = min(sw, target.x() + target.width() - ox), min(sh, target.y() + target.height() - oy)
     if x1 > x0 and y1 > y0:
