@@ -29,9 +29,9 @@ silently made up; ``strict=True`` refuses the map instead, listing them.
 Round trip.  An import keeps what it needs to write the same Tiled map
 again in ``scenario.state["tiled"]`` (the tilesets, the original tile of
 every cell, tile sizes).  :func:`export_tiled` then writes the original
-tilesets and, for every cell whose terrain was not changed, the original
-tile (flip bits included); a changed cell gets the most common tile of its
-new terrain, and terrain types without a tile of their own get tiles in an
+tilesets, the layer in its original format and, for every cell whose terrain
+was not changed, the original tile (flip bits included); a changed cell gets
+the most common tile of its new terrain, and terrain types without a tile of their own get tiles in an
 appended generated tileset.  Without that record (or with
 ``generated=True``) the export has one generated tileset: one tile per
 terrain type, a square or hex of the terrain's colour, in a PNG written
@@ -523,6 +523,7 @@ def _record(m: TiledMap, lay: TileLayer, gid_terrain: dict[int, str], terrain_gi
         "tilesets": [ts.to_dict() for ts in m.tilesets],
         "gid_terrain": {str(g): t for g, t in gid_terrain.items()},
         "terrain_gid": terrain_gid,
+        "encoding": lay.encoding, "compression": lay.compression,
         "cells": base64.b64encode(zlib.compress(lay.gids.astype("<u4").tobytes(), 9)).decode("ascii"),
     }
 
@@ -643,6 +644,8 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
         terrain_gid = {t: g for t, g in rec["terrain_gid"].items() if any(x.id == t for x in terrain)}
         properties: list[Property] = list(rec["properties"])
         layer_name = str(rec["layer"])
+        enc, comp = rec.get("encoding", "csv"), rec.get("compression", "")
+        layer_format = (enc, comp) if enc == "base64" and comp in ("", "zlib", "gzip") else ("csv", "")
         not_kept = rec.get("not_kept") or []
         if isinstance(not_kept, list) and not_kept:
             notes.append("the Tiled import's other layers are not written (Adjutant keeps one tile layer): "
@@ -651,6 +654,7 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
     else:
         tw, th, side = export_geometry(grid, tile_size)
         tilesets, terrain_gid, properties, layer_name, next_gid = [], {}, [], "terrain", 1
+        layer_format = ("csv", "")
         properties = [Property("adjutant.name", "string", s.name),
                       Property("adjutant.numbering", "string", json.dumps(s.map.numbering.to_dict()))]
         if isinstance(grid, SquareGrid):
@@ -692,7 +696,7 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
                          "common tile of their new terrain")
     m = TiledMap(str(out), fmt, "hexagonal" if hexagonal else "orthogonal", grid.width, grid.height, tw, th,
                  side if hexagonal else 0, staggeraxis, staggerindex, tilesets,
-                 [TileLayer(layer_name, gids, "")], properties)
+                 [TileLayer(layer_name, gids, "", *layer_format)], properties)
     out_dir = out.resolve().parent
     if image_path is not None:
         _write_bytes(image_path, png_bytes(img))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import gzip
 import json
 import os
 import zlib
@@ -158,11 +159,15 @@ class Tileset:
 
 @dataclass
 class TileLayer:
-    """A tile layer: global tile ids (flip bits included), ``[row, col]``."""
+    """A tile layer: global tile ids (flip bits included), ``[row, col]``.
+    ``encoding`` (``csv`` or ``base64``) and ``compression`` (``""``,
+    ``zlib``, ``gzip``) are the layer format read, and the one written."""
 
     name: str
     gids: np.ndarray
     place: str
+    encoding: str = "csv"
+    compression: str = ""
 
 
 @dataclass
@@ -530,6 +535,8 @@ class _TmxReader:
             gids = _decode_base64(self.src, place, data.text or "", compression, w, h)
         else:
             raise TiledError(self.src, place, f"unknown layer encoding '{encoding}' (expected csv or base64)")
+        if encoding == "base64":
+            return TileLayer(el.get("name", ""), gids, place, "base64", compression if compression != "none" else "")
         return TileLayer(el.get("name", ""), gids, place)
 
 
@@ -774,6 +781,8 @@ class _JsonReader:
         elif isinstance(data, str) and encoding == "base64":
             compression = layer.get("compression", "")
             gids = _decode_base64(self.src, where + ".data", data, str(compression), w, h)
+            comp = str(compression) if str(compression) != "none" else ""
+            return TileLayer(str(layer.get("name", "")), gids, label, "base64", comp)
         else:
             raise TiledError(self.src, where + ".data", f"expected a list of tile ids or base64 text "
                                                         f"(encoding {json.dumps(encoding)[:20]})")
@@ -798,7 +807,7 @@ def _color_text(p: Property) -> str:
 
 
 def to_tmx(m: TiledMap, out_dir: Path) -> str:
-    """TMX text for a map with one tile layer (CSV data); paths relative to
+    """TMX text for a map with one tile layer (in the layer's format); paths relative to
     ``out_dir``."""
     layer = m.layers[0]
     root = ET.Element("map", {
@@ -843,11 +852,29 @@ def to_tmx(m: TiledMap, out_dir: Path) -> str:
                                              "source": _rel(tile.image, out_dir)})
     lel = ET.SubElement(root, "layer", {"id": "1", "name": layer.name, "width": str(m.width),
                                         "height": str(m.height)})
-    data = ET.SubElement(lel, "data", {"encoding": "csv"})
-    rows = [",".join(str(int(g)) for g in row) for row in layer.gids]
-    data.text = "\n" + ",\n".join(rows) + "\n"
+    if layer.encoding == "base64":
+        attrs = {"encoding": "base64"}
+        if layer.compression:
+            attrs["compression"] = layer.compression
+        data = ET.SubElement(lel, "data", attrs)
+        data.text = "\n   " + _encode_base64(layer) + "\n  "
+    else:
+        data = ET.SubElement(lel, "data", {"encoding": "csv"})
+        rows = [",".join(str(int(g)) for g in row) for row in layer.gids]
+        data.text = "\n" + ",\n".join(rows) + "\n"
     ET.indent(root, " ")
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+
+
+def _encode_base64(layer: TileLayer) -> str:
+    """The layer's tile ids as Tiled's base64 text, compressed as
+    ``layer.compression`` says (``""``, ``zlib`` or ``gzip``)."""
+    raw = layer.gids.astype("<u4").tobytes()
+    if layer.compression == "zlib":
+        raw = zlib.compress(raw, 9)
+    elif layer.compression == "gzip":
+        raw = gzip.compress(raw, 9, mtime=0)
+    return base64.b64encode(raw).decode("ascii")
 
 
 def _tmx_properties(parent: ET.Element, props: list[Property]) -> None:
@@ -871,9 +898,15 @@ def to_json(m: TiledMap, out_dir: Path) -> str:
     }
     if m.orientation == "hexagonal":
         d["hexsidelength"] = m.hexsidelength
-    d["layers"] = [{"data": [int(g) for g in layer.gids.ravel()], "height": m.height, "id": 1,
-                    "name": layer.name, "opacity": 1, "type": "tilelayer", "visible": True,
-                    "width": m.width, "x": 0, "y": 0}]
+    ld: dict[str, Any] = {"data": [int(g) for g in layer.gids.ravel()], "height": m.height, "id": 1,
+                          "name": layer.name, "opacity": 1, "type": "tilelayer", "visible": True,
+                          "width": m.width, "x": 0, "y": 0}
+    if layer.encoding == "base64":
+        ld["data"] = _encode_base64(layer)
+        ld["encoding"] = "base64"
+        if layer.compression:
+            ld["compression"] = layer.compression
+    d["layers"] = [ld]
     d.update({"nextlayerid": 2, "nextobjectid": 1, "orientation": m.orientation})
     if m.properties:
         d["properties"] = [p.to_dict() for p in m.properties]

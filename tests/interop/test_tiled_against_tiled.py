@@ -121,9 +121,9 @@ def test_tmxrasterizer_draws_hexes_where_hexlayout_puts_them(tmp_path: Path, gri
 
 def _layer_gids(layer: dict) -> np.ndarray:
     """A Tiled JSON layer's tile ids, whatever its data format (popped from
-    the layer, with the format keys: the export writes CSV, the example zlib)."""
+    the layer; the format keys stay, to be compared)."""
     data = layer.pop("data")
-    enc, comp = layer.pop("encoding", "csv"), layer.pop("compression", "")
+    enc, comp = layer.get("encoding", "csv"), layer.get("compression", "")
     if enc == "base64":
         raw = base64.b64decode(data)
         raw = zlib.decompress(raw) if comp == "zlib" else gzip.decompress(raw) if comp == "gzip" else raw
@@ -196,3 +196,38 @@ def test_tiled_json_of_an_example_imports_like_its_tmx(tmp_path: Path, name: str
         js = import_tiled(v).scenario
         assert js.map.grid.to_dict() == tmx.map.grid.to_dict()
         assert (_named_cells(js) == _named_cells(tmx)).all()
+
+
+@needs_tiled
+@pytest.mark.parametrize("suffix", [".tmx", ".json"])
+@pytest.mark.parametrize("encoding, compression", [("csv", ""), ("base64", ""), ("base64", "zlib"),
+                                                   ("base64", "gzip")])
+def test_an_imports_export_keeps_its_layer_format(tmp_path: Path, suffix: str, encoding: str,
+                                                  compression: str) -> None:
+    """Import a Tiled map saved in each layer format, export it, and Tiled
+    reads the export in the same format with the same tiles."""
+    src = tmp_path / "src.tmx"
+    out = tmp_path / "c.json"
+    assert cli_main(["export-tiled", str(_scenario_file(tmp_path)), "--out", str(src)]) == 0
+    gids = _layer_gids(_tiled_json(src, out)["layers"][0])
+    # a designer's map, not Adjutant's own export (whose import keeps no record)
+    text = src.read_text(encoding="utf-8").replace('name="adjutant-terrain"', 'name="my tiles"')
+    src.write_text(text, encoding="utf-8")
+    if encoding == "base64":
+        raw = gids.astype("<u4").tobytes()
+        raw = zlib.compress(raw) if compression == "zlib" else gzip.compress(raw) if compression == "gzip" else raw
+        comp = f' compression="{compression}"' if compression else ""
+        head, rest = text.split('<data encoding="csv">')
+        text = head + f'<data encoding="base64"{comp}>' + base64.b64encode(raw).decode() + rest[rest.index("</data>"):]
+        src.write_text(text, encoding="utf-8")
+    s = import_tiled(src).scenario
+    export_tiled(s, tmp_path / f"e{suffix}")
+    layer = _tiled_json(tmp_path / f"e{suffix}", out)["layers"][0]
+    assert (layer.get("encoding", "csv"), layer.get("compression", "")) == (encoding, compression)
+    assert (_layer_gids(layer) == gids).all()
+
+
+def _scenario_file(folder: Path) -> Path:
+    p = folder / "s.json"
+    save_scenario(_scenario(HexGrid(5, 4, "pointy", "even"), seed=3), p)
+    return p
