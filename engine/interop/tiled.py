@@ -31,8 +31,8 @@ again in ``scenario.state["tiled"]`` (the tilesets, the original tile of
 every cell, tile sizes).  :func:`export_tiled` then writes the original
 tilesets, the layer in its original format and, for every cell whose terrain
 was not changed, the original tile (flip bits included); a changed cell gets
-the most common tile of its new terrain, and terrain types without a tile of their own get tiles in an
-appended generated tileset.  Without that record (or with
+the most common tile of its new terrain, and terrain types without a tile
+of their own get tiles in an appended generated tileset.  Without that record (or with
 ``generated=True``) the export has one generated tileset: one tile per
 terrain type, a square or hex of the terrain's colour, in a PNG written
 beside the map.
