@@ -125,12 +125,16 @@ class MapCanvas(QAbstractScrollArea):
 
     EDGE_LAYERS = frozenset({"rivers", "bridges", "rail", "road"})
     """Layers whose edits change the edge sets the renderer indexes."""
+    TOP_LAYERS = frozenset({"units", "places"})
+    """Layers drawn by the top pass, fresh every frame (no tiles to re-render)."""
 
     def invalidate_cells(self, cells: Iterable[Cell], layer: str | None = None) -> None:
         """An edit touched these cells: re-render only the tiles they cover.
         ``layer`` (optional: the document's ``cellsChanged`` layer) lets a
         terrain, control, place or unit edit skip re-indexing the edges
-        around the cells; without it the edges are re-read too."""
+        around the cells, a terrain edit re-render only the cells' own
+        pixels and a place or unit edit no tiles at all; without it the
+        edges are re-read and one cell around is re-rendered too."""
         r = self._renderer
         if r is None:
             return
@@ -140,9 +144,13 @@ class MapCanvas(QAbstractScrollArea):
         cells = list(cells)
         if not cells:
             return
+        if layer in self.TOP_LAYERS:  # drawn fresh every frame, not in tiles
+            self.viewport().update()
+            return
         if layer is None or layer in self.EDGE_LAYERS:
             r.refresh_cells(cells)
-        rect = r.cells_scene_rect(cells, self._zoom)
+        # a terrain edit changes only the cells' own pixels; others reach the neighbours
+        rect = r.cells_scene_rect(cells, self._zoom, 0.6 if layer == "terrain" else 1.6)
         if rect is None:
             return
         self._tiles.invalidate(self._zoom, rect)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QSettings, QTimer
 from test_canvas_scenarios import make_scenario
@@ -71,3 +72,45 @@ def test_fit_shows_whole_map(qtbot, tmp_path, scenario) -> None:
     w.canvas.fit()
     qtbot.wait(20)
     _assert_whole_map_visible(w.canvas)
+
+
+@pytest.mark.parametrize("kind", ["square", "hex"])
+@pytest.mark.parametrize("layer", ["terrain", "control", None])
+def test_partial_invalidation_matches_a_full_redraw(qtbot, kind, layer) -> None:
+    """invalidate_cells(cells, layer) re-renders less for some layers; the
+    picture must still equal a redraw from scratch."""
+    from app.gui.canvas import MapCanvas
+    from engine.grids import Cell
+
+    c = MapCanvas()
+    qtbot.addWidget(c)
+    c.resize(700, 560)
+    c.show()
+    qtbot.waitExposed(c)
+    s = make_scenario(kind, 12, 9)
+    c.set_scenario(s)
+    c.fit()
+    c.viewport().grab()  # tiles warm
+    cells = [Cell(col, row) for col in range(3, 6) for row in range(3, 6)]
+    for cell in cells:
+        if layer == "control":
+            s.map.control[cell.row, cell.col] = 1
+        else:
+            s.map.terrain[cell.row, cell.col] = 3
+    c.invalidate_cells(cells, layer)
+    partial = c.viewport().grab().toImage()
+    c.invalidate_all()
+    full = c.viewport().grab().toImage()
+    a, b = _rgb(partial), _rgb(full)
+    diff = np.abs(a - b)
+    # the same pixels up to anti-aliasing where strokes cross a re-rendered rectangle's edge
+    assert (diff.max(axis=2) > 24).sum() <= 40, f"{(diff.max(axis=2) > 24).sum()} pixels differ, max {diff.max()}"
+    assert diff.mean() < 0.05
+
+
+def _rgb(img):
+    from PySide6.QtGui import QImage
+
+    img = img.convertToFormat(QImage.Format.Format_RGB32)
+    a = np.frombuffer(img.constBits(), np.uint8, img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())
+    return a[:, : img.width() * 4].reshape(img.height(), img.width(), 4)[..., :3].astype(np.int16)

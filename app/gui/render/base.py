@@ -123,9 +123,11 @@ class MapRenderer(ABC):
             else:
                 idx.refresh(cells)
 
-    def cells_scene_rect(self, cells: Iterable[Cell], zoom: float) -> QRect | None:
-        """Scene-pixel rectangle covering ``cells`` and one cell around them
-        (links and river sides drawn from neighbours reach into a cell)."""
+    def cells_scene_rect(self, cells: Iterable[Cell], zoom: float, pad_cells: float = 1.6) -> QRect | None:
+        """Scene-pixel rectangle covering ``cells`` and, by default, one cell
+        around them (links, river sides and control borders drawn from
+        neighbours reach into a cell); ``pad_cells`` 0.6 covers the cells'
+        own pixels only."""
         xs: list[float] = []
         ys: list[float] = []
         for c in cells:
@@ -134,7 +136,7 @@ class MapRenderer(ABC):
             ys.append(y)
         if not xs:
             return None
-        pad = self.extent * 1.6
+        pad = self.extent * pad_cells
         x0, x1 = (min(xs) - pad) * zoom, (max(xs) + pad) * zoom
         y0, y1 = (min(ys) - pad) * zoom, (max(ys) + pad) * zoom
         return QRect(math.floor(x0) - 2, math.floor(y0) - 2,
