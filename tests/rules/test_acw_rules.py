@@ -23,20 +23,31 @@ from typing import Any
 import pytest
 
 from engine.grids import Cell
-from engine.model import Scenario
+from engine.model import ModelError, Scenario
 from engine.rules.acw import (
     battle,
     casualty_row,
     check_move,
+    check_new_unit,
+    check_reinforce,
     defence_multiplier,
+    end_of_turn,
     engagement,
+    half_loss,
     odds,
     options_from_dict,
     over_limit,
+    parse_post_time,
     reach,
+    rebel_roll,
     resolve,
     result_number,
+    retreat_losses,
+    retreat_options,
+    roll,
+    spread_losses,
     stack_at,
+    victory,
 )
 from engine.scenario_io import scenario_from_data
 
@@ -377,3 +388,348 @@ def test_river_into_woods_sum_option() -> None:
     s = build([".w......"], [("M", "union", "cav", 2, 0, 0)], rivers=[((0, 0), (1, 0))],
               options={"step_cost": "sum"})
     assert reach(s, "M").cost(Cell(1, 0)) is None  # woods 3 + river 3 = 6 > 5
+
+
+# ---------------------------------------------------------------------------
+# halting next to the enemy: row 0 is a corridor (row 1 is impassable except
+# the enemy's hex 0402, whose only row-0 neighbour is 0401)
+
+CORRIDOR = ["..........", "###.######"]
+
+
+@pytest.mark.parametrize("col,cost,halt", [
+    (1, 1, False), (2, 2, False), (3, 3, True),  # entering 0401, next to the enemy: halt
+    (4, None, False), (5, None, False),          # reach does not continue past it
+])
+def test_halting_next_to_the_enemy(col: int, cost: int | None, halt: bool) -> None:
+    s = build(CORRIDOR, [("C", "union", "cav", 2, 0, 0), ("E", "rebel", "inf", 2, 3, 1)])
+    r = reach(s, "C")
+    assert r.cost(Cell(col, 0)) == cost
+    if cost is not None:
+        assert {h.label: h.halt for h in r.hexes()}[lab(col, 0)] is halt
+    mc = check_move(s, "C", Cell(col, 0))
+    assert mc.ok is (cost is not None)
+    if halt:
+        assert "halt" in mc.reason
+    if cost is None:
+        assert "halt" in mc.reason  # the "no" says why: the route passes a hex next to the enemy
+
+
+def test_without_the_enemy_the_corridor_is_open() -> None:
+    s = build(CORRIDOR, [("C", "union", "cav", 2, 0, 0)])
+    r = reach(s, "C")
+    assert [r.cost(Cell(c, 0)) for c in range(7)] == [0, 1, 2, 3, 4, 5, None]
+
+
+def test_may_leave_a_hex_next_to_the_enemy_at_the_start() -> None:
+    s = build(CORRIDOR, [("C", "union", "cav", 2, 3, 0), ("E", "rebel", "inf", 2, 3, 1)])
+    r = reach(s, "C")
+    assert r.cost(Cell(5, 0)) == 2
+    assert r.cost(Cell(0, 0)) == 3
+
+
+def test_may_not_enter_the_enemy_hex() -> None:
+    s = build(["......"], [("C", "union", "cav", 2, 0, 0), ("E", "rebel", "inf", 2, 2, 0)])
+    assert reach(s, "C").cost(Cell(2, 0)) is None
+    assert not check_move(s, "C", Cell(2, 0)).ok
+
+
+# ---------------------------------------------------------------------------
+# fortification
+
+
+@pytest.mark.parametrize("props,fortified", [
+    ({}, True),                                   # did not move: fortifies
+    ({"moved": False}, True),
+    ({"moved": True}, False),                      # moved: no fortification
+    ({"moved": True, "fortified": True}, False),   # moving removes it
+])
+def test_fortification_at_end_of_turn(props: dict[str, Any], fortified: bool) -> None:
+    s = build(["...."], [("U", "union", "inf", 2, 0, 0), ("R", "rebel", "inf", 2, 3, 0)], props={"U": props})
+    (f,) = end_of_turn(s, "union")
+    assert (f.unit_id, f.fortified) == ("U", fortified)
+    assert f.reason
+
+
+def test_fortified_and_unfortified_defenders_in_one_hex() -> None:
+    """Fortification is per unit: 4 fortified (6) + 2 not (2) = 8."""
+    s = build(["...."], [("U", "union", "inf", 4, 0, 0), ("R1", "rebel", "inf", 4, 1, 0),
+                         ("R2", "rebel", "inf", 2, 1, 0)], props={"R1": {"fortified": True}})
+    e = engagement(s, [Cell(0, 0)], Cell(1, 0))
+    assert e.defender_effective == 8
+
+
+# ---------------------------------------------------------------------------
+# spreading losses evenly
+
+
+UNITS3 = [("a", "A", 4), ("b", "B", 2), ("c", "C", 1)]
+
+
+@pytest.mark.parametrize("casualties,lost,unabsorbed", [
+    (0, {"a": 0, "b": 0, "c": 0}, 0),
+    (1, {"a": 1, "b": 0, "c": 0}, 0),   # strongest first (docs)
+    (2, {"a": 1, "b": 1, "c": 0}, 0),
+    (3, {"a": 1, "b": 1, "c": 1}, 0),   # every unit one before any takes a second
+    (4, {"a": 2, "b": 1, "c": 1}, 0),   # c is eliminated and drops out
+    (5, {"a": 2, "b": 2, "c": 1}, 0),
+    (6, {"a": 3, "b": 2, "c": 1}, 0),
+    (7, {"a": 4, "b": 2, "c": 1}, 0),
+    (9, {"a": 4, "b": 2, "c": 1}, 2),   # more than the force has
+])
+def test_spread_losses(casualties: int, lost: dict[str, int], unabsorbed: int) -> None:
+    sp = spread_losses(UNITS3, casualties)
+    assert {x.unit_id: x.lost for x in sp.losses} == lost
+    assert sp.unabsorbed == unabsorbed
+
+
+def test_equal_units_take_losses_in_the_order_given() -> None:
+    sp = spread_losses([("x", "X", 3), ("y", "Y", 3), ("z", "Z", 3)], 4)
+    assert {x.unit_id: x.lost for x in sp.losses} == {"x": 2, "y": 1, "z": 1}
+
+
+@pytest.mark.parametrize("factors", [(4, 4, 3, 3), (1, 5, 2), (3,), (2, 2, 2, 1, 1), (6, 1, 1, 1)])
+def test_no_second_loss_before_every_other_has_one(factors: tuple[int, ...]) -> None:
+    rows = [(f"u{i}", f"U{i}", f) for i, f in enumerate(factors)]
+    for n in range(sum(factors) + 2):
+        lost = {x.unit_id: x.lost for x in spread_losses(rows, n).losses}
+        assert sum(lost.values()) == min(n, sum(factors))
+        for uid, k in lost.items():
+            for vid, f in ((r[0], r[2]) for r in rows if r[0] != uid):
+                # a unit with k losses: every other has at least k-1, or is eliminated
+                assert lost[vid] >= min(k - 1, f), (factors, n, lost)
+
+
+# ---------------------------------------------------------------------------
+# retreat
+
+
+@pytest.mark.parametrize("factors,rounding,loss", [
+    (4, "up", 2), (5, "up", 3), (1, "up", 1), (6, "up", 3), (5, "down", 2), (1, "down", 0),
+])
+def test_half_loss(factors: int, rounding: str, loss: int) -> None:
+    assert half_loss(factors, options_from_dict({"retreat_loss_rounding": rounding})) == loss
+
+
+def test_retreat_one_or_two_hexes_and_the_loss_next_to_an_enemy() -> None:
+    # one row: Union at 0501 beat the Rebels (3 + 2 factors) in 0601; a second
+    # Union force at 0901 makes 0801 a hex next to the enemy.
+    s = build(["........."], [("U", "union", "inf", 4, 4, 0), ("U2", "union", "inf", 1, 8, 0),
+                              ("R1", "rebel", "inf", 3, 5, 0), ("R2", "rebel", "inf", 2, 5, 0)])
+    plan = retreat_options(s, Cell(5, 0))
+    assert plan.factors == 5
+    got = {h.label: (h.distance, h.adjacent_to_enemy, h.loss) for h in plan.hexes}
+    assert got == {lab(6, 0): (1, False, 0), lab(7, 0): (2, True, 3)}
+    assert plan.hexes[0].label == lab(6, 0)  # safest first
+    sp = retreat_losses(s, plan, Cell(7, 0))
+    assert {x.unit_id: x.lost for x in sp.losses} == {"R1": 2, "R2": 1}
+    assert sum(x.lost for x in retreat_losses(s, plan, Cell(6, 0)).losses) == 0
+    with pytest.raises(ValueError, match=lab(4, 0)):
+        retreat_losses(s, plan, Cell(4, 0))
+
+
+def test_no_retreat_possible_eliminates() -> None:
+    s = build(["..."], [("U", "union", "inf", 4, 1, 0), ("R", "rebel", "inf", 3, 2, 0)])
+    plan = retreat_options(s, Cell(2, 0))
+    assert not plan.possible
+    assert "eliminated" in plan.reason
+    assert [x.lost for x in retreat_losses(s, plan, None).losses] == [3]
+
+
+# ---------------------------------------------------------------------------
+# reinforcement: the Rebel roll
+
+
+@pytest.mark.parametrize("ms,cities,gained", [
+    (250, 3, 0),   # 250 mod 6 = 4 > 3
+    (250, 4, 1),   # 4 <= 4
+    (250, 6, 1),
+    (0, 0, 1),     # 0 <= 0
+    (5, 4, 0),
+    (5, 5, 1),
+    (6, 0, 1),     # 6 mod 6 = 0
+    (1, 0, 0),
+])
+def test_rebel_roll(ms: int, cities: int, gained: int) -> None:
+    held = ("E", "G", "I", "O", "M", "L")[:cities]
+    r = roll(f"9:51:45.{ms:03d}", held)
+    assert (r.milliseconds, r.remainder, r.gained) == (ms, ms % 6, gained)
+    assert roll(ms, held).gained == gained
+
+
+def test_roll_time_of_day_option() -> None:
+    o = options_from_dict({"roll_source": "time_of_day"})
+    r = roll("0:00:01.001", ("E",), o)   # 1001 ms, mod 6 = 5 > 1
+    assert (r.milliseconds, r.remainder, r.gained) == (1001, 5, 0)
+
+
+CITIES = {"E": (0, 0), "G": (2, 0), "I": (4, 0), "O": (6, 0), "M": (8, 0), "L": (10, 0), "A": (11, 0)}
+
+
+@pytest.mark.parametrize("union_at,held", [
+    ([], 6),
+    ([0], 5),          # a Union unit in E takes it
+    ([0, 2, 4], 3),
+    ([1, 3], 6),       # hexes that are not cities
+])
+def test_rebel_roll_counts_the_cities_held(union_at: list[int], held: int) -> None:
+    units = [(f"U{c}", "union", "inf", 1, c, 0) for c in union_at]
+    s = build(["............"], units, places=CITIES, control=["RRRRRRRRRRRU"])
+    ms = 5  # remainder 5: gained only with 5 or more cities
+    r = rebel_roll(s, f"10:00:00.{ms:03d}")
+    assert len(r.cities) == held
+    assert r.gained == (1 if 5 <= held else 0)
+
+
+# reinforcement costs and where factors may be added: rail from the west
+# edge 0102 to 0502 (row 1 of 3, so only 0102 is on the map edge), all Union;
+# units on the rail, next to it, or far from it
+RAIL = [(c, 1) for c in range(5)]
+
+
+def supply_scenario(points: int, control: list[str] | None = None,
+                    extra: list[tuple[str, str, str, int, int, int]] = (),  # type: ignore[assignment]
+                    props: dict[str, dict[str, Any]] | None = None) -> Scenario:
+    units = [("I", "union", "inf", 2, 2, 1), ("C", "union", "cav", 2, 3, 1), ("A", "union", "arty", 2, 1, 1),
+             ("N", "union", "inf", 2, 2, 2), ("F", "union", "inf", 2, 9, 2), *extra]
+    return build(["..........", "..........", ".........."], units, rail=RAIL,
+                 control=control or ["UUUUUUUUUU"] * 3, props=props,
+                 state={"acw": {"points": {"union": points, "rebel": 0}}})
+
+
+@pytest.mark.parametrize("unit,factors,points,ok,cost", [
+    ("I", 1, 3, True, 1),    # infantry factor: 1 point
+    ("I", 3, 3, True, 3),
+    ("I", 4, 3, False, 4),   # not enough points
+    ("C", 1, 3, True, 2),    # cavalry factor: 2 points
+    ("C", 2, 3, False, 4),
+    ("A", 1, 2, True, 2),    # artillery factor: 2 points
+    ("N", 1, 3, True, 1),    # next to a rail hex
+    ("F", 1, 3, False, 1),   # far from the rail
+])
+def test_reinforce_costs_and_places(unit: str, factors: int, points: int, ok: bool, cost: int) -> None:
+    r = check_reinforce(supply_scenario(points), unit, factors)
+    assert (r.ok, r.cost) == (ok, cost)
+    assert r.reason
+
+
+def test_a_unit_that_moved_is_not_reinforced() -> None:
+    r = check_reinforce(supply_scenario(3, props={"I": {"moved": True}}), "I", 1)
+    assert not r.ok and "moved" in r.reason
+
+
+@pytest.mark.parametrize("rebel_unit,control_row", [
+    (True, "UUUUUUUUUU"),    # a Rebel unit on the rail at 0202
+    (False, "URUUUUUUUU"),   # 0202 given to the Rebels by the control layer
+])
+def test_rail_must_be_controlled_to_the_edge(rebel_unit: bool, control_row: str) -> None:
+    units = [("C", "union", "cav", 2, 3, 1), ("W", "union", "inf", 2, 0, 2)]
+    if rebel_unit:
+        units.append(("R", "rebel", "inf", 1, 1, 1))
+    s = build(["..........", "..........", ".........."], units, rail=RAIL,
+              control=["UUUUUUUUUU", control_row, "UUUUUUUUUU"],
+              state={"acw": {"points": {"union": 3, "rebel": 0}}})
+    cut = check_reinforce(s, "C", 1)
+    assert not cut.ok and "edge" in cut.reason   # 0302-0502 are cut off from the edge
+    assert check_reinforce(s, "W", 1).ok          # 0103 is next to 0102 on the edge
+    s2 = build(["..........", "..........", ".........."], units[:2], rail=RAIL, control=["UUUUUUUUUU"] * 3,
+               state={"acw": {"points": {"union": 3, "rebel": 0}}})
+    assert check_reinforce(s2, "C", 1).ok         # and with the rail held they are supplied
+
+
+@pytest.mark.parametrize("points,ok", [(1, True), (0, False)])
+def test_new_unit_costs_one_point(points: int, ok: bool) -> None:
+    r = check_new_unit(supply_scenario(points), "union", "inf", Cell(4, 1))
+    assert (r.ok, r.cost) == (ok, 1)
+
+
+# ---------------------------------------------------------------------------
+# victory
+
+
+@pytest.mark.parametrize("turn,union_in_m,rebel_in_a,complete,outcome", [
+    (1, False, False, False, None),
+    (3, True, False, False, "major_union"),
+    (7, True, False, False, "major_union"),   # within 7 turns
+    (8, True, False, False, "minor_union"),   # later
+    (5, False, True, False, "major_rebel"),   # taking A
+    (12, False, False, False, None),          # turn 12 not played out yet
+    (12, False, False, True, "minor_rebel"),  # held 12 turns
+    (13, False, False, False, "minor_rebel"),
+])
+def test_victory(turn: int, union_in_m: bool, rebel_in_a: bool, complete: bool, outcome: str | None) -> None:
+    units = []
+    if union_in_m:
+        units.append(("U", "union", "inf", 2, 5, 0))
+    if rebel_in_a:
+        units.append(("R", "rebel", "inf", 2, 0, 0))
+    s = build(["......"], units, places={"A": (0, 0), "M": (5, 0)}, control=["UUURRR"], turn=turn)
+    v = victory(s, turn_complete=complete)
+    assert v.outcome == outcome
+    assert v.reason
+
+
+# ---------------------------------------------------------------------------
+# the alternative readings kept as options
+
+
+def test_text_reading_takes_the_8th_and_9th_places() -> None:
+    o = options_from_dict({"result_places": "text"})
+    assert result_number("9:51:45", o).value == decimal_result(9, 51, 45, 8) == 22
+    c = resolve(15, 6, "9:51:45", multiplier=2, options=o)
+    assert (c.victory_number, c.result_number, c.winner, c.difference) == (56, 22, "attacker", 34)
+    assert (c.winner_casualties, c.loser_casualties) == (1, 3)
+
+
+@pytest.mark.parametrize("h,m,s", [(0, 0, 7), (12, 34, 56), (23, 59, 59), (9, 5, 3)])
+def test_both_readings_against_the_decimal_oracle(h: int, m: int, s: int) -> None:
+    t = f"{h}:{m:02d}:{s:02d}"
+    assert result_number(t).value == decimal_result(h, m, s, 9)
+    assert result_number(t, options_from_dict({"result_places": "text"})).value == decimal_result(h, m, s, 8)
+
+
+@pytest.mark.parametrize("attacker,defender,exact,one_decimal", [
+    (15, 12, 56, 56),   # the worked example: 3.7 x 15 = 55.5 -> 56 either way
+    (20, 10, 67, 66),   # 66.67 -> 67; 3.3 x 20 = 66
+])
+def test_victory_quotient_option(attacker: int, defender: int, exact: int, one_decimal: int) -> None:
+    assert resolve(attacker, defender, "9:51:45").victory_number == exact
+    o = options_from_dict({"victory_quotient": "one_decimal"})
+    assert resolve(attacker, defender, "9:51:45", options=o).victory_number == one_decimal
+
+
+# ---------------------------------------------------------------------------
+# bad input
+
+
+@pytest.mark.parametrize("text", ["9:61:00", "25:00:00", "9:51:60", "9-51-45", "", "nine"])
+def test_malformed_time(text: str) -> None:
+    with pytest.raises(ValueError, match="time"):
+        parse_post_time(text)
+    with pytest.raises(ValueError) as err:
+        resolve(15, 6, text)
+    assert isinstance(err.value, ModelError)
+
+
+def test_malformed_time_message_names_the_time() -> None:
+    with pytest.raises(ModelError, match="9:61:00"):
+        resolve(15, 6, "9:61:00")
+
+
+@pytest.mark.parametrize("call", [
+    lambda s: reach(s, "nope"),
+    lambda s: check_move(s, "nope", Cell(1, 0)),
+    lambda s: check_reinforce(s, "nope"),
+])
+def test_unknown_unit(call: Any) -> None:
+    s = build(["...."], [("U", "union", "inf", 2, 0, 0)])
+    with pytest.raises(ValueError, match="nope"):
+        call(s)
+
+
+def test_unknown_option_and_empty_hex() -> None:
+    with pytest.raises(ValueError, match="bogus"):
+        options_from_dict({"bogus": 1})
+    s = build(["...."], [("U", "union", "inf", 2, 0, 0)])
+    with pytest.raises(ValueError, match=lab(1, 0)):
+        battle(s, [Cell(0, 0)], Cell(1, 0), "9:51:45")
