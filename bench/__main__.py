@@ -4,7 +4,9 @@ Discovers each ``bench/<name>.py`` (not starting with ``_``) that defines a
 top-level ``main()`` (read from its source, so nothing is imported here) and
 runs it as ``python -m bench.<name>`` in a child process of its own, so one
 benchmark's memory, Qt application or crash does not affect the next.
-``--list`` prints the names.  Exits 1 when any benchmark failed.
+``--list`` prints the names.  A benchmark's non-zero exit (several exit 1
+when a figure misses its target, any exits non-zero on an error) is listed
+at the end; this runner then exits 1.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         if rc != 0:
             failed.append(name)
     if failed:
-        print(f"failed: {', '.join(failed)}", file=sys.stderr)
+        print(f"non-zero exit (a target missed or an error; see above): {', '.join(failed)}", file=sys.stderr)
     return 1 if failed else 0
 
 
