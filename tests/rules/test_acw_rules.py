@@ -16,6 +16,7 @@ found with an independent oracle: :mod:`decimal` square roots at 40 digits
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal, localcontext
 from fractions import Fraction
 from typing import Any
@@ -69,8 +70,8 @@ UNIT_TYPES = [
 
 
 def build(terrain: list[str], units: list[tuple[str, str, str, int, int, int]] | None = None, *,
-          rivers: list[tuple[tuple[int, int], tuple[int, int]]] = (),  # type: ignore[assignment]
-          bridges: list[tuple[tuple[int, int], tuple[int, int], str]] = (),  # type: ignore[assignment]
+          rivers: Sequence[tuple[tuple[int, int], tuple[int, int]]] = (),
+          bridges: Sequence[tuple[tuple[int, int], tuple[int, int], str]] = (),
           rail: list[tuple[int, int]] | None = None,
           places: dict[str, tuple[int, int]] | None = None,
           control: list[str] | None = None,
@@ -151,7 +152,7 @@ def test_worked_example_numbers() -> None:
     assert c.result_number == 21
     assert c.winner == "attacker"
     assert c.difference == 35
-    assert (c.row.winner, c.row.loser) == (Fraction(1, 2), 2)
+    assert (c.row.winner, c.row.loser) == (Fraction(1, 2), Fraction(2))
     assert c.basic_rate == Fraction(21, 15)
     assert (c.winner_casualties, c.loser_casualties) == (1, 3)
     assert (c.attacker_casualties, c.defender_casualties) == (1, 3)
@@ -588,7 +589,7 @@ RAIL = [(c, 1) for c in range(5)]
 
 
 def supply_scenario(points: int, control: list[str] | None = None,
-                    extra: list[tuple[str, str, str, int, int, int]] = (),  # type: ignore[assignment]
+                    extra: Sequence[tuple[str, str, str, int, int, int]] = (),
                     props: dict[str, dict[str, Any]] | None = None) -> Scenario:
     units = [("I", "union", "inf", 2, 2, 1), ("C", "union", "cav", 2, 3, 1), ("A", "union", "arty", 2, 1, 1),
              ("N", "union", "inf", 2, 2, 2), ("F", "union", "inf", 2, 9, 2), *extra]
@@ -733,3 +734,41 @@ def test_unknown_option_and_empty_hex() -> None:
     s = build(["...."], [("U", "union", "inf", 2, 0, 0)])
     with pytest.raises(ValueError, match=lab(1, 0)):
         battle(s, [Cell(0, 0)], Cell(1, 0), "9:51:45")
+
+
+# ---------------------------------------------------------------------------
+# more of the procedure end to end
+
+
+@pytest.mark.parametrize("attacker,defender,rounding,vn", [
+    (1, 7, "half_up", 13),     # 100 / 8 x 1 = 12.5 -> 13 (halves up, docs)
+    (1, 7, "half_even", 12),
+    (3, 5, "half_up", 38),     # 37.5 -> 38
+    (3, 5, "half_even", 38),
+    (15, 12, "half_up", 56),   # the example's 55.56 -> 56
+])
+def test_victory_number_rounding(attacker: int, defender: int, rounding: str, vn: int) -> None:
+    o = options_from_dict({"rounding": rounding})
+    assert resolve(attacker, defender, "9:51:45", options=o).victory_number == vn
+
+
+def test_defender_wins_in_woods_and_the_attackers_retreat() -> None:
+    """4 attack 6 in woods (12): total 16, victory number 25; result 90
+    beats it by 65 (row 51+): basic rate 10/15, winner 0.5 x 2/3 -> 0,
+    loser 3 x 2/3 = 2; the attackers in 0101 must retreat."""
+    s = build([".w...."], [("U1", "union", "inf", 2, 0, 0), ("U2", "union", "cav", 2, 0, 0),
+                           ("R", "rebel", "inf", 6, 1, 0)])
+    b = battle(s, [Cell(0, 0)], Cell(1, 0), time_with_result(90))
+    c = b.combat
+    assert c is not None
+    assert (c.victory_number, c.result_number, c.winner, c.difference) == (25, 90, "defender", 65)
+    assert (c.attacker_casualties, c.defender_casualties) == (2, 0)
+    assert sorted(x.lost for x in b.attacker_losses.losses) == [1, 1]   # spread: one each
+    assert [r.label for r in b.retreats] == [lab(0, 0)]
+
+
+def test_odds_chance_is_victory_number_plus_one_in_a_hundred() -> None:
+    o = odds(15, 6, defender_effective=Fraction(12))
+    assert o.victory_number == 56
+    assert o.wins == 57
+    assert o.chance == Fraction(57, 100)
