@@ -772,3 +772,21 @@ def test_odds_chance_is_victory_number_plus_one_in_a_hundred() -> None:
     assert o.victory_number == 56
     assert o.wins == 57
     assert o.chance == Fraction(57, 100)
+
+
+def test_union_gains_its_point_every_turn_and_the_rebels_roll() -> None:
+    """Reinforcements: "The Union will receive 1 reinforcement point each
+    turn"; the Rebels gain 1 only by their roll."""
+    from engine.rules.acw import turn_gain
+    from engine.scenario_io import load_scenario
+
+    from pathlib import Path
+
+    s = load_scenario(Path(__file__).resolve().parents[2] / "maps" / "acw_short_campaign.json")
+    before = s.state.get("acw", {}).get("points", {}).get("union", 0)
+    g = turn_gain(s, "union")
+    assert (g.gained, g.total) == (1, before + 1)
+    with pytest.raises(ValueError, match="Reinforcement post"):
+        turn_gain(s, "rebel")
+    r = turn_gain(s, "rebel", 0)  # 0 ms mod 6 = 0 <= cities held: always a point
+    assert r.gained == 1

@@ -33,6 +33,7 @@ from .combat import (
 from .movement import Board, MoveCheck, PathStep, Reach, ReachedHex, check_move, reach
 from .options import SYSTEM, AcwOptions, CasualtyRow, default_options, options_for, options_from_dict
 from .reinforcement import (
+    Gain,
     Reinforcement,
     Roll,
     check_new_unit,
@@ -41,6 +42,7 @@ from .reinforcement import (
     points,
     rail_to_edge,
     rebel_roll,
+    turn_gain,
     roll,
 )
 from .retreat import RetreatHex, RetreatPlan, half_loss, retreat_losses, retreat_options
@@ -49,6 +51,8 @@ from .turns import Fortify, Victory, end_of_turn, phasing, victory
 
 __all__ = [
     "SYSTEM",
+    "Gain",
+    "turn_gain",
     "AcwOptions",
     "Battle",
     "Board",

@@ -118,6 +118,39 @@ def rebel_roll(scenario: Scenario, post: PostTime | str | int) -> Roll:
     return roll(post, cities_held(scenario, o.rebel_side, o.rebel_cities), o)
 
 
+@dataclass(frozen=True)
+class Gain:
+    """Reinforcement points a side gains at the start of its turn."""
+
+    side: str
+    gained: int
+    total: int
+    reason: str
+
+    def to_dict(self) -> dict[str, object]:
+        return {"side": self.side, "gained": self.gained, "total": self.total, "reason": self.reason}
+
+
+def turn_gain(scenario: Scenario, side: str, post: PostTime | str | int | None = None) -> Gain:
+    """The points ``side`` gains this turn and its new total (nothing is
+    stored: the caller records ``total`` in ``state.acw.points``).  The Union
+    gains ``union_points_per_turn`` every turn; the Rebels roll with their
+    "Reinforcement" post (``post``, required for them)."""
+    o = options_for(scenario)
+    before = points(scenario, side)
+    if side == o.rebel_side:
+        if post is None:
+            raise ModelError("the Rebels' point depends on their Reinforcement post: give its time (H:MM:SS.mmm)")
+        r = rebel_roll(scenario, post)
+        return Gain(side, r.gained, before + r.gained, r.reason)
+    if side != o.union_side:
+        raise ModelError(f"side '{side}' takes no reinforcement points in this campaign "
+                         f"(the sides are '{o.union_side}' and '{o.rebel_side}')")
+    g = o.union_points_per_turn
+    return Gain(side, g, before + g,
+                f"the Union gains {g} reinforcement point{'s' if g != 1 else ''} each turn: {before} + {g} = {before + g}")
+
+
 def rail_to_edge(scenario: Scenario, side: str, options: AcwOptions | None = None) -> frozenset[Cell]:
     """Rail hexes joined by rail to a map-edge rail hex through hexes
     ``side`` controls (option ``rail_control: "not_enemy"``: through hexes
