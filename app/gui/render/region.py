@@ -40,7 +40,8 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
     sw, sh = renderer.scene_size(zoom)
     # background only where the map is not (the map's pixels are opaque)
     bg = QRegion(target).subtracted(QRegion(QRect(ox, oy, sw, sh)))
-    for r in bg:  # type: ignore[attr-defined]  (QRegion iterates its rectangles)
+    # QRegion iterates its rectangles (QRegion.rects() crashes under PySide6 6.11)
+    for r in bg:  # type: ignore[attr-defined]
         p.fillRect(r, background)
     x0, y0 = max(0, target.x() - ox), max(0, target.y() - oy)
     x1, y1 = min(sw, target.x() + target.width() - ox), min(sh, target.y() + target.height() - oy)
