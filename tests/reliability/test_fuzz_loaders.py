@@ -206,20 +206,13 @@ def _tiled_fuzz(tiled: tuple[Path, list[tuple[str, str]]], n: int) -> None:
     assert max_rss_mb() - before < RSS_GROWTH_LIMIT_MB
 
 
-TILED_KNOWN_BUGS = ("engine/interop/tiled_format.py lets LookupError (an XML declaration with an unknown encoding, "
-                    "e.g. encoding=\"TF-8\") and ValueError (a JSON integer of more than 4300 digits) escape "
-                    "instead of TiledError; reported")
-
-
 @needs_tiled
-@pytest.mark.xfail(reason=TILED_KNOWN_BUGS, strict=False)
 def test_fuzz_tiled_short(tiled_dir: tuple[Path, list[tuple[str, str]]]) -> None:
     _tiled_fuzz(tiled_dir, SHORT_EXAMPLES)
 
 
 @needs_tiled
 @pytest.mark.slow
-@pytest.mark.xfail(reason=TILED_KNOWN_BUGS, strict=False)
 def test_fuzz_tiled_long(tiled_dir: tuple[Path, list[tuple[str, str]]]) -> None:
     _tiled_fuzz(tiled_dir, LONG_EXAMPLES)
 
@@ -288,7 +281,6 @@ def test_hostile_tmx_is_refused_quickly_and_small(tmp_path: Path, name: str, tex
 
 
 @needs_tiled
-@pytest.mark.xfail(reason=TILED_KNOWN_BUGS, strict=False)
 def test_tmx_with_an_unknown_encoding_is_refused_clearly(tmp_path: Path) -> None:
     p = tmp_path / "enc.tmx"
     p.write_text(_tmx(2, 2, "1,1,1,1").replace('encoding="UTF-8"', 'encoding="TF-8"'), encoding="utf-8")
@@ -337,8 +329,6 @@ def test_hostile_tiled_json_is_refused_quickly(tmp_path: Path) -> None:
 
 
 @needs_tiled
-@pytest.mark.xfail(reason="engine/interop/tiled_format.py _json_loads lets Python's ValueError for an integer "
-                          "of more than 4300 digits escape instead of a TiledError (reported)", strict=False)
 def test_tiled_json_with_a_huge_integer_is_refused_clearly(tmp_path: Path) -> None:
     p = tmp_path / "m.json"
     p.write_text('{"type": "map", "width": ' + "9" * 5000 + "}", encoding="utf-8")
