@@ -162,18 +162,118 @@ def _json_path(parts: Any) -> str:
     return out
 
 
+# Bulk lists of a grid map whose items the schema describes simply (a row is
+# a string; a river a pair of strings; a link chain two or more strings).
+# They are checked here in plain Python, item by item, with the schema's own
+# wording, and the schema validates the rest of the document: jsonschema
+# spends ~1 s descending into the rows and chains of a 1000x1000 map.
+_BULK_ROWS = ("terrain", "control")
+_BULK_PAIRS = ("rivers",)
+
+
+def _shown(v: Any) -> str:
+    return json.dumps(v)[:60] if not isinstance(v, (dict, list)) else type(v).__name__
+
+
+def _bulk_problems(m: dict[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
+    """Check the bulk lists of ``m`` (a grid map object) and return the map
+    with them emptied for the schema, and the problems found."""
+    out: list[Problem] = []
+    skeleton = dict(m)
+    for key in _BULK_ROWS:
+        rows = m.get(key)
+        if isinstance(rows, list):
+            skeleton[key] = []
+            out += [Problem(source, f"$.map.{key}[{i}]", f"expected string, got {_shown(r)}")
+                    for i, r in enumerate(rows) if not isinstance(r, str)]
+
+    def strings(items: Any, path: str, lo: int, hi: int | None) -> None:
+        for i, it in enumerate(items):
+            if not isinstance(it, list):
+                out.append(Problem(source, f"{path}[{i}]", f"expected array, got {_shown(it)}"))
+            elif len(it) < lo or (hi is not None and len(it) > hi):
+                want = f"exactly {lo}" if hi == lo else f"at least {lo}"
+                out.append(Problem(source, f"{path}[{i}]", f"expected {want} labels, got {len(it)}"))
+            else:
+                out.extend(Problem(source, f"{path}[{i}][{j}]", f"expected string, got {_shown(x)}")
+                           for j, x in enumerate(it) if not isinstance(x, str))
+
+    for key in _BULK_PAIRS:
+        items = m.get(key)
+        if isinstance(items, list):
+            skeleton[key] = []
+            strings(items, f"$.map.{key}", 2, 2)
+    links = m.get("links")
+    if isinstance(links, dict):
+        skeleton["links"] = {k: ([] if isinstance(v, list) else v) for k, v in links.items()}
+        for k, v in links.items():
+            if isinstance(v, list):
+                strings(v, f"$.map.links.{k}", 2, None)
+    return skeleton, out
+
+
+# Records checked in plain Python for the same reason: key -> (JSON type,
+# required, non-empty).  Must say exactly what the schema's $defs say.
+_UNIT_KEYS = {"id": ("string", True, True), "side": ("string", True, False), "type": ("string", True, False),
+              "at": ("string", True, False), "strength": ("integer", False, False), "name": ("string", False, False),
+              "props": ("object", False, False)}
+_PLACE_KEYS = {"at": ("string", True, False), "name": ("string", True, True), "code": ("string", False, True)}
+_JSON_TYPES: dict[str, Any] = {"string": str, "object": dict}
+
+
+def _record_problems(items: list[Any], path: str, keys: dict[str, tuple[str, bool, bool]],
+                     source: str) -> list[Problem]:
+    out = []
+    for i, it in enumerate(items):
+        p = f"{path}[{i}]"
+        if not isinstance(it, dict):
+            out.append(Problem(source, p, f"expected object, got {_shown(it)}"))
+            continue
+        missing = [k for k, (_, req, _) in keys.items() if req and k not in it]
+        if missing:
+            out.append(Problem(source, p, f"missing required key {', '.join(repr(m) for m in missing)}"))
+        extra = sorted(k for k in it if k not in keys)
+        if extra:
+            out.append(Problem(source, p, f"unknown key {', '.join(repr(e) for e in extra)}"))
+        for k, v in it.items():
+            if k not in keys:
+                continue
+            kind, _, nonempty = keys[k]
+            if kind == "integer":
+                ok = isinstance(v, int) and not isinstance(v, bool)
+                if ok and v < 0:
+                    out.append(Problem(source, f"{p}.{k}", f"{v} is less than the minimum of 0"))
+            else:
+                ok = isinstance(v, _JSON_TYPES[kind])
+            if not ok:
+                out.append(Problem(source, f"{p}.{k}", f"expected {kind}, got {_shown(v)}"))
+            elif nonempty and v == "":
+                out.append(Problem(source, f"{p}.{k}", "should be non-empty"))
+    return out
+
+
 def _schema_problems(data: Any, source: str) -> list[Problem]:
     validator = _validator()
-    problems = []
+    problems: list[Problem] = []
+    m = data.get("map") if isinstance(data, dict) else None
+    grid = m.get("grid") if isinstance(m, dict) else None
+    if isinstance(m, dict) and isinstance(grid, dict) and grid.get("kind") in ("square", "hex"):
+        skeleton, problems = _bulk_problems(m, source)
+        if isinstance(m.get("places"), list):
+            problems += _record_problems(m["places"], "$.map.places", _PLACE_KEYS, source)
+            skeleton["places"] = []
+        data = {**data, "map": skeleton}
+        if isinstance(data.get("units"), list):
+            problems += _record_problems(data["units"], "$.units", _UNIT_KEYS, source)
+            data["units"] = []
     try:
         errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     except RecursionError:
         return [Problem(source, "", "not a scenario: JSON nested too deeply")]
     for err in errors:
         problems.append(Problem(source, _json_path(err.absolute_path), _schema_message(err)))
-        if len(problems) >= MAX_PROBLEMS:
-            break
-    return problems
+    problems.sort(key=lambda p: p.path)
+    return problems[:MAX_PROBLEMS]
 
 
 def _schema_message(err: Any) -> str:

@@ -197,3 +197,12 @@ def test_invalid_grids_are_refused() -> None:
         HexGrid(3, 3, "round", "odd")
     with pytest.raises(GridError):
         SquareGrid(3, 3, 6)  # type: ignore[arg-type]
+
+
+def test_can_link_matches_link_neighbours() -> None:
+    for g in [SquareGrid(5, 4, 4), SquareGrid(5, 4, 8)] + [HexGrid(5, 4, o, p) for o, p in HEX_CONFIGS]:
+        for a in g.cells():
+            for dc in (-2, -1, 0, 1, 2):
+                for dr in (-2, -1, 0, 1, 2):
+                    b = Cell(a.col + dc, a.row + dr)
+                    assert g.can_link(a, b) == (b in g.link_neighbours(a)), (g.to_dict(), a, b)

@@ -140,6 +140,17 @@ def _problems(data: Any) -> list[str]:
     (lambda d: d["map"]["numbering"].update(digits=1, first=5), "$.map.numbering: cannot label"),
     (lambda d: d["units"].append(dict(d["units"][0])), "unit id 'CS1IN' is used twice"),
     (lambda d: d["map"].update(extra=1), "$.map: unknown key 'extra'"),
+    # bulk lists and records are checked outside jsonschema, with its wording
+    (lambda d: d["map"]["terrain"].__setitem__(1, 7), "$.map.terrain[1]: expected string, got 7"),
+    (lambda d: d["map"]["rivers"].append(["0101", "0102", "0103"]), "$.map.rivers[1]: expected exactly 2 labels, got 3"),
+    (lambda d: d["map"]["links"]["rail"].append(["0101"]), "$.map.links.rail[1]: expected at least 2 labels, got 1"),
+    (lambda d: d["map"]["links"]["road"].append([1, "0102"]), "$.map.links.road[1][0]: expected string, got 1"),
+    (lambda d: d["units"][0].update(colour="red"), "$.units[0]: unknown key 'colour'"),
+    (lambda d: d["units"][0].pop("side"), "$.units[0]: missing required key 'side'"),
+    (lambda d: d["units"][0].update(strength=-1), "$.units[0].strength: -1 is less than the minimum of 0"),
+    (lambda d: d["units"][0].update(strength=True), "$.units[0].strength: expected integer, got true"),
+    (lambda d: d["units"].append("CS2"), "$.units[1]: expected object"),
+    (lambda d: d["map"]["places"][0].update(name=""), "$.map.places[0].name: should be non-empty"),
 ])
 def test_each_problem_is_named_with_its_path(mutate: Any, expect: str) -> None:
     data = base_data()

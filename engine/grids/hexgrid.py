@@ -161,6 +161,9 @@ class HexGrid(Grid):
         """Cube distance: the number of hex steps between the two hexes."""
         return self.to_hex(a).distance(self.to_hex(b))
 
+    def can_link(self, a: Cell, b: Cell) -> bool:
+        return self.contains(a) and self.contains(b) and self.distance(a, b) == 1
+
     def within(self, cell: Cell, radius: int) -> list[Cell]:
         """On-map cells at distance ``<= radius`` from ``cell`` (a hex brush)."""
         h = self.to_hex(cell)

@@ -51,6 +51,10 @@ class SquareGrid(Grid):
                 out.append(Cell(c, r))
         return out
 
+    def can_link(self, a: Cell, b: Cell) -> bool:
+        """Links may join any two of the eight neighbours (on either grid)."""
+        return a != b and max(abs(a.col - b.col), abs(a.row - b.row)) == 1 and self.contains(a) and self.contains(b)
+
     def distance(self, a: Cell, b: Cell) -> int:
         """Manhattan distance on a 4-neighbour grid, Chebyshev distance on an
         8-neighbour grid."""
