@@ -303,13 +303,14 @@ def bench_render(runs: int) -> None:
         s.map.terrain[:] = np.random.default_rng(4).integers(0, 1, size=s.map.terrain.shape)
         save_scenario(s, src)
         tmx = folder / "big.tmx"
-        r = subprocess.run([adjutant, "export-tiled", str(src), str(tmx)], capture_output=True, text=True,
+        r = subprocess.run([adjutant, "export-tiled", str(src), "--out", str(tmx)], capture_output=True, text=True,
                            check=False, timeout=900)
         if r.returncode != 0 or not tmx.exists():
             print(f"  skipped: 'adjutant export-tiled {src.name} {tmx.name}' failed: {r.stderr.strip()[-300:]}")
             return
         ours_png, peer_png = folder / "adjutant.png", folder / "tiled.png"
-        o = _wall([adjutant, "render", str(src), str(ours_png)], runs)
+        # 4 px per cell: a 4000 x 4000 image (the renderer refuses more than 64 Mpx)
+        o = _wall([adjutant, "render", str(src), "--out", str(ours_png), "--scale", "4"], runs)
         w, h = _png_size(ours_png)
         p = _wall([raster, "--size", str(max(w, h)), str(tmx), str(peer_png)], runs)
         pw, ph = _png_size(peer_png)
