@@ -23,7 +23,13 @@ from typing import Literal
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
-    QHelpEvent, QKeyEvent, QMouseEvent, QPainter, QPaintEvent, QResizeEvent, QWheelEvent,
+    QHelpEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QResizeEvent,
+    QWheelEvent,
 )
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
@@ -230,8 +236,8 @@ class MapCanvas(QAbstractScrollArea):
             return 0, 0
         sw, sh = r.scene_size(self._zoom)
         vw, vh = self.viewport().width(), self.viewport().height()
-        ox = (vw - sw) // 2 if sw + 2 * self.MARGIN <= vw else self.MARGIN - self.horizontalScrollBar().value()
-        oy = (vh - sh) // 2 if sh + 2 * self.MARGIN <= vh else self.MARGIN - self.verticalScrollBar().value()
+        ox = (vw - sw) // 2 if sw <= vw else self.MARGIN - self.horizontalScrollBar().value()
+        oy = (vh - sh) // 2 if sh <= vh else self.MARGIN - self.verticalScrollBar().value()
         return int(ox), int(oy)
 
     def map_to_view(self, x: float, y: float) -> QPointF:
@@ -282,8 +288,8 @@ class MapCanvas(QAbstractScrollArea):
             return
         sw, sh = r.scene_size(self._zoom)
         vw, vh = self.viewport().width(), self.viewport().height()
-        h.setRange(0, max(0, sw + 2 * self.MARGIN - vw))
-        v.setRange(0, max(0, sh + 2 * self.MARGIN - vh))
+        h.setRange(0, 0 if sw <= vw else sw + 2 * self.MARGIN - vw)
+        v.setRange(0, 0 if sh <= vh else sh + 2 * self.MARGIN - vh)
         h.setPageStep(max(1, vw))
         v.setPageStep(max(1, vh))
 

@@ -7,6 +7,8 @@ folder on ``sys.path``).
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -49,9 +51,9 @@ def make_scenario(kind: str = "square", width: int = 12, height: int = 9, orient
         if grid.shares_side(a, b):
             gm.rivers.add(Edge.between(a, b))
     road_cells = [Cell(c, 2) for c in range(width)]
-    gm.links["road"] = {Edge.between(a, b) for a, b in zip(road_cells, road_cells[1:]) if grid.can_link(a, b)}
+    gm.links["road"] = {Edge.between(a, b) for a, b in itertools.pairwise(road_cells) if grid.can_link(a, b)}
     rail_cells = [Cell(c, height // 2) for c in range(1, width - 1)]
-    gm.links["rail"] = {Edge.between(a, b) for a, b in zip(rail_cells, rail_cells[1:]) if grid.can_link(a, b)}
+    gm.links["rail"] = {Edge.between(a, b) for a, b in itertools.pairwise(rail_cells) if grid.can_link(a, b)}
     for e in gm.links["rail"] | gm.links["road"]:
         if e in gm.rivers:
             gm.bridges[e] = "rail" if e in gm.links["rail"] else "road"

@@ -554,7 +554,7 @@ class MapRenderer(ABC):
 
     def _paint_units(self, p: QPainter, zoom: float, cols: range, rows: range, selected: str | None) -> None:
         size = self.counter_size(zoom)
-        isize = max(3, int(round(size)))
+        isize = max(3, round(size))
         # group only the units in view (a big scenario has thousands elsewhere)
         c0, c1, r0, r1 = cols.start, cols.stop, rows.start, rows.stop
         stacks: dict[Cell, list[Unit]] = {}
