@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
-from engine.scenario_io import ScenarioError, load_any, load_scenario
+from engine.scenario_io import ScenarioError, load_any
 
 from .autosave import INTERVAL_MS, Autosave, Recovery, find_recoveries
 from .canvas import MapCanvas
@@ -287,7 +287,14 @@ class MainWindow(QMainWindow):
         self.tool_actions[tool_id].setChecked(True)
         self.palette.show_options(new.options)
         new.activate()
+        self._show_preview_dock()
         self.settings.setValue("tool", tool_id)
+
+    def _show_preview_dock(self) -> None:
+        """A preview's dock (e.g. the ACW odds plot) is shown only while
+        adjudicating; painting keeps the whole window for the map."""
+        if self.dock_preview is not None:
+            self.dock_preview.setVisible(self.tool is self.adjudicate)
 
     def _press(self, ev: Any) -> None:
         if self.tool is not None and ev.button in ("left", "right"):
@@ -327,7 +334,7 @@ class MainWindow(QMainWindow):
     # document -> views
 
     def _cells_changed(self, layer: str, cells: Any) -> None:
-        self.canvas.invalidate_cells(cells)
+        self.canvas.invalidate_cells(cells, layer)
 
     def _scenario_replaced(self, scenario: Scenario) -> None:
         self.canvas.set_scenario(scenario)
@@ -388,6 +395,7 @@ class MainWindow(QMainWindow):
         if widget is not None:
             self.dock_preview = self._dock(preview.name or "Preview", "previewDock", widget,
                                            Qt.DockWidgetArea.BottomDockWidgetArea)
+            self._show_preview_dock()
 
     # ------------------------------------------------------------------
     # files
@@ -446,7 +454,8 @@ class MainWindow(QMainWindow):
         win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         self._other_windows = [w for w in getattr(self, "_other_windows", []) if w.isVisible()] + [win]
         win.show()
-        self.add_recent(path)
+        if path:
+            self.add_recent(path)
         QTimer.singleShot(0, win.canvas.fit)
         return True
 
@@ -557,13 +566,19 @@ class MainWindow(QMainWindow):
         for rec in find_recoveries(self.state_dir):
             if not recovered and self.ask_recover(rec):
                 try:
-                    scenario = load_scenario(rec.data)
+                    scenario = load_any(rec.data)
                 except ScenarioError as e:
                     self.show_error("Cannot recover", "The autosaved work cannot be read:",
                                     [str(p) for p in e.problems])
                 else:
-                    self.document.replace(scenario, rec.original, modified=True)
-                    self.autosave.save_now()
+                    if isinstance(scenario, Scenario):
+                        self.document.replace(scenario, rec.original, modified=True)
+                        self.autosave.save_now()
+                    else:  # a territory map's autosave: recover it in its own window
+                        self._open_territory(scenario, rec.original or "")
+                        win = self._other_windows[-1]
+                        win.document.replace(scenario, rec.original, modified=True)
+                        win.autosave.save_now()
                     recovered = True
                     self.statusBar().showMessage(f"Recovered {rec.describe()}", 10000)
             rec.discard()

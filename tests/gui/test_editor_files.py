@@ -343,3 +343,41 @@ def test_opening_a_territory_map_opens_its_own_window(qtbot, tmp_path, in_root) 
     assert w.document.text() == text
     w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
     others[0].close()
+
+
+def test_a_territory_autosave_is_recovered_in_a_territory_window(qtbot, tmp_path) -> None:
+    """The grid editor starts first after a crashed territory session: the
+    territory work is offered and opens in its own window, not lost."""
+    from app.gui.territory.document import TerritoryDocument
+    from engine.scenario_io import load_any
+
+    root = Path(__file__).resolve().parents[2]
+    europe = load_any(root / "maps" / "railroad_module_europe.json")
+    europe.name = "Europe, edited before the crash"
+    doc = TerritoryDocument(europe, None)
+    doc.replace(europe, None, modified=True)  # unsaved work
+    auto = Autosave(doc, tmp_path / "state")
+    assert auto.save_now()
+    auto.abandon()
+    w = open_window(qtbot, tmp_path, blank("square"))
+    before = w.document.text()
+    w.ask_recover = lambda rec: True  # type: ignore[method-assign]
+    assert w.check_recovery()
+    assert w.document.text() == before  # the grid map is untouched
+    recovered = w._other_windows[-1]
+    recovered.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(recovered)
+    assert recovered.document.scenario.name == "Europe, edited before the crash"
+    assert recovered.document.is_modified()
+
+
+def test_a_preview_dock_shows_only_while_adjudicating(qtbot, tmp_path) -> None:
+    root = Path(__file__).resolve().parents[2]
+    from app.gui.previews import available
+
+    w = open_window(qtbot, tmp_path, load_scenario(root / "maps" / "acw_short_campaign.json"), previews=available())
+    assert w.dock_preview is not None  # the ACW odds plot
+    w.set_tool("brush")
+    assert not w.dock_preview.isVisible()
+    w.set_tool("adjudicate")
+    assert w.dock_preview.isVisible()
