@@ -152,9 +152,6 @@ class ControlTool(BrushTool):
     def value(self, button: str) -> int | None:
         return self.state.side if button == "left" else NO_SIDE
 
-    def pick(self, cell: Cell) -> None:  # never called: right paints NO_SIDE
-        pass
-
     def preview_color(self) -> str:
         sides = self.document.scenario.sides
         return sides[self.state.side].color + "90" if 0 <= self.state.side < len(sides) else "#00000040"
