@@ -62,12 +62,15 @@ class Edge:
     b: Cell
 
     def __post_init__(self) -> None:
-        if not self.a < self.b:
-            raise GridError(f"Edge cells must be distinct and ordered, got {self.a!r}, {self.b!r}")
+        # Plain int comparisons: this runs for every edge a map loads, and the
+        # dataclass-generated Cell.__lt__ costs a Python call per comparison.
+        a, b = self.a, self.b
+        if not (a.col < b.col or (a.col == b.col and a.row < b.row)):
+            raise GridError(f"Edge cells must be distinct and ordered, got {a!r}, {b!r}")
 
     @staticmethod
     def between(a: Cell, b: Cell) -> Edge:
-        return Edge(a, b) if a < b else Edge(b, a)
+        return Edge(a, b) if (a.col, a.row) < (b.col, b.row) else Edge(b, a)
 
     def other(self, cell: Cell) -> Cell:
         """The cell across this side from ``cell``."""
