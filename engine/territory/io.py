@@ -175,6 +175,17 @@ def _bad_point(t: dict[str, Any], path: str) -> tuple[str, str] | None:
 # ---------------------------------------------------------------------------
 # saving
 
+def _sorted_keys(value: Any) -> Any:
+    """``value`` with every dict's keys in sorted order (lists keep theirs):
+    features are written canonically, so a feature removed and put back by
+    undo writes the same file as before."""
+    if isinstance(value, dict):
+        return {k: _sorted_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted_keys(v) for v in value]
+    return value
+
+
 def territory_to_data(t: Territory) -> dict[str, Any]:
     outer, holes = shape_to_rings(t.shape)
     d: dict[str, Any] = {"id": t.id, "name": t.name, "sea": t.sea, "value": t.value, "owner": t.owner,
@@ -183,7 +194,7 @@ def territory_to_data(t: Territory) -> dict[str, Any]:
                          "label": None if t.label_at is None else list(t.label_at),
                          "polygons": [[list(p) for p in r] for r in outer],
                          "holes": [[list(p) for p in r] for r in holes],
-                         "features": t.features}
+                         "features": _sorted_keys(t.features)}
     out = _drop_defaults(d, {"sea": False, "value": 0, "owner": None, "control_since": 0,
                              "control_since_side": None, "impassable": False, "label": None, "holes": [],
                              "features": {}})

@@ -21,9 +21,8 @@ Invariants, checked after every step:
 
 and at the end of every run: undo all == original, redo all == final.
 
-Square (8 and 4 neighbours) and hex (flat/odd, pointy/even) maps.  Territory
-maps are not covered: the editor (Document, tools) edits grid scenarios
-only; territory scenarios are edited as files.
+Square (8 and 4 neighbours) and hex (flat/odd, pointy/even) maps; territory
+maps have their own machine in ``test_undo_invariants_territory.py``.
 """
 
 from __future__ import annotations
