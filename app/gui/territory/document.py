@@ -53,6 +53,7 @@ class TerritoryDocument(QObject):
         self.path: str | None = path
         self.revision = 0
         """Counts changes; caches of rules objects key on it."""
+        self._stroke = 0
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 
@@ -103,14 +104,22 @@ class TerritoryDocument(QObject):
         self.undo_stack.push(AttributeCommand(self, t.id, field, old, value))
         return True
 
-    def set_feature(self, tid: str, feature: str, value: dict[str, Any] | None) -> bool:
+    def new_stroke(self) -> int:
+        """A new stroke id: feature edits pushed with the same id (one drag
+        of the railroad tool) merge into one undo step."""
+        self._stroke += 1
+        return self._stroke
+
+    def set_feature(self, tid: str, feature: str, value: dict[str, Any] | None, stroke: int | None = None) -> bool:
         """Set (``None``: remove) one feature of a territory, e.g. a rail
-        station ``{"damage": 2}``, as one undo step."""
+        station ``{"damage": 2}``, as one undo step (merged into the
+        previous step when it has the same ``stroke``).  Nothing is pushed
+        when the value does not change."""
         t = self.scenario.map.territory(tid)
         old = copy.deepcopy(t.features.get(feature))
         if old == value:
             return False
-        self.undo_stack.push(FeatureCommand(self, t.id, feature, old, copy.deepcopy(value)))
+        self.undo_stack.push(FeatureCommand(self, [(t.id, feature, old, copy.deepcopy(value))], stroke))
         return True
 
     def set_border(self, a: str, b: str, kind: BorderKind | None, name: str | None = None) -> bool:
@@ -204,28 +213,66 @@ class AttributeCommand(QUndoCommand):
         self._set(self.old)
 
 
-class FeatureCommand(QUndoCommand):
-    def __init__(self, doc: TerritoryDocument, tid: str, feature: str, old: Any, new: Any) -> None:
-        name = doc.scenario.map.label(tid)
-        what = feature.replace("_", " ")
-        text = f"{name}: remove {what}" if new is None else (f"{name}: add {what}" if old is None
-                                                              else f"{name}: {what} {_show(new)}")
-        super().__init__(text)
-        self.doc, self.tid, self.feature, self.old, self.new = doc, tid, feature, old, new
+FeatureChange = tuple[str, str, Any, Any]
+"""(territory id, feature, old value, new value); ``None``: absent."""
 
-    def _set(self, value: Any) -> None:
-        feats = self.doc.scenario.map.territories[self.tid].features
-        if value is None:
-            feats.pop(self.feature, None)
-        else:
-            feats[self.feature] = copy.deepcopy(value)
-        self.doc.notify({self.tid})
+STROKE_ID = 0x7E1
+"""QUndoCommand id of feature edits made in one stroke (they merge)."""
+
+
+class FeatureCommand(QUndoCommand):
+    """Set features of territories (a station placed, a marker laid or
+    removed): one change, or all the changes of one drag (``stroke``)."""
+
+    def __init__(self, doc: TerritoryDocument, changes: list[FeatureChange], stroke: int | None = None) -> None:
+        super().__init__()
+        self.doc, self.changes, self.stroke = doc, list(changes), stroke
+        self._name()
+
+    def _name(self) -> None:
+        m = self.doc.scenario.map
+        tid, feature, old, new = self.changes[0]
+        what = feature.replace("_", " ")
+        if len(self.changes) > 1:
+            verbs = {"add" if o is None else ("remove" if n is None else "set") for _, _, o, n in self.changes}
+            verb = verbs.pop() if len(verbs) == 1 else "edit"
+            self.setText(f"{verb} {what} in {len(self.changes)} territories")
+            return
+        name = m.label(tid)
+        self.setText(f"{name}: remove {what}" if new is None else (f"{name}: add {what}" if old is None
+                                                                    else f"{name}: {what} {_show(new)}"))
+
+    def id(self) -> int:
+        return STROKE_ID if self.stroke is not None else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, FeatureCommand) or other.stroke is None or other.stroke != self.stroke:
+            return False
+        for tid, feature, old, new in other.changes:
+            i = next((i for i, c in enumerate(self.changes) if c[0] == tid and c[1] == feature), None)
+            if i is None:
+                self.changes.append((tid, feature, old, new))
+            else:
+                self.changes[i] = (tid, feature, self.changes[i][2], new)
+        self._name()
+        return True
+
+    def _set(self, new: bool) -> None:
+        ts = self.doc.scenario.map.territories
+        for tid, feature, old, value in (self.changes if new else reversed(self.changes)):
+            feats = ts[tid].features
+            v = value if new else old
+            if v is None:
+                feats.pop(feature, None)
+            else:
+                feats[feature] = copy.deepcopy(v)
+        self.doc.notify({c[0] for c in self.changes})
 
     def redo(self) -> None:
-        self._set(self.new)
+        self._set(True)
 
     def undo(self) -> None:
-        self._set(self.old)
+        self._set(False)
 
 
 BorderSpec = tuple[BorderKind, str | None, dict[str, Any]] | None
