@@ -695,7 +695,10 @@ class TerritoryCanvas(QAbstractScrollArea):
             dmg = st.get("damage", 0) if isinstance(st.get("damage", 0), int) else 0
             box = QRectF(cx, y, 16, 12)
             p.setPen(QPen(QColor("#111111"), 1.2))
-            p.setBrush(QColor("#ffffff") if not st.get("purchased") else QColor("#fff3b0"))
+            bought = st.get("purchased")
+            fresh = isinstance(bought, int) and not isinstance(bought, bool) and self._s is not None \
+                and bought >= self._s.turn
+            p.setBrush(QColor("#fff3b0") if fresh else QColor("#ffffff"))
             p.drawRect(box)
             p.setFont(self._small)
             p.setPen(QColor("#c01010") if dmg else QColor("#111111"))
@@ -707,6 +710,12 @@ class TerritoryCanvas(QAbstractScrollArea):
             cx += 20
         if isinstance(rr, dict):
             mid = y + 6
+            bought = rr.get("purchased")
+            if isinstance(bought, int) and not isinstance(bought, bool) and self._s is not None \
+                    and bought >= self._s.turn:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QColor("#ffe066"))
+                p.drawRect(QRectF(cx - 1, y, 18, 12))
             p.setPen(QPen(RAIL, 2.0))
             p.drawLine(QPointF(cx, mid), QPointF(cx + 16, mid))
             p.setPen(QPen(RAIL, 1.2))
