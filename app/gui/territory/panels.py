@@ -11,7 +11,7 @@ command each); they never change the model themselves.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
@@ -425,6 +425,83 @@ class RailOptionsPanel(QWidget):
         return None
 
 
+class RailToolPanel(QWidget):
+    """Tool options of the Station and Railroad tools: the turn new pieces
+    were bought, and (Station tool) the selected station's damage markers
+    and purchase turn."""
+
+    damageEdited = Signal(int)
+    boughtEdited = Signal(int)
+    removeRequested = Signal()
+
+    HELP: ClassVar[dict[str, str]] = {
+        "station": "Click a land territory to place a rail station; click a station to select it and edit it "
+                   "below; right-click a station to remove it.",
+        "railroad": "Click or drag across land territories to lay railroad markers (one undo step a drag); "
+                    "click a marker to remove it; right-click or right-drag removes; shift-click lays markers "
+                    "along the shortest land route from the last one laid.",
+    }
+
+    def __init__(self) -> None:
+        super().__init__()
+        lay = QVBoxLayout(self)
+        self.help = QLabel(self.HELP["station"])
+        self.help.setWordWrap(True)
+        lay.addWidget(self.help)
+        new_box = QGroupBox("New stations and markers")
+        nf = QFormLayout(new_box)
+        self.bought = QSpinBox()
+        self.bought.setRange(0, 999)
+        self.bought.setSpecialValueText("at the start")
+        self.bought.setToolTip("The turn new pieces were bought (a piece bought this turn cannot be used "
+                               "before next turn); 'at the start' is part of the setup")
+        nf.addRow("Bought on turn", self.bought)
+        lay.addWidget(new_box)
+        self.station_box = QGroupBox("Selected station")
+        sf = QFormLayout(self.station_box)
+        self.station = QLabel("Click a station to select it.")
+        self.station.setWordWrap(True)
+        self.damage = QSpinBox()
+        self.damage.setRange(0, 6)
+        self.damage.setKeyboardTracking(False)
+        self.damage.setToolTip("Damage markers on the station (3 or more: inoperable under Options 1 and 3)")
+        self.station_bought = QSpinBox()
+        self.station_bought.setRange(0, 999)
+        self.station_bought.setSpecialValueText("at the start")
+        self.station_bought.setKeyboardTracking(False)
+        self.remove = QPushButton("Remove station")
+        sf.addRow(self.station)
+        sf.addRow("Damage markers", self.damage)
+        sf.addRow("Bought on turn", self.station_bought)
+        sf.addRow(self.remove)
+        lay.addWidget(self.station_box)
+        lay.addStretch(1)
+        self.damage.valueChanged.connect(self.damageEdited.emit)
+        self.station_bought.valueChanged.connect(self.boughtEdited.emit)
+        self.remove.clicked.connect(self.removeRequested.emit)
+        self.show_station(None, None)
+
+    def set_tool(self, tool: str) -> None:
+        """Show the options of ``tool`` (``station`` or ``railroad``)."""
+        self.help.setText(self.HELP.get(tool, ""))
+        self.station_box.setVisible(tool == "station")
+
+    def show_station(self, name: str | None, station: dict[str, Any] | None, top: int = 6) -> None:
+        """Show the selected station (``None``: no station selected)."""
+        on = station is not None
+        for w in (self.damage, self.station_bought):
+            w.blockSignals(True)
+        self.damage.setMaximum(top)
+        self.damage.setValue(int(station.get("damage", 0)) if station is not None else 0)
+        bought = station.get("purchased") if station is not None else None
+        self.station_bought.setValue(bought if isinstance(bought, int) and not isinstance(bought, bool) else 0)
+        for w in (self.damage, self.station_bought):
+            w.blockSignals(False)
+        self.station.setText(f"<b>{name}</b>" if on and name else "Click a station to select it.")
+        for w in (self.damage, self.station_bought, self.remove):
+            w.setEnabled(on)
+
+
 class PaintPanel(QWidget):
     """Paint cells of the backdrop grid, then make them a territory."""
 
@@ -458,4 +535,4 @@ class PaintPanel(QWidget):
         self.clear.clicked.connect(self.clearRequested.emit)
 
 
-__all__ = ["PaintPanel", "RailOptionsPanel", "RailPlanPanel", "TerritoryInspector"]
+__all__ = ["PaintPanel", "RailOptionsPanel", "RailPlanPanel", "RailToolPanel", "TerritoryInspector"]

@@ -2,7 +2,7 @@
 
 Canvas in the middle, docks around it, in the grid editor's conventions
 (menus, undo stack, QSettings for layout and recent files, autosave and
-recovery through :mod:`app.gui.autosave`).  Four modes (tool bar):
+recovery through :mod:`app.gui.autosave`).  Six modes (tool bar):
 
 * **Select** (S): click a territory to inspect it, ctrl-click a second one
   to edit the border between them;
@@ -14,7 +14,10 @@ recovery through :mod:`app.gui.autosave`).  Four modes (tool bar):
 * **Rail options** (O): click a unit to see where it can rail under the
   scenario's option (engine ``reach``), click a highlighted territory to
   move it there (one undoable ``record_move``); the panel shows each
-  nation's and station's capacity left (engine ``loads()``).
+  nation's and station's capacity left (engine ``loads()``);
+* **Station** (T) and **Railroad** (L): place, edit and remove rail stations
+  and lay railroad markers (:mod:`.railtools`; tool options in the "Rail
+  tools" dock).
 """
 
 from __future__ import annotations
@@ -36,10 +39,11 @@ from ..dialogs.error import ErrorDialog
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument
 from .overlay import Route, Shade, TerritoryOverlay
-from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, TerritoryInspector
+from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, RailToolPanel, TerritoryInspector
 from .railplan import RailPlanner
+from .railtools import RailroadTool, StationTool, max_damage
 
-MODES = ("select", "paint", "railplan", "railoptions")
+MODES = ("select", "paint", "railplan", "railoptions", "station", "railroad")
 MAX_RECENT = 10
 FILTER = "Adjutant scenarios (*.json);;All files (*)"
 REACH_FILL = "#2e9e4f70"
@@ -84,6 +88,10 @@ class TerritoryWindow(QMainWindow):
         self._painting: str | None = None
         self._last_hover: str | None = None
         self._judged: str | None = None
+        self.station_tool = StationTool(self)
+        self.railroad_tool = RailroadTool(self)
+        self.tools: dict[str, StationTool | RailroadTool] = {"station": self.station_tool,
+                                                             "railroad": self.railroad_tool}
 
         self._make_actions()
         self._make_docks()
@@ -139,7 +147,12 @@ class TerritoryWindow(QMainWindow):
                 ("select", "Select", "S", "Inspect territories; ctrl-click a second one to edit the border"),
                 ("paint", "Paint", "P", "Paint backdrop cells into a new territory"),
                 ("railplan", "Rail plan", "R", "Drag units to destinations: rail orders, capacity, bottleneck"),
-                ("railoptions", "Rail options", "O", "Click a unit: where it can rail under the rail option")):
+                ("railoptions", "Rail options", "O", "Click a unit: where it can rail under the rail option"),
+                ("station", "Station", "T", ("Station tool: click land to place a rail station, click a station to "
+                                             "edit its damage and purchase turn, right-click a station to remove it")),
+                ("railroad", "Railroad", "L", ("Railroad tool: click or drag across land to lay railroad markers; "
+                                               "click a marker to remove it; right-drag removes; shift-click lays "
+                                               "a route from the last marker"))):
             act = self._action(text, None, key, tip)
             act.setCheckable(True)
             act.triggered.connect(lambda _c=False, m=mode: self.set_mode(m))
@@ -160,6 +173,7 @@ class TerritoryWindow(QMainWindow):
         self.plan_panel = RailPlanPanel()
         self.options_panel = RailOptionsPanel()
         self.paint_panel = PaintPanel()
+        self.rail_tools_panel = RailToolPanel()
         self.history = QUndoView(self.document.undo_stack)
         self.history.setEmptyLabel("<original>")
         self.dock_inspector = self._dock("Inspector", "territoryInspectorDock", self.inspector, Right)
@@ -171,6 +185,8 @@ class TerritoryWindow(QMainWindow):
         self.dock_plan = self._dock("Rail plan", "railPlanDock", self.plan_panel, Bottom)
         self.dock_paint = self._dock("Paint territory", "paintDock", self.paint_panel, Left)
         self.dock_paint.hide()
+        self.dock_rail_tools = self._dock("Rail tools", "railToolsDock", self.rail_tools_panel, Left)
+        self.dock_rail_tools.hide()
         self.dock_plan.hide()
         self.resizeDocks([self.dock_inspector], [320], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_plan], [230], Qt.Orientation.Vertical)
@@ -189,7 +205,8 @@ class TerritoryWindow(QMainWindow):
         v = mb.addMenu("&View")
         v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
         v.addSeparator()
-        for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint):
+        for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint,
+                  self.dock_rail_tools):
             v.addAction(d.toggleViewAction())
         m = mb.addMenu("&Mode")
         m.addActions(list(self.mode_actions.values()))
@@ -236,6 +253,9 @@ class TerritoryWindow(QMainWindow):
         self.options_panel.destinationChosen.connect(self.rail_to)
         self.paint_panel.createRequested.connect(self.create_painted_territory)
         self.paint_panel.clearRequested.connect(self._clear_paint)
+        self.rail_tools_panel.damageEdited.connect(lambda v: self.station_tool.set_key("damage", v))
+        self.rail_tools_panel.boughtEdited.connect(lambda v: self.station_tool.set_key("purchased", v))
+        self.rail_tools_panel.removeRequested.connect(self.station_tool.remove_selected)
 
     # ------------------------------------------------------------------
     # scenario
@@ -248,6 +268,8 @@ class TerritoryWindow(QMainWindow):
         self.paint_cells.clear()
         self.option = None
         self.inspector.set_selection([])
+        self.railroad_tool.last = None
+        self._show_station()
         self.planner.set_scenario(s)
         try:
             self.options_panel.set_option(RailOptions(s).option)
@@ -265,6 +287,7 @@ class TerritoryWindow(QMainWindow):
         if what.get("shapes"):
             self.canvas.shapes_changed()
         self.inspector.refresh()
+        self._show_station()
         self.planner.set_scenario(self.scenario, keep_orders=True)
         self._refresh_options()
         self._update_overlay()
@@ -279,6 +302,10 @@ class TerritoryWindow(QMainWindow):
         self.mode = mode
         self.mode_actions[mode].setChecked(True)
         self._drag = None
+        self.dock_rail_tools.setVisible(mode in self.tools)
+        if mode in self.tools:
+            self.rail_tools_panel.set_tool(mode)
+            self._show_station()
         if mode == "railplan":
             self.dock_plan.show()
             self.dock_plan.raise_()
@@ -299,6 +326,19 @@ class TerritoryWindow(QMainWindow):
         self.selection = [t for t in tids if t in self.scenario.map]
         self.canvas.set_selected(self.selection)
         self.inspector.set_selection(self.selection)
+        self._show_station()
+
+    def _show_station(self) -> None:
+        """The Station tool's options show the selected station."""
+        tid = self.station_tool.selected
+        t = None if tid is None else self.scenario.map.territories[tid]
+        self.rail_tools_panel.show_station(None if t is None else t.name,
+                                           None if t is None else t.features["rail_station"],
+                                           max_damage(self.scenario))
+
+    def say(self, text: str) -> None:
+        """A message in the status bar."""
+        self.statusBar().showMessage(text, 10000)
 
     def select_unit(self, unit_id: str | None) -> None:
         self.selected_unit = unit_id
@@ -321,6 +361,9 @@ class TerritoryWindow(QMainWindow):
     # mouse
 
     def _press(self, ev: TerritoryMouseEvent) -> None:
+        if self.mode in self.tools:
+            self.tools[self.mode].press(ev)
+            return
         counter = self.canvas.units_at_view(QPointF(*ev.view))
         if self.mode == "paint":
             self._painting = "add" if ev.button == "left" else "remove"
@@ -360,6 +403,9 @@ class TerritoryWindow(QMainWindow):
         self.select_unit(str(item.data(Qt.ItemDataRole.UserRole)))
 
     def _move(self, ev: TerritoryMouseEvent) -> None:
+        if self.mode in self.tools:
+            self.tools[self.mode].move(ev)
+            return
         if self.mode == "railoptions" and self.selected_unit is not None and ev.territory != self._judged:
             self._judged = ev.territory
             if ev.territory is not None and ev.territory != self.scenario.unit(self.selected_unit).at:
@@ -384,6 +430,9 @@ class TerritoryWindow(QMainWindow):
 
     def _release(self, ev: TerritoryMouseEvent) -> None:
         self._painting = None
+        if self.mode in self.tools:
+            self.tools[self.mode].release(ev)
+            return
         if self.mode == "railplan" and self._drag is not None:
             start, ids = self._drag
             self._drag = None
