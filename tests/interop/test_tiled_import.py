@@ -13,9 +13,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.interop.tiled import import_tiled, load_terrain_map
-from engine.interop.tiled_format import TiledError
+from engine.interop.tiled_format import TiledError, _decode_csv, _decode_csv_items
 from engine.scenario_io import MAX_CELLS, MAX_SIDE
 
 EXAMPLES = Path("/usr/share/doc/tiled/examples")
@@ -333,3 +335,46 @@ def test_export_of_an_import_says_which_layers_it_does_not_write(tmp_path: Path)
     assert rep.kept_tiles
     assert any("not written" in n and "tile layer 'Deco'" in n and "object layer 'Units'" in n for n in rep.notes)
     assert _ids(tmp_path / "out.tmx") == EXPECT
+
+
+# -- CSV layer data: numpy's one-pass reader and the item-by-item one agree ----
+
+def _csv_answer(fn, text: str, w: int, h: int) -> object:
+    try:
+        return fn("map.tmx", "layer 'ground'", text, w, h).tolist()
+    except TiledError:
+        return "refused"
+
+
+CSV_HOSTILE = st.sampled_from(["", " ", "\n", "-1", "1 2", "x", "٣", "+4", "1e3", "00000000007", "4294967295",
+                               "4294967296", "18446744073709551616", "99999999999"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(w=st.integers(1, 5), h=st.integers(1, 4), data=st.data())
+def test_csv_fast_path_agrees_with_the_item_reader(w: int, h: int, data: st.DataObject) -> None:
+    """Valid layers read the same through numpy as item by item; a layer with
+    one hostile item, a missing or extra item, or a trailing separator is
+    refused by both (and worded by the item reader)."""
+    n = data.draw(st.sampled_from([w * h, w * h, w * h, w * h - 1, w * h + 1]))
+    items = data.draw(st.lists(st.integers(0, 2**32 - 1).map(str), min_size=n, max_size=n))
+    if n and data.draw(st.booleans()):
+        items[data.draw(st.integers(0, n - 1))] = data.draw(CSV_HOSTILE)
+    seps = data.draw(st.lists(st.sampled_from([",", ",\n", ", ", " ,", ",\r\n"]), min_size=n, max_size=n))
+    text = "\n" + "".join(i + s for i, s in zip(items, seps))[:-1] + data.draw(st.sampled_from(["\n", "", ",", " "]))
+    assert _csv_answer(_decode_csv, text, w, h) == _csv_answer(_decode_csv_items, text, w, h)
+
+
+def test_csv_refusal_names_the_first_bad_item() -> None:
+    text = ",".join(["1"] * 5 + ["7x"] + ["2"] * 3)
+    with pytest.raises(TiledError, match=r"x 2 y 1.*'7x' is not a tile id"):
+        _decode_csv("map.tmx", "layer 'ground'", text, 3, 3)
+
+
+@pytest.mark.parametrize("text", ["1, ,2", "1,\n,2", "1,2,", ",1,2", "1,,2", "4294967296,1,1", "1 2,3,4",
+                                  "1,2,3,4", "1,2", "1,+2,3", "1,2,٣"])
+def test_csv_inputs_numpy_reads_laxly_are_refused(text: str) -> None:
+    """numpy's text reader takes a blank item for 0, stops early at junk and
+    wraps huge numbers; none of that may slip through."""
+    with pytest.raises(TiledError, match="tile id"):
+        _decode_csv("map.tmx", "layer 'ground'", text, 3, 1)
