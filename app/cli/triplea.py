@@ -15,8 +15,9 @@ from .common import EXIT_OK, CliError, add_json_flag, emit
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "import-triplea", help="import a TripleA game XML (and its polygons.txt, centers.txt) as a territory map",
-        description="Read territories, water flags, connections, production values, initial owners, canals and "
-                    "impassable territories from a TripleA game XML (parsed safely: no entity expansion, no "
+        description="Read territories, water flags, connections, production values, initial owners, canals, "
+                    "impassable territories, unit types (movement, land/air/sea) and the starting unit placements "
+                    "from a TripleA game XML (parsed safely: no entity expansion, no "
                     "external entities), shapes from polygons.txt and label points from centers.txt, and write "
                     "an Adjutant territory scenario.")
     p.add_argument("game", metavar="GAME.xml")
@@ -65,9 +66,11 @@ def run(args: argparse.Namespace) -> int:
     data = {"out": args.out, "name": s.name, "territories": len(m), "land": land, "sea": len(m) - land,
             "borders": len(m.borders()), "land_borders": land_land,
             "with_polygons": sum(1 for t in m.territories.values() if not t.shape.is_empty),
-            "sides": [f.id for f in s.sides], "warnings": result.warnings}
+            "sides": [f.id for f in s.sides], "unit_types": len(s.ruleset.unit_types), "units": len(s.units),
+            "warnings": result.warnings}
     emit(args, data, lambda: "\n".join(
-        [f"{args.out}: {data['territories']} territories ({land} land, {data['sea']} sea), "
-         f"{data['borders']} borders ({land_land} land-land), {data['with_polygons']} with polygons, "
-         f"{len(s.sides)} sides"] + [f"  warning: {w}" for w in result.warnings]))
+        [(f"{args.out}: {data['territories']} territories ({land} land, {data['sea']} sea), "
+          f"{data['borders']} borders ({land_land} land-land), {data['with_polygons']} with polygons, "
+          f"{len(s.sides)} sides, {len(s.units)} units of {len(s.ruleset.unit_types)} unit types")]
+        + [f"  warning: {w}" for w in result.warnings]))
     return EXIT_OK

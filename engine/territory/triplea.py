@@ -1,6 +1,7 @@
 """Import of TripleA maps: a game XML (territories, water flags, connections,
 production values, initial owners, canals, impassable territories, players
-and alliances) and the map's ``polygons.txt`` and ``centers.txt``.
+and alliances, unit types with their movement and domain, and the starting
+unit placements) and the map's ``polygons.txt`` and ``centers.txt``.
 
 The XML is untrusted input and is parsed with :mod:`defusedxml`: entity
 declarations (billion laughs) and external entities (XXE) are refused, and no
@@ -27,12 +28,20 @@ from defusedxml.common import DefusedXmlException, EntitiesForbidden
 
 from ..model import Faction, Ruleset, TerrainType, UnitType
 from .geometry import GeometryError, shape_from_rings
-from .model import BorderKind, Territory, TerritoryMap, TerritoryScenario
+from .model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
 _T = TypeVar("_T")
 
 MAX_XML_BYTES = 64 * 1024 * 1024
 """Largest game XML read (64 MiB)."""
+
+MAX_UNITS = 100_000
+"""Most units the placements of one game may add up to (Global 1940 places
+589); a file asking for more is refused before any unit is made."""
+
+NEUTRAL = "Neutral"
+"""The side that receives placements without an ``owner`` (TripleA's null
+player)."""
 
 A_AND_A_RAIL_CROSSINGS: tuple[tuple[str, str, str], ...] = (
     ("Egypt", "Trans-Jordan", "Jordan–Egypt"),
@@ -54,6 +63,52 @@ class TripleAError(ValueError):
     the line and what is wrong."""
 
 
+@dataclass(frozen=True)
+class TripleAUnitType:
+    """A unit type declared in ``<unitList>`` with what its
+    ``unitAttachment`` says: ``movement`` (0 when not given), ``domain``
+    (``"land"``, ``"air"`` for ``isAir``, ``"sea"`` for ``isSea``),
+    ``infrastructure`` (``isInfrastructure`` or ``isFactory``: a structure
+    that never moves by itself), and ``attack``, ``defense``, ``hit_points``
+    when given."""
+
+    name: str
+    movement: int = 0
+    domain: str = "land"
+    infrastructure: bool = False
+    attack: int | None = None
+    defense: int | None = None
+    hit_points: int | None = None
+
+    def properties(self) -> dict[str, Any]:
+        """The ruleset ``UnitType.properties``: ``domain`` always;
+        ``infrastructure: true`` and ``ground: false`` for structures (so
+        rail refuses them); the combat values given."""
+        out: dict[str, Any] = {"domain": self.domain}
+        if self.infrastructure:
+            out["infrastructure"] = True
+            out["ground"] = False
+        for key in ("attack", "defense", "hit_points"):
+            v = getattr(self, key)
+            if v is not None:
+                out[key] = v
+        return out
+
+
+@dataclass(frozen=True)
+class TripleAPlacement:
+    """One ``<unitPlacement>``: ``quantity`` units of ``unit_type`` for
+    ``owner`` (``None``: TripleA's null player) in ``territory`` (names as in
+    the file); ``hits_taken`` and ``unit_damage`` when the file gives them."""
+
+    unit_type: str
+    territory: str
+    quantity: int
+    owner: str | None
+    hits_taken: int | None = None
+    unit_damage: int | None = None
+
+
 @dataclass
 class TripleAGame:
     """What a TripleA game XML declares (names as in the file)."""
@@ -68,6 +123,8 @@ class TripleAGame:
     canals: list[tuple[str, str, tuple[str, ...]]] = field(default_factory=list)  # (sea zone, canal, land)
     attachments: dict[str, dict[str, str]] = field(default_factory=dict)  # other territory options kept
     unit_types: list[str] = field(default_factory=list)
+    unit_specs: dict[str, TripleAUnitType] = field(default_factory=dict)  # by unit type name
+    placements: list[TripleAPlacement] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------
@@ -128,6 +185,7 @@ def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
     ul = root.find("unitList")
     if ul is not None:
         game.unit_types = [u.get("name", "") for u in ul.findall("unit") if u.get("name")]
+    unit_opts: dict[str, dict[str, str]] = {u: {} for u in game.unit_types}
     for att in root.iter("attachment"):
         java = att.get("javaClass", "")
         target = att.get("attachTo", "")
@@ -147,13 +205,86 @@ def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
         elif java.endswith("CanalAttachment") and target in seen:
             land = tuple(x for x in opts.get("landTerritories", "").split(":") if x)
             game.canals.append((target, opts.get("canalName", "canal"), land))
+        elif (java.endswith(".UnitAttachment") or att.get("name") == "unitAttachment") and target in unit_opts:
+            unit_opts[target].update(opts)
+    game.unit_specs = {u: _unit_spec(u, o, source) for u, o in unit_opts.items()}
     init = root.find("initialize")
     if init is not None:
         for o in init.iter("territoryOwner"):
             t, owner = o.get("territory", ""), o.get("owner", "")
             if t in seen and owner:
                 game.owners[t] = owner
+        owners = {p for p, _ in players} | set(game.owners.values())
+        total = 0
+        for i, u in enumerate(init.iter("unitPlacement")):
+            p = _placement(u, i + 1, source, seen, unit_opts, owners)
+            total += p.quantity
+            if total > MAX_UNITS:
+                raise TripleAError(f"{source}: the unit placements add up to more than {MAX_UNITS:,} units "
+                                   f"(passed at <unitPlacement> number {i + 1}); refused as too many to import")
+            game.placements.append(p)
     return game
+
+
+_TRUE = "true"
+
+
+def _whole(value: str, source: str, what: str, limit: int = MAX_UNITS) -> int:
+    """``value`` as a whole number 0…``limit``; raises :class:`TripleAError`
+    saying ``what`` is wrong.  Only ASCII digits count (``int`` would take
+    "１２", "+3" or "1_000")."""
+    v = value.strip()
+    if re.fullmatch(r"-\s*[0-9]+", v):
+        raise TripleAError(f"{source}: {what} is '{value[:30]}', a negative number")
+    if not re.fullmatch(r"[0-9]+", v):
+        raise TripleAError(f"{source}: {what} is '{value[:30]}', not a whole number")
+    n = int(v) if len(v) <= 18 else limit + 1
+    if n > limit:
+        raise TripleAError(f"{source}: {what} is {v[:30]}; at most {limit:,} is accepted")
+    return n
+
+
+def _unit_spec(name: str, opts: dict[str, str], source: str) -> TripleAUnitType:
+    """What a unit type's ``unitAttachment`` options say, checked."""
+    def flag(key: str) -> bool:
+        return opts.get(key, "").strip().lower() == _TRUE
+
+    def number(key: str) -> int | None:
+        if key not in opts:
+            return None
+        return _whole(opts[key], source, f"unit type '{name}': option '{key}'", 1_000_000)
+
+    air, sea = flag("isAir"), flag("isSea")
+    if air and sea:
+        raise TripleAError(f"{source}: unit type '{name}' is both isAir and isSea; a unit has one domain")
+    return TripleAUnitType(name, number("movement") or 0, "air" if air else "sea" if sea else "land",
+                           flag("isInfrastructure") or flag("isFactory"), number("attack"), number("defense"),
+                           number("hitPoints"))
+
+
+def _placement(u: Element, n: int, source: str, territories: set[str], unit_types: dict[str, Any],
+               owners: set[str]) -> TripleAPlacement:
+    """One ``<unitPlacement>`` (number ``n`` in the file), checked against
+    the game's territories, unit types and owners."""
+    what = f"<unitPlacement> number {n}"
+    utype = _attr(u, "unitType", source, what)
+    terr = _attr(u, "territory", source, what)
+    what = f"<unitPlacement> number {n} ({utype} in {terr})"
+    if terr not in territories:
+        raise TripleAError(f"{source}: {what} names the territory '{terr}', which the game does not declare")
+    if utype not in unit_types:
+        known = ", ".join(sorted(unit_types)[:20]) or "none"
+        raise TripleAError(f"{source}: {what} names the unit type '{utype}', which is not in the <unitList> "
+                           f"(it has: {known})")
+    owner = u.get("owner")
+    if owner is not None and owner not in owners:
+        known = ", ".join(sorted(owners)[:20]) or "none"
+        raise TripleAError(f"{source}: {what} names the owner '{owner}', who is no player of the game "
+                           f"(players: {known})")
+    quantity = _whole(u.get("quantity", "1"), source, f"{what}: the quantity")
+    extra = {k: _whole(v, source, f"{what}: {k}") for k in ("hitsTaken", "unitDamage")
+             if (v := u.get(k)) is not None}
+    return TripleAPlacement(utype, terr, quantity, owner, extra.get("hitsTaken"), extra.get("unitDamage"))
 
 
 def _attr(e: Element, key: str, source: str, what: str) -> str:
@@ -266,6 +397,15 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
         side_ids[owner] = sid
         sides.append(Faction(sid, owner, "#808080", next(symbols), ""))
         warnings.append(f"owner '{owner}' is not in the player list; added as a side")
+    unowned = sum(p.quantity for p in game.placements if p.owner is None)
+    neutral = None
+    if unowned:
+        taken = {f.id for f in sides}
+        neutral, k = "neutral", 2
+        while neutral in taken:
+            neutral, k = f"neutral_{k}", k + 1
+        sides.append(Faction(neutral, NEUTRAL, "#b0b0b0", next(symbols, "?"), ""))
+        warnings.append(f"{unowned} placed units have no owner; they belong to the added side '{NEUTRAL}'")
     polygons = _match_names(polygons or {}, ids)
     centers = _match_names(centers or {}, ids)
     xs = [p[0] for rings in polygons.values() for r in rings for p in r] or [1.0]
@@ -313,11 +453,43 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
     for a, b, label in rail_crossings:
         if a in ids and b in ids:
             tm.add_border(ids[a], ids[b], BorderKind.RAIL_CROSSING, label)
+    specs = game.unit_specs
     rs = Ruleset(game.name, [TerrainType("land", "Land", "L", "#d8c89a"), TerrainType("sea", "Sea", "S", "#9cc3e0")],
-                 [UnitType(u, u.replace("_", " ").title()) for u in dict.fromkeys(game.unit_types)])
-    s = TerritoryScenario(game.name, rs, sides, tm, [], turn=1,
+                 [UnitType(u, u.replace("_", " ").title(), specs[u].movement, specs[u].properties())
+                  if u in specs else UnitType(u, u.replace("_", " ").title()) for u in dict.fromkeys(game.unit_types)])
+    s = TerritoryScenario(game.name, rs, sides, tm, _units(game, ids, side_ids, neutral), turn=1,
                           description=f"Imported from the TripleA game '{game.name}'.")
     return ImportResult(s, warnings)
+
+
+def _units(game: TripleAGame, ids: dict[str, str], side_ids: dict[str, str],
+           neutral: str | None) -> list[TerritoryUnit]:
+    """One :class:`TerritoryUnit` per placed piece (a stack of 12 infantry is
+    12 units), in file order, with ids ``<side>_<type>_<n>`` numbered per
+    side and type (``germans_infantry_1``…)."""
+    total = sum(p.quantity for p in game.placements)
+    if total > MAX_UNITS or any(p.quantity < 0 for p in game.placements):
+        raise TripleAError(f"the placements ask for {total:,} units; 0 to {MAX_UNITS:,} are accepted")
+    out: list[TerritoryUnit] = []
+    counters: dict[str, int] = {}
+    for p in game.placements:
+        side = side_ids.get(p.owner) if p.owner is not None else neutral
+        if side is None:
+            raise TripleAError(f"a placement of {p.unit_type} in '{p.territory}' names the owner '{p.owner}', "
+                               f"who is no player of the game")
+        if p.territory not in ids:
+            raise TripleAError(f"a placement of {p.unit_type} names the territory '{p.territory}', "
+                               f"which the game does not declare")
+        props: dict[str, Any] = {}
+        if p.hits_taken is not None:
+            props["hits_taken"] = p.hits_taken
+        if p.unit_damage is not None:
+            props["unit_damage"] = p.unit_damage
+        prefix = f"{side}_{slug(p.unit_type)}"
+        for _ in range(p.quantity):
+            counters[prefix] = n = counters.get(prefix, 0) + 1
+            out.append(TerritoryUnit(f"{prefix}_{n}", side, p.unit_type, ids[p.territory], props=dict(props)))
+    return out
 
 
 def _match_names(d: dict[str, _T], names: dict[str, str]) -> dict[str, _T]:
@@ -340,5 +512,5 @@ def _wrapped_distance(a: Territory, b: Territory, width: float) -> float:
                      a.shape.distance(affinity.translate(b.shape, xoff=-width))))
 
 
-__all__ = ["A_AND_A_RAIL_CROSSINGS", "ImportResult", "TripleAError", "TripleAGame", "parse_centers", "parse_game_xml",
-           "parse_polygons", "to_scenario"]
+__all__ = ["A_AND_A_RAIL_CROSSINGS", "MAX_UNITS", "ImportResult", "TripleAError", "TripleAGame", "TripleAPlacement",
+           "TripleAUnitType", "parse_centers", "parse_game_xml", "parse_polygons", "to_scenario"]
