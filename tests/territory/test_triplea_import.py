@@ -209,3 +209,265 @@ def test_centers_format_and_errors() -> None:
         parse_centers("Alpha 10 20")
     with pytest.raises(TripleAError, match="centers.txt: line 1: a coordinate is too large"):
         parse_centers("Alpha (" + "9" * 400 + ",1)")
+
+
+# -- unit types and starting placements ----------------------------------------
+
+UNITS = """<?xml version="1.0"?>
+<game>
+  <info name="Units" version="1"/>
+  <map>
+    <territory name="Alpha"/>
+    <territory name="Beta"/>
+    <territory name="1 Sea Zone" water="true"/>
+    <connection t1="Alpha" t2="Beta"/>
+    <connection t1="Alpha" t2="1 Sea Zone"/>
+  </map>
+  <playerList>
+    <player name="Reds" optional="false"/>
+    <player name="Blue Men" optional="false"/>
+    <alliance player="Reds" alliance="Axis"/>
+    <alliance player="Blue Men" alliance="Allies"/>
+  </playerList>
+  <unitList>
+    <unit name="infantry"/>
+    <unit name="fighter"/>
+    <unit name="destroyer"/>
+    <unit name="factory"/>
+    <unit name="militia"/>
+  </unitList>
+  <attachmentList>
+    <attachment name="unitAttachment" attachTo="infantry"
+        javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">
+      <option name="movement" value="1"/><option name="attack" value="1"/><option name="defense" value="2"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="fighter"
+        javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">
+      <option name="movement" value="4"/><option name="isAir" value="true"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="destroyer"
+        javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">
+      <option name="movement" value="2"/><option name="isSea" value="TRUE"/><option name="hitPoints" value="1"/>
+    </attachment>
+    <attachment name="unitAttachment" attachTo="factory"
+        javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">
+      <option name="isFactory" value="true"/>
+    </attachment>
+  </attachmentList>
+  <initialize>
+    <ownerInitialize><territoryOwner territory="Alpha" owner="Reds"/></ownerInitialize>
+    <unitInitialize>
+      <unitPlacement unitType="infantry" territory="Alpha" quantity="3" owner="Reds"/>
+      <unitPlacement unitType="fighter" territory="Alpha" quantity="1" owner="Reds"/>
+      <unitPlacement unitType="factory" territory="Alpha" quantity="1" owner="Reds" unitDamage="2"/>
+      <unitPlacement unitType="destroyer" territory="1 Sea Zone" quantity="2" owner="Blue Men" hitsTaken="1"/>
+      <unitPlacement unitType="infantry" territory="Beta" owner="Blue Men"/>
+      <unitPlacement unitType="infantry" territory="Beta" quantity="2" owner="Reds"/>
+      <unitPlacement unitType="militia" territory="Beta" quantity="0" owner="Reds"/>
+      <!--<unitPlacement unitType="infantry" territory="Beta" quantity="50" owner="Reds"/>-->
+    </unitInitialize>
+  </initialize>
+</game>
+"""
+
+
+def _units_xml(placement: str = "", attachment: str = "") -> str:
+    """UNITS with one more placement and one more unit attachment."""
+    return (UNITS.replace("</unitInitialize>", placement + "\n    </unitInitialize>")
+            .replace("</attachmentList>", attachment + "\n  </attachmentList>"))
+
+
+def test_placements_become_units_in_their_territories() -> None:
+    s = to_scenario(parse_game_xml(UNITS, "units.xml")).scenario
+    assert len(s.units) == 3 + 1 + 1 + 2 + 1 + 2  # quantity defaults to 1; 0 places none; comments are no units
+    stacks: dict[tuple[str, str, str], int] = {}
+    for u in s.units:
+        stacks[u.at, u.side, u.type] = stacks.get((u.at, u.side, u.type), 0) + 1
+    assert stacks == {("alpha", "reds", "infantry"): 3, ("alpha", "reds", "fighter"): 1,
+                      ("alpha", "reds", "factory"): 1, ("1_sea_zone", "blue_men", "destroyer"): 2,
+                      ("beta", "blue_men", "infantry"): 1, ("beta", "reds", "infantry"): 2}
+    # ids: readable, numbered per side and type in file order, unique
+    assert [u.id for u in s.units_in("alpha")] == ["reds_infantry_1", "reds_infantry_2", "reds_infantry_3",
+                                                   "reds_fighter_1", "reds_factory_1"]
+    assert [u.id for u in s.units_in("beta")] == ["blue_men_infantry_1", "reds_infantry_4", "reds_infantry_5"]
+    assert len({u.id for u in s.units}) == len(s.units)
+    # hitsTaken / unitDamage are kept as unit props; nothing else gets props
+    assert s.unit("blue_men_destroyer_2").props == {"hits_taken": 1}
+    assert s.unit("reds_factory_1").props == {"unit_damage": 2}
+    assert s.unit("reds_infantry_1").props == {} and all(u.strength == 1 for u in s.units)
+    # the ids are stable: a second import gives the same units
+    assert to_scenario(parse_game_xml(UNITS, "units.xml")).scenario.units == s.units
+
+
+def test_unit_types_carry_movement_and_domain() -> None:
+    rs = to_scenario(parse_game_xml(UNITS, "units.xml")).scenario.ruleset
+    inf, ftr, dd, fac, mil = (rs.unit_type(x) for x in ("infantry", "fighter", "destroyer", "factory", "militia"))
+    assert (inf.movement, inf.properties) == (1, {"domain": "land", "attack": 1, "defense": 2})
+    assert (ftr.movement, ftr.properties) == (4, {"domain": "air"})
+    assert (dd.movement, dd.properties) == (2, {"domain": "sea", "hit_points": 1})
+    assert (fac.movement, fac.properties) == (0, {"domain": "land", "infrastructure": True, "ground": False})
+    assert (mil.movement, mil.properties) == (0, {"domain": "land"})  # no unitAttachment at all
+    assert inf.name == "Infantry" and [t.id for t in rs.unit_types] == ["infantry", "fighter", "destroyer",
+                                                                       "factory", "militia"]
+
+
+def test_rail_options_take_only_the_land_units() -> None:
+    from engine.rules.rail_options import RailOptions
+
+    s = to_scenario(parse_game_xml(UNITS, "units.xml")).scenario
+    rules = RailOptions(s, 1)
+    assert rules.unit_reason(s.unit("reds_infantry_1")) is None
+    for uid in ("reds_fighter_1", "blue_men_destroyer_1", "reds_factory_1"):
+        reason = rules.unit_reason(s.unit(uid))
+        assert reason is not None and "not a ground unit" in reason, uid
+
+
+def test_placements_without_an_owner_go_to_a_neutral_side() -> None:
+    xml = _units_xml('<unitPlacement unitType="infantry" territory="Beta" quantity="2"/>')
+    result = to_scenario(parse_game_xml(xml, "units.xml"))
+    s = result.scenario
+    assert s.side("neutral").name == "Neutral"
+    assert [u.id for u in s.units if u.side == "neutral"] == ["neutral_infantry_1", "neutral_infantry_2"]
+    assert any("2 placed units have no owner" in w for w in result.warnings)
+    assert not any(f.id == "neutral" for f in to_scenario(parse_game_xml(UNITS, "u.xml")).scenario.sides)
+
+
+def test_an_owner_that_only_owns_territory_may_place_units() -> None:
+    xml = (_units_xml('<unitPlacement unitType="infantry" territory="Beta" owner="Pirates"/>')
+           .replace('<ownerInitialize>', '<ownerInitialize><territoryOwner territory="Beta" owner="Pirates"/>'))
+    s = to_scenario(parse_game_xml(xml, "units.xml")).scenario
+    assert s.unit("pirates_infantry_1").at == "beta" and s.side("pirates").name == "Pirates"
+
+
+P = '<unitPlacement unitType="{t}" territory="{w}" quantity="{q}" owner="{o}"/>'
+MILITIA = '<attachment name="unitAttachment" attachTo="militia" javaClass="x.UnitAttachment" type="unitType">{}</attachment>'
+
+
+@pytest.mark.parametrize("placement, attachment, words", [
+    (P.format(t="infantry", w="Atlantis", q=1, o="Reds"), "",
+     "<unitPlacement> number 8 (infantry in Atlantis) names the territory 'Atlantis', which the game does not declare"),
+    (P.format(t="tank", w="Alpha", q=1, o="Reds"), "",
+     "(tank in Alpha) names the unit type 'tank', which is not in the <unitList>"),
+    (P.format(t="infantry", w="Alpha", q=1, o="Martians"), "",
+     "names the owner 'Martians', who is no player of the game (players: Blue Men, Reds)"),
+    (P.format(t="infantry", w="Alpha", q="two", o="Reds"), "", "the quantity is 'two', not a whole number"),
+    (P.format(t="infantry", w="Alpha", q="2.5", o="Reds"), "", "the quantity is '2.5', not a whole number"),
+    (P.format(t="infantry", w="Alpha", q="", o="Reds"), "", "the quantity is '', not a whole number"),
+    (P.format(t="infantry", w="Alpha", q="\uff11\uff12", o="Reds"), "", "not a whole number"),  # fullwidth 12
+    (P.format(t="infantry", w="Alpha", q="-3", o="Reds"), "", "the quantity is '-3', a negative number"),
+    (P.format(t="infantry", w="Alpha", q="100001", o="Reds"), "",
+     "the quantity is 100001; at most 100,000 is accepted"),
+    (P.format(t="infantry", w="Alpha", q="9" * 5000, o="Reds"), "", "at most 100,000 is accepted"),
+    (P.format(t="infantry", w="Alpha", q=60000, o="Reds") * 2, "",
+     "the unit placements add up to more than 100,000 units (passed at <unitPlacement> number 9)"),
+    ('<unitPlacement unitType="infantry" territory="Alpha" owner="Reds" hitsTaken="-1"/>', "",
+     "hitsTaken is '-1', a negative number"),
+    ('<unitPlacement unitType="infantry" territory="Alpha" owner="Reds" unitDamage="lots"/>', "",
+     "unitDamage is 'lots', not a whole number"),
+    ('<unitPlacement territory="Alpha" owner="Reds"/>', "", "<unitPlacement> number 8 has no 'unitType' attribute"),
+    ('<unitPlacement unitType="infantry" owner="Reds"/>', "", "<unitPlacement> number 8 has no 'territory'"),
+    ("", MILITIA.format('<option name="movement" value="fast"/>'),
+     "unit type 'militia': option 'movement' is 'fast', not a whole number"),
+    ("", MILITIA.format('<option name="movement" value="-1"/>'), "option 'movement' is '-1', a negative number"),
+    ("", MILITIA.format('<option name="isAir" value="true"/><option name="isSea" value="true"/>'),
+     "unit type 'militia' is both isAir and isSea"),
+])
+def test_bad_placements_and_unit_types_are_refused_clearly(placement: str, attachment: str, words: str) -> None:
+    with pytest.raises(TripleAError, match="units.xml: .*" + re.escape(words)):
+        parse_game_xml(_units_xml(placement, attachment), "units.xml")
+
+
+def test_placements_at_the_limit_are_imported() -> None:
+    from engine.territory.triplea import MAX_UNITS
+
+    xml = _units_xml(P.format(t="infantry", w="Beta", q=MAX_UNITS - 10, o="Reds"))
+    s = to_scenario(parse_game_xml(xml, "units.xml")).scenario
+    assert len(s.units) == MAX_UNITS and s.units[-1].id == f"reds_infantry_{MAX_UNITS - 10 + 5}"
+
+
+def test_import_command_counts_units(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = tmp_path / "units.xml"
+    game.write_text(UNITS, encoding="utf-8")
+    out = tmp_path / "units.json"
+    assert main(["import-triplea", str(game), "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["units"] == 10 and data["unit_types"] == 5
+    assert main(["import-triplea", str(game), "--out", str(out)]) == 0
+    assert "2 sides, 10 units of 5 unit types" in capsys.readouterr().out
+    s = load_any(out)
+    assert isinstance(s, TerritoryScenario) and len(s.units) == 10 and s.ruleset.unit_type("fighter").movement == 4
+
+
+def _placed(path: Path) -> dict[tuple[str, str, str], int]:
+    """(owner, territory, unit type) → units, read from the game XML by the
+    standard library parser, independently of the importer (comments are not
+    elements, so commented-out placements are left out)."""
+    import xml.etree.ElementTree as ET
+
+    out: dict[tuple[str, str, str], int] = {}
+    for p in ET.parse(path).getroot().iter("unitPlacement"):
+        key = (p.get("owner", "Neutral"), p.get("territory", ""), p.get("unitType", ""))
+        out[key] = out.get(key, 0) + int(p.get("quantity", "1"))
+    return out
+
+
+@needs_g40
+@pytest.mark.parametrize("edition, placements, units, germany_infantry", [
+    ("ww2global40_2nd_edition.xml", 361, 589, 11),
+    ("ww2global40.xml", 338, 524, 6),
+])
+def test_global_1940_starting_armies(edition: str, placements: int, units: int, germany_infantry: int) -> None:
+    path = G40 / edition
+    expected = _placed(path)
+    text = re.sub(r"<!--.*?-->", "", path.read_text("utf-8"), flags=re.DOTALL)
+    assert len(re.findall(r"<unitPlacement\b", text)) == placements
+    assert sum(expected.values()) == units
+    g = parse_game_xml(path.read_bytes(), edition)
+    assert len(g.placements) == placements
+    s = to_scenario(g).scenario
+    assert len(s.units) == units
+    got: dict[tuple[str, str, str], int] = {}
+    for u in s.units:
+        key = (s.side(u.side).name, s.map.territories[u.at].name, u.type)
+        got[key] = got.get(key, 0) + 1
+    assert got == expected
+    assert expected["Germans", "Germany", "infantry"] == germany_infantry
+    assert sum(1 for u in s.units_in("germany") if u.side == "germans" and u.type == "infantry") == germany_infantry
+    rs = s.ruleset
+    assert rs.unit_type("infantry").movement == 1 and rs.unit_type("infantry").properties["domain"] == "land"
+    assert rs.unit_type("armour").movement == 2 and rs.unit_type("bomber").properties["domain"] == "air"
+    assert rs.unit_type("battleship").properties["domain"] == "sea"
+    assert rs.unit_type("factory_major").properties["ground"] is False
+
+
+@needs_g40
+def test_global_1940_with_units_saves_reloads_and_rails(tmp_path: Path) -> None:
+    from engine.rules.rail_options import RailOptions
+    from engine.territory.io import territory_scenario_to_data
+
+    g = parse_game_xml((G40 / "ww2global40_2nd_edition.xml").read_bytes(), "g40")
+    polys = parse_polygons((G40 / "polygons.txt").read_text(encoding="utf-8"))
+    centers = parse_centers((G40 / "centers.txt").read_text(encoding="utf-8"))
+    s = to_scenario(g, polys, centers, wrap_x=True).scenario
+    out = tmp_path / "g40.json"
+    from engine.scenario_io import save_any
+
+    save_any(s, out)
+    back = load_any(out)
+    assert isinstance(back, TerritoryScenario)
+    assert back.units == s.units and back.ruleset.unit_types == s.ruleset.unit_types
+    assert territory_scenario_to_data(back) == territory_scenario_to_data(s)
+    # Rail Options on the imported armies: a German infantry in Germany, with
+    # stations in Germany and the German land around it
+    germany = back.territory("Germany")
+    held = [germany.id] + [n for n in back.map.neighbours(germany.id)
+                           if back.map.territories[n].land and back.map.territories[n].controller == "germans"]
+    assert len(held) > 1
+    for tid in held:
+        back.map.territories[tid].features.update(rail_station={}, railroad={})
+    back.state["rail_options"] = {"income": {"germans": 30}}
+    inf = next(u for u in back.units_in(germany.id) if u.type == "infantry" and u.side == "germans")
+    reach = RailOptions(back, 1).reach(inf.id)
+    assert reach.reason == "" and {d.territory for d in reach.destinations} >= set(held[1:])
+    bomber = next(u for u in back.units_in(germany.id) if u.type == "bomber")
+    assert "not a ground unit" in RailOptions(back, 1).reach(bomber.id).reason
