@@ -1,7 +1,8 @@
 """File > Import Tiled map… and File > Export Tiled map…: the editor's side of
 :mod:`engine.interop.tiled`.
 
-:func:`import_tiled` asks for a Tiled map (TMX or JSON), reads it and returns
+:func:`import_tiled` asks for a Tiled map (TMX or JSON) and, optionally, a
+terrain map file (:mod:`app.gui.dialogs.import_tiled`), reads it and returns
 the scenario (``None`` when cancelled or refused; a refusal shows the
 importer's message in an error dialog, never a traceback).  Tile ids without
 a terrain are listed in a dialog, not dropped.  :func:`export_tiled` asks for
@@ -22,9 +23,9 @@ from engine.interop import tiled as interop
 from engine.interop.tiled import ExportReport, TerrainMap, TiledError
 from engine.model import Scenario
 
+from .dialogs import import_tiled as import_dialog
 from .dialogs.error import ErrorDialog
 
-IMPORT_FILTER = "Tiled maps (*.tmx *.tmj *.json *.tmx.gz);;All files (*)"
 EXPORT_FILTER = "Tiled map (*.tmx);;Tiled JSON map (*.json *.tmj)"
 
 
@@ -48,12 +49,14 @@ def _status(parent: QWidget | None, text: str) -> None:
 
 def import_tiled(parent: QWidget | None, path: str | None = None,
                  terrain_map: str | TerrainMap | None = None) -> Scenario | None:
-    """Ask for a Tiled map (unless ``path``) and import it; ``None`` when
-    cancelled or when the file is refused (the message is shown)."""
+    """Ask for a Tiled map and an optional terrain map file (unless
+    ``path``) and import it; ``None`` when cancelled or when the map or the
+    terrain map is refused (the message is shown)."""
     if path is None:
-        path, _ = QFileDialog.getOpenFileName(parent, "Import Tiled map", "", IMPORT_FILTER)
-        if not path:
+        answer = import_dialog.ask_import(parent)
+        if answer is None:
             return None
+        path, terrain_map = answer
     try:
         result = interop.import_tiled(path, terrain_map)
     except TiledError as e:
