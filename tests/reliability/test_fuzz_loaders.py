@@ -357,7 +357,12 @@ MINI_XML = """<?xml version="1.0"?>
     <alliance player="Reds" alliance="Axis"/>
     <alliance player="Blues" alliance="Allies"/>
   </playerList>
+  <unitList><unit name="infantry"/><unit name="fighter"/></unitList>
   <attachmentList>
+    <attachment name="unitAttachment" attachTo="fighter"
+        javaClass="games.strategy.triplea.attachments.UnitAttachment" type="unitType">
+      <option name="movement" value="4"/><option name="isAir" value="true"/>
+    </attachment>
     <attachment name="territoryAttachment" attachTo="Alpha"
         javaClass="games.strategy.triplea.attachments.TerritoryAttachment" type="territory">
       <option name="production" value="4"/>
@@ -369,7 +374,11 @@ MINI_XML = """<?xml version="1.0"?>
   </attachmentList>
   <initialize><ownerInitialize>
     <territoryOwner territory="Alpha" owner="Reds"/><territoryOwner territory="Beta" owner="Blues"/>
-  </ownerInitialize></initialize>
+  </ownerInitialize>
+  <unitInitialize>
+    <unitPlacement unitType="infantry" territory="Alpha" quantity="3" owner="Reds"/>
+    <unitPlacement unitType="fighter" territory="Beta" quantity="1" owner="Blues" hitsTaken="1"/>
+  </unitInitialize></initialize>
 </game>
 """
 POLYGONS = ("Alpha  <  (0,0) (10,0) (10,10) (0,10) >\n"
@@ -393,6 +402,7 @@ def test_the_triplea_seeds_import() -> None:
     game = parse_game_xml(MINI_XML, "game.xml")
     s = to_scenario(game, parse_polygons(POLYGONS), parse_centers(CENTERS)).scenario
     assert len(s.map) == 4
+    assert sorted((u.type, u.at) for u in s.units) == [("fighter", "beta")] + [("infantry", "alpha")] * 3
 
 
 def _triplea_fuzz(n: int) -> None:
