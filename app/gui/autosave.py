@@ -25,7 +25,7 @@ from PySide6.QtCore import QObject, QTimer
 
 from engine.scenario_io import atomic_write_text
 
-from .document import Document
+from .document_base import DocumentBase
 
 INTERVAL_MS = 60_000
 """How often unsaved work is written (milliseconds)."""
@@ -102,7 +102,7 @@ class Autosave(QObject):
     live_keys: ClassVar[set[str]] = set()
     """Keys of autosaves owned by windows alive in this process."""
 
-    def __init__(self, document: Document, state_dir: Path | None = None, interval_ms: int = INTERVAL_MS,
+    def __init__(self, document: DocumentBase, state_dir: Path | None = None, interval_ms: int = INTERVAL_MS,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.document = document

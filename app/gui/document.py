@@ -24,53 +24,28 @@ Views never edit scene items: they listen and repaint what the records name.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtCore import Signal
 
 from engine.editing import Edit, Touched
 from engine.model import Scenario
 from engine.scenario_io import dumps_scenario, load_scenario, save_scenario
 
 from .commands import EditCommand
+from .document_base import DocumentBase
 
 
-class Document(QObject):
+class Document(DocumentBase):
+    """A grid map's document (file, undo stack and clean state:
+    :class:`~app.gui.document_base.DocumentBase`)."""
+
     cellsChanged = Signal(str, object)
     layerChanged = Signal(str)
     unitsChanged = Signal(object)
-    edited = Signal(object)
-    scenarioReplaced = Signal(object)
-    modifiedChanged = Signal(bool)
-    pathChanged = Signal(object)
 
-    def __init__(self, scenario: Scenario, path: str | None = None, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.scenario = scenario
-        self.path: str | None = path
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._clean_changed)
-        self._stroke = 0
-
-    def _clean_changed(self, clean: bool) -> None:
-        self.modifiedChanged.emit(not clean)
-
-    # -- state -----------------------------------------------------------
-    def is_modified(self) -> bool:
-        """Whether the scenario differs from its file (or was never saved)."""
-        return not self.undo_stack.isClean()
-
-    def display_name(self) -> str:
-        return Path(self.path).name if self.path else self.scenario.name
+    scenario: Scenario
 
     # -- editing ---------------------------------------------------------
-    def new_stroke(self) -> int:
-        """A fresh merge key: edits pushed with the same key while a drag
-        lasts merge into one undo step."""
-        self._stroke += 1
-        return self._stroke
-
     def push(self, text: str, edits: Sequence[Edit | None] | Edit | None, stroke: int | None = None) -> bool:
         """Carry out ``edits`` as one undo step called ``text`` (merged into
         the previous step when it has the same ``stroke``).  ``None`` entries
@@ -95,41 +70,12 @@ class Document(QObject):
             self.unitsChanged.emit(touched.units)
         self.edited.emit(touched)
 
-    # -- files -----------------------------------------------------------
-    def replace(self, scenario: Scenario, path: str | None, modified: bool = False) -> None:
-        """Show another scenario (new map, opened file, recovered work):
-        forget the undo history.  ``modified`` marks work that has no file
-        yet or differs from it (a recovery), so closing asks to save it."""
-        self.undo_stack.clear()
-        self.scenario = scenario
-        self.path = path
-        self.scenarioReplaced.emit(scenario)
-        self.pathChanged.emit(path)
-        if modified:
-            self.undo_stack.resetClean()
-        else:
-            self.undo_stack.setClean()
-        self.modifiedChanged.emit(self.is_modified())
+    # -- files (DocumentBase hooks) --------------------------------------
+    def _load(self, path: str) -> Scenario:
+        return load_scenario(path)
 
-    def open(self, path: str) -> None:
-        """Load ``path`` and show it.  Raises
-        :class:`~engine.scenario_io.ScenarioError` with the loader's problems;
-        the current scenario is then left untouched."""
-        scenario = load_scenario(path)
-        self.replace(scenario, str(path))
-
-    def save(self, path: str | None = None) -> None:
-        """Write the scenario (atomically) to ``path`` or its own file; marks
-        the document unmodified.  Raises ``OSError`` when writing fails."""
-        target = path or self.path
-        if not target:
-            raise ValueError("the scenario has no file yet; choose one with Save As")
-        save_scenario(self.scenario, target)
-        if target != self.path:
-            self.path = str(target)
-            self.pathChanged.emit(self.path)
-        self.undo_stack.setClean()
-        self.modifiedChanged.emit(False)
+    def _write(self, path: str) -> None:
+        save_scenario(self.scenario, path)
 
     def text(self) -> str:
         """The scenario as file text (what autosave writes)."""

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
+from PySide6.QtGui import QUndoCommand
 
 from engine.model import ModelError
 from engine.rules.rail_options import RailVerdict, record_move, undo_move
@@ -33,38 +33,27 @@ from engine.scenario_io import load_any, save_any
 from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.territory.io import dumps_territory_scenario
 
+from ..document_base import DocumentBase
+
 TERRITORY_FIELDS = ("name", "value", "sea", "owner", "controller", "control_since", "control_since_side",
                     "impassable", "label_at")
 """Territory attributes the inspector edits (plain dataclass fields)."""
 
 
-class TerritoryDocument(QObject):
+class TerritoryDocument(DocumentBase):
+    """A territory map's document (file, undo stack and clean state:
+    :class:`~app.gui.document_base.DocumentBase`)."""
+
     territoriesChanged = Signal(object)
     bordersChanged = Signal()
     unitsChanged = Signal(object)
-    edited = Signal(object)
-    scenarioReplaced = Signal(object)
-    modifiedChanged = Signal(bool)
-    pathChanged = Signal(object)
+
+    scenario: TerritoryScenario
 
     def __init__(self, scenario: TerritoryScenario, path: str | None = None, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.scenario = scenario
-        self.path: str | None = path
+        super().__init__(scenario, path, parent)
         self.revision = 0
         """Counts changes; caches of rules objects key on it."""
-        self._stroke = 0
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.cleanChanged.connect(self._clean_changed)
-
-    def _clean_changed(self, clean: bool) -> None:
-        self.modifiedChanged.emit(not clean)
-
-    def is_modified(self) -> bool:
-        return not self.undo_stack.isClean()
-
-    def display_name(self) -> str:
-        return Path(self.path).name if self.path else self.scenario.name
 
     # -- notifications (called by the commands) ----------------------------
     def notify(self, territories: set[str] | None = None, borders: bool = False, units: set[str] | None = None,
@@ -103,12 +92,6 @@ class TerritoryDocument(QObject):
             raise ModelError(f"{field} must be a whole number of 0 or more, got {value!r}")
         self.undo_stack.push(AttributeCommand(self, t.id, field, old, value))
         return True
-
-    def new_stroke(self) -> int:
-        """A new stroke id: feature edits pushed with the same id (one drag
-        of the railroad tool) merge into one undo step."""
-        self._stroke += 1
-        return self._stroke
 
     def set_feature(self, tid: str, feature: str, value: dict[str, Any] | None, stroke: int | None = None) -> bool:
         """Set (``None``: remove) one feature of a territory, e.g. a rail
@@ -154,42 +137,30 @@ class TerritoryDocument(QObject):
             raise ModelError(verdict.reason)
         self.undo_stack.push(RailMoveCommand(self, verdict))
 
-    # -- files -------------------------------------------------------------
+    # -- files (DocumentBase hooks) ----------------------------------------
     def replace(self, scenario: TerritoryScenario, path: str | None, modified: bool = False) -> None:
-        self.undo_stack.clear()
-        self.scenario = scenario
-        self.path = path
         self.revision += 1
-        self.scenarioReplaced.emit(scenario)
-        self.pathChanged.emit(path)
-        if modified:
-            self.undo_stack.resetClean()
-        else:
-            self.undo_stack.setClean()
-        self.modifiedChanged.emit(self.is_modified())
+        super().replace(scenario, path, modified)
 
-    def open(self, path: str) -> None:
-        """Load ``path`` (a territory scenario).  Raises ``ScenarioError`` or
-        :class:`ModelError` (a grid map); the document is then unchanged."""
+    def _load(self, path: str) -> TerritoryScenario:
+        """A territory scenario; ``ScenarioError``, or :class:`ModelError`
+        for a grid map."""
         s = load_any(path)
         if not isinstance(s, TerritoryScenario):
-            raise ModelError(f"{Path(path).name} is a {s.map.grid.kind.value} grid map, not a territory map; "
-                             f"open it with the grid editor (adjutant FILE)")
-        self.replace(s, str(path))
+            raise not_a_territory_map(s, path)
+        return s
 
-    def save(self, path: str | None = None) -> None:
-        target = path or self.path
-        if not target:
-            raise ValueError("the scenario has no file yet; choose one with Save As")
-        save_any(self.scenario, target)
-        if target != self.path:
-            self.path = str(target)
-            self.pathChanged.emit(self.path)
-        self.undo_stack.setClean()
-        self.modifiedChanged.emit(False)
+    def _write(self, path: str) -> None:
+        save_any(self.scenario, path)
 
     def text(self) -> str:
         return dumps_territory_scenario(self.scenario)
+
+
+def not_a_territory_map(s: Any, path: str) -> ModelError:
+    """The refusal for a grid map met where a territory map is wanted."""
+    return ModelError(f"{Path(path).name} is a {s.map.grid.kind.value} grid map, not a territory map; "
+                      f"open it with the grid editor (adjutant FILE)")
 
 
 # ---------------------------------------------------------------------------

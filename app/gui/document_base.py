@@ -1,0 +1,109 @@
+"""What every editor document shares: the scenario, its file, its undo stack.
+
+:class:`DocumentBase` owns the scenario being edited, the path of its file and
+the :class:`QUndoStack` whose clean state says whether the scenario differs
+from that file.  It offers what the window's file handling and
+:class:`app.gui.autosave.Autosave` use: the signals :attr:`edited`,
+:attr:`scenarioReplaced`, :attr:`modifiedChanged` and :attr:`pathChanged`;
+:meth:`is_modified`, :meth:`display_name`, :meth:`replace`, :meth:`open`,
+:meth:`save` and :meth:`text`.
+
+A subclass (:class:`app.gui.document.Document` for grid maps,
+:class:`app.gui.territory.document.TerritoryDocument` for territory maps)
+adds its own change signals and edits, and fills three hooks: :meth:`_load`
+(read a file of its kind), :meth:`_write` (save atomically) and :meth:`text`
+(the file text autosave writes).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+
+
+class DocumentBase(QObject):
+    edited = Signal(object)
+    scenarioReplaced = Signal(object)
+    modifiedChanged = Signal(bool)
+    pathChanged = Signal(object)
+
+    def __init__(self, scenario: Any, path: str | None = None, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.scenario = scenario
+        self.path: str | None = path
+        self._stroke = 0
+        self.undo_stack = QUndoStack(self)
+        self.undo_stack.cleanChanged.connect(self._clean_changed)
+
+    def _clean_changed(self, clean: bool) -> None:
+        self.modifiedChanged.emit(not clean)
+
+    # -- state -----------------------------------------------------------
+    def is_modified(self) -> bool:
+        """Whether the scenario differs from its file (or was never saved)."""
+        return not self.undo_stack.isClean()
+
+    def display_name(self) -> str:
+        return Path(self.path).name if self.path else self.scenario.name
+
+    def new_stroke(self) -> int:
+        """A fresh merge key: edits pushed with the same key while a drag
+        lasts merge into one undo step."""
+        self._stroke += 1
+        return self._stroke
+
+    # -- files -----------------------------------------------------------
+    def replace(self, scenario: Any, path: str | None, modified: bool = False) -> None:
+        """Show another scenario (new map, opened file, recovered work):
+        forget the undo history.  ``modified`` marks work that has no file
+        yet or differs from it (a recovery), so closing asks to save it."""
+        self.undo_stack.clear()
+        self.scenario = scenario
+        self.path = path
+        self.scenarioReplaced.emit(scenario)
+        self.pathChanged.emit(path)
+        if modified:
+            self.undo_stack.resetClean()
+        else:
+            self.undo_stack.setClean()
+        self.modifiedChanged.emit(self.is_modified())
+
+    def open(self, path: str) -> None:
+        """Load ``path`` and show it.  Raises what :meth:`_load` raises
+        (:class:`~engine.scenario_io.ScenarioError` with the loader's
+        problems, or a :class:`~engine.model.ModelError` for a map of the
+        other kind); the current scenario is then left untouched."""
+        scenario = self._load(path)
+        self.replace(scenario, str(path))
+
+    def save(self, path: str | None = None) -> None:
+        """Write the scenario (atomically) to ``path`` or its own file; marks
+        the document unmodified.  Raises ``OSError`` when writing fails."""
+        target = path or self.path
+        if not target:
+            raise ValueError("the scenario has no file yet; choose one with Save As")
+        self._write(target)
+        if target != self.path:
+            self.path = str(target)
+            self.pathChanged.emit(self.path)
+        self.undo_stack.setClean()
+        self.modifiedChanged.emit(False)
+
+    # -- hooks -----------------------------------------------------------
+    def _load(self, path: str) -> Any:
+        """Read the scenario file at ``path`` (a map of this document's kind)."""
+        raise NotImplementedError
+
+    def _write(self, path: str) -> None:
+        """Write the scenario to ``path`` atomically."""
+        raise NotImplementedError
+
+    def text(self) -> str:
+        """The scenario as file text (what autosave writes)."""
+        raise NotImplementedError
+
+
+__all__ = ["DocumentBase"]
