@@ -17,65 +17,51 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import (
-    QApplication,
-    QDockWidget,
-    QFileDialog,
-    QLabel,
-    QMainWindow,
-    QMessageBox,
-    QUndoView,
-    QWidget,
-)
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QUndoView
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
 from engine.scenario_io import ScenarioError, load_any
 
-from .autosave import INTERVAL_MS, Autosave, Recovery, find_recoveries
+from .autosave import INTERVAL_MS, find_recoveries
 from .canvas import MapCanvas
-from .dialogs.error import ErrorDialog
 from .dialogs.new_map import NewMapDialog
 from .docks.inspector import InspectorPanel
 from .docks.layers import LayersPanel
 from .docks.palette import ToolPalette
 from .docks.units import UnitsPanel
 from .document import Document
+from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from .previews import Preview
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 
-MAX_RECENT = 10
-SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
 
-
-def default_settings() -> QSettings:
-    return QSettings("Adjutant", "Adjutant")
-
-
-class MainWindow(QMainWindow):
-    """One editor window on one document.
+class MainWindow(EditorWindow):
+    """One editor window on one grid-map document (files, recent files,
+    prompts, autosave and window settings: :class:`EditorWindow`).
 
     ``settings`` and ``state_dir`` (autosave folder) default to the user's;
     tests point them at a temporary folder.  ``previews`` defaults to every
     preview found in :mod:`app.gui.previews`.
     """
 
+    scenario_type = Scenario
+    settings_group = "window"
+    default_size = (1280, 820)
+
     def __init__(self, scenario: Scenario, path: str | None = None, settings: QSettings | None = None,
                  state_dir: Path | None = None, previews: list[Preview] | None = None,
                  autosave_ms: int = INTERVAL_MS) -> None:
-        super().__init__()
+        super().__init__(settings, state_dir)
         self.setObjectName("adjutantMainWindow")
-        self.settings = settings if settings is not None else default_settings()
-        self.state_dir = state_dir
         self.document = Document(scenario, path, self)
         self.canvas = MapCanvas(self)
         self.canvas.setObjectName("mapCanvas")
         self.canvas.set_scenario(scenario)
         self.setCentralWidget(self.canvas)
         self.state = EditorState(self.document, self.canvas, self)
-        self.error_dialog: ErrorDialog | None = None
 
         if previews is None:
             previews = self._discover_previews()
@@ -90,10 +76,8 @@ class MainWindow(QMainWindow):
         self._make_menus()
         self._make_status_bar()
         self._connect()
-        self.autosave = Autosave(self.document, state_dir, autosave_ms, self)
         self._refresh_previews()
-        self._restore_settings()
-        self._update_title()
+        self._start(autosave_ms)
 
     # ------------------------------------------------------------------
     # construction
@@ -107,47 +91,16 @@ class MainWindow(QMainWindow):
             self._preview_error = f"rules previews unavailable: {e}"
             return []
 
-    def _action(self, text: str, slot: Any = None, shortcut: Any = None, tip: str = "") -> QAction:
-        act = QAction(text, self)
-        if shortcut is not None:
-            if isinstance(shortcut, (list, tuple)):
-                act.setShortcuts([QKeySequence(s) for s in shortcut])
-            else:
-                act.setShortcut(QKeySequence(shortcut))
-        if tip:
-            act.setStatusTip(tip)
-            act.setToolTip(tip)
-        if slot is not None:
-            act.triggered.connect(slot)
-        return act
-
     def _make_actions(self) -> None:
         Std = QKeySequence.StandardKey
-        self.act_new = self._action("&New…", self.new_map, Std.New, "Create a new map")
-        self.act_open = self._action("&Open…", lambda: self.open_file(), Std.Open, "Open a scenario file")
-        self.act_save = self._action("&Save", self.save, Std.Save, "Save the scenario")
-        self.act_save_as = self._action("Save &As…", self.save_as, "Ctrl+Shift+S", "Save under another name")
+        self._make_file_actions()
         self.act_quit = self._action("&Quit", self.close, Std.Quit)
-        stack = self.document.undo_stack
-        self.act_undo = stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(QKeySequence(Std.Undo))
-        self.act_redo = stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
         self.act_edit_unit = self._action("&Edit Selected Unit…", self._edit_selected_unit, "Return")
         self.act_delete_unit = self._action("&Delete Selected Unit", self._delete_selected_unit, Std.Delete)
-        self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom_in(), ["+", "=", "Ctrl++"])
-        self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom_out(), ["-", "Ctrl+-"])
-        self.act_fit = self._action("&Fit to Window", lambda: self.canvas.fit(), "F")
         self.act_brush_bigger = self._action("Bigger Brush", lambda: self.state.set_brush_size(
             self.state.brush_size + 1), "]")
         self.act_brush_smaller = self._action("Smaller Brush", lambda: self.state.set_brush_size(
             self.state.brush_size - 1), "[")
-        style = self.style()
-        SP = style.StandardPixmap
-        for act, pix in ((self.act_new, SP.SP_FileIcon), (self.act_open, SP.SP_DialogOpenButton),
-                         (self.act_save, SP.SP_DialogSaveButton), (self.act_undo, SP.SP_ArrowBack),
-                         (self.act_redo, SP.SP_ArrowForward)):
-            act.setIcon(style.standardIcon(pix))
         self.act_zoom_in.setIconText("Zoom +")
         self.act_zoom_out.setIconText("Zoom \u2212")
         self.act_fit.setIconText("Fit")
@@ -161,13 +114,6 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _checked=False, t=tool_id: self.set_tool(t))
             self.tool_group.addAction(act)
             self.tool_actions[tool_id] = act
-
-    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
 
     def _make_docks(self) -> None:
         Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
@@ -192,43 +138,23 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
 
     def _make_menus(self) -> None:
-        mb = self.menuBar()
-        m = mb.addMenu("&File")
-        m.addActions([self.act_new, self.act_open])
-        self.recent_menu = m.addMenu("Open &Recent")
-        m.addSeparator()
-        m.addActions([self.act_save, self.act_save_as])
+        m, e, v = self._make_file_menus()
         self._add_interop_actions(m)
         m.addSeparator()
         m.addAction(self.act_quit)
-        e = mb.addMenu("&Edit")
-        e.addActions([self.act_undo, self.act_redo])
         e.addSeparator()
         e.addActions([self.act_edit_unit, self.act_delete_unit])
-        v = mb.addMenu("&View")
-        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
-        v.addSeparator()
         for d in (self.dock_palette, self.dock_layers, self.dock_inspector, self.dock_units, self.dock_history):
             v.addAction(d.toggleViewAction())
+        mb = self.menuBar()
         t = mb.addMenu("&Tools")
         t.addActions(list(self.tool_actions.values()))
         t.addSeparator()
         t.addActions([self.act_brush_smaller, self.act_brush_bigger])
         h = mb.addMenu("&Help")
         h.addAction(self._action("&About Adjutant", self._about))
-        self._rebuild_recent_menu()
-
-        tb = self.addToolBar("Main")
-        tb.setObjectName("mainToolBar")
-        tb.addActions([self.act_new, self.act_open, self.act_save])
-        tb.addSeparator()
-        tb.addActions([self.act_undo, self.act_redo])
-        tb.addSeparator()
-        tb.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
-        tb.addSeparator()
-        for tid in ("brush", "bucket", "rect", "eraser", "rail", "road", "river", "control", "unit", "adjudicate"):
-            tb.addAction(self.tool_actions[tid])
-        self.toolbar = tb
+        self._make_toolbar("mainToolBar", [self.tool_actions[tid] for tid in (
+            "brush", "bucket", "rect", "eraser", "rail", "road", "river", "control", "unit", "adjudicate")])
 
     def _add_interop_actions(self, menu: Any) -> None:
         """File > Import/Export entries of the Tiled interop module, when it
@@ -243,13 +169,8 @@ class MainWindow(QMainWindow):
             add(self, menu)
 
     def _make_status_bar(self) -> None:
-        sb = self.statusBar()
-        self.cell_label = QLabel("")
+        self.cell_label = self._make_status_labels()
         self.cell_label.setObjectName("cellStatus")
-        self.cell_label.setContentsMargins(16, 0, 8, 0)
-        self.zoom_label = QLabel("")
-        sb.addPermanentWidget(self.cell_label)
-        sb.addPermanentWidget(self.zoom_label)
 
     def _connect(self) -> None:
         d, c = self.document, self.canvas
@@ -257,13 +178,8 @@ class MainWindow(QMainWindow):
         d.layerChanged.connect(lambda _layer: self.canvas.invalidate_all())
         d.scenarioReplaced.connect(self._scenario_replaced)
         d.edited.connect(self._edited)
-        d.modifiedChanged.connect(lambda _m: self._update_title())
-        d.pathChanged.connect(lambda _p: self._update_title())
-        c.mousePressed.connect(self._press)
-        c.mouseMoved.connect(self._move)
-        c.mouseReleased.connect(self._release)
+        self._connect_document_and_canvas()
         c.cellHovered.connect(self._hovered)
-        c.zoomChanged.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
         self.state.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.toolRequested.connect(lambda tid: self.set_tool(tid or self._previous_tool))
         self.state.selectedUnitChanged.connect(lambda _u: self._update_unit_actions())
@@ -349,10 +265,6 @@ class MainWindow(QMainWindow):
             self.tool.refresh()
         self._hovered(getattr(self, "_last_hover", None))
 
-    def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.display_name()}[*] — Adjutant")
-        self.setWindowModified(self.document.is_modified())
-
     def _update_unit_actions(self) -> None:
         has = self.state.selected_unit is not None
         self.act_edit_unit.setEnabled(has)
@@ -400,52 +312,13 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------
     # files
 
-    def show_error(self, title: str, summary: str, problems: list[str] | tuple[str, ...] = ()) -> ErrorDialog:
-        """Show an error dialog (window-modal, does not block) and return it."""
-        if self.error_dialog is not None:
-            self.error_dialog.close()
-        dlg = ErrorDialog(self, title, summary, list(problems))
-        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-        self.error_dialog = dlg
-        dlg.open()
-        return dlg
-
-    def new_map(self) -> bool:
-        if not self.maybe_save():
-            return False
+    def _new_scenario(self) -> Scenario | None:
         dlg = NewMapDialog(self, self.document.scenario)
-        if dlg.exec() != NewMapDialog.DialogCode.Accepted or dlg.built() is None:
-            return False
-        self.document.replace(dlg.built(), None)  # type: ignore[arg-type]
-        return True
+        if dlg.exec() != NewMapDialog.DialogCode.Accepted:
+            return None
+        return dlg.built()
 
-    def open_file(self, path: str | None = None, ask: bool = True) -> bool:
-        """Open ``path`` (or ask for one).  A file that cannot be loaded
-        shows the loader's problems and leaves the current document as it
-        was; a territory map opens in a territory editor window beside this
-        one.  ``ask=False`` skips the unsaved-changes prompt."""
-        if path is None:
-            start = str(Path(self.document.path).parent) if self.document.path else ""
-            path, _ = QFileDialog.getOpenFileName(self, "Open scenario", start, SCENARIO_FILTER)
-            if not path:
-                return False
-        try:
-            loaded = load_any(path)
-        except ScenarioError as e:
-            n = len(e.problems)
-            self.show_error("Cannot open", f"{Path(path).name} cannot be opened ({n} problem{'s' if n != 1 else ''}):",
-                            [str(p) for p in e.problems])
-            return False
-        if not isinstance(loaded, Scenario):  # a territory map: its own editor window
-            return self._open_territory(loaded, str(path))
-        if ask and not self.maybe_save():
-            return False
-        self.document.replace(loaded, str(path))
-        self.add_recent(str(path))
-        self.statusBar().showMessage(f"Opened {path}", 5000)
-        return True
-
-    def _open_territory(self, scenario: Any, path: str) -> bool:
+    def _open_other_kind(self, scenario: Any, path: str) -> bool:
         """Open a territory scenario in a territory editor window beside
         this one (the current grid map stays as it is)."""
         from .territory import TerritoryWindow
@@ -459,109 +332,10 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(0, win.canvas.fit)
         return True
 
-    def save(self) -> bool:
-        if not self.document.path:
-            return self.save_as()
-        return self._save_to(self.document.path)
-
-    def save_as(self, path: str | None = None) -> bool:
-        if path is None:
-            start = self.document.path or f"{self.document.scenario.name}.json"
-            path, _ = QFileDialog.getSaveFileName(self, "Save scenario as", start, SCENARIO_FILTER)
-            if not path:
-                return False
-            if not Path(path).suffix:
-                path += ".json"
-        return self._save_to(path)
-
-    def _save_to(self, path: str) -> bool:
-        try:
-            self.document.save(path)
-        except (OSError, ValueError) as e:
-            self.show_error("Cannot save", f"{path} could not be written:", [getattr(e, "strerror", None) or str(e)])
-            return False
-        self.add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 5000)
-        return True
-
-    # -- recent files ----------------------------------------------------
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recentFiles", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in (value or [])]
-
-    def add_recent(self, path: str) -> None:
-        full = str(Path(path).resolve())
-        files = [full] + [p for p in self.recent_files() if p != full]
-        self.settings.setValue("recentFiles", files[:MAX_RECENT])
-        self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = self.recent_files()
-        for i, p in enumerate(files):
-            act = self.recent_menu.addAction(f"&{(i + 1) % 10} {Path(p).name}")
-            act.setToolTip(p)
-            act.setStatusTip(p)
-            act.triggered.connect(lambda _c=False, p=p: self.open_file(p))
-        if files:
-            self.recent_menu.addSeparator()
-            self.recent_menu.addAction("Clear Menu", self._clear_recent)
-        self.recent_menu.setEnabled(bool(files))
-
-    def _clear_recent(self) -> None:
-        self.settings.setValue("recentFiles", [])
-        self._rebuild_recent_menu()
-
-    # -- closing ---------------------------------------------------------
-    def ask_unsaved(self) -> str:
-        """Ask what to do with unsaved changes: ``save``, ``discard`` or
-        ``cancel`` (tests replace this)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes",
-                          f"Save the changes to {self.document.display_name()}?",
-                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                          | QMessageBox.StandardButton.Cancel, self)
-        box.setInformativeText("Your changes will be lost if you don't save them.")
-        box.setDefaultButton(QMessageBox.StandardButton.Save)
-        answer = box.exec()
-        return {QMessageBox.StandardButton.Save: "save",
-                QMessageBox.StandardButton.Discard: "discard"}.get(QMessageBox.StandardButton(answer), "cancel")
-
-    def maybe_save(self) -> bool:
-        """Whether it is fine to drop the current document (saved, or the
-        person chose to discard it)."""
-        if not self.document.is_modified():
-            return True
-        answer = self.ask_unsaved()
-        if answer == "save":
-            return self.save()
-        return answer == "discard"
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.maybe_save():
-            event.ignore()
-            return
-        self.save_settings()
-        if self.error_dialog is not None:
-            self.error_dialog.close()
-        if self.tool is not None:
-            self.tool.deactivate()
-        self.autosave.close()
-        event.accept()
-
-    # -- recovery --------------------------------------------------------
-    def ask_recover(self, recovery: Recovery) -> bool:
-        """Ask whether to recover unsaved work (tests replace this)."""
-        answer = QMessageBox.question(
-            self, "Recover unsaved work",
-            f"Adjutant did not close normally last time.\n\nRecover the unsaved work on {recovery.describe()}?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
-        return answer == QMessageBox.StandardButton.Yes
-
     def check_recovery(self) -> bool:
         """Offer the newest autosave left by a run that crashed; whether
-        work was recovered.  Declined or unreadable autosaves are removed."""
+        work was recovered.  Declined or unreadable autosaves are removed;
+        a territory map's autosave is recovered in its own window."""
         recovered = False
         for rec in find_recoveries(self.state_dir):
             if not recovered and self.ask_recover(rec):
@@ -572,37 +346,25 @@ class MainWindow(QMainWindow):
                                     [str(p) for p in e.problems])
                 else:
                     if isinstance(scenario, Scenario):
-                        self.document.replace(scenario, rec.original, modified=True)
-                        self.autosave.save_now()
-                    else:  # a territory map's autosave: recover it in its own window
-                        self._open_territory(scenario, rec.original or "")
-                        win = self._other_windows[-1]
-                        win.document.replace(scenario, rec.original, modified=True)
-                        win.autosave.save_now()
+                        self._take_recovered(scenario, rec.original)
+                    else:
+                        self._open_other_kind(scenario, rec.original or "")
+                        self._other_windows[-1]._take_recovered(scenario, rec.original)
                     recovered = True
                     self.statusBar().showMessage(f"Recovered {rec.describe()}", 10000)
             rec.discard()
         return recovered
 
-    # -- settings --------------------------------------------------------
-    def save_settings(self) -> None:
-        s = self.settings
-        s.setValue("window/geometry", self.saveGeometry())
-        s.setValue("window/state", self.saveState())
+    # -- EditorWindow hooks ------------------------------------------------
+    def _closing(self) -> None:
+        if self.tool is not None:
+            self.tool.deactivate()
+
+    def _save_more_settings(self, s: QSettings) -> None:
         s.setValue("brushSize", self.state.brush_size)
         s.setValue("layers", [k for k, v in self.layers.visible_layers().items() if v])
-        s.sync()
 
-    def _restore_settings(self) -> None:
-        s = self.settings
-        geometry = s.value("window/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1280, 820)
-        state = s.value("window/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+    def _restore_more_settings(self, s: QSettings) -> None:
         try:
             self.state.set_brush_size(int(s.value("brushSize", 1)))
         except (TypeError, ValueError):

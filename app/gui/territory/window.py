@@ -25,33 +25,28 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QPointF, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QUndoView, QWidget
+from PySide6.QtCore import QPointF, QSettings, Qt, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QUndoView
 
 from engine.model import ModelError, Ruleset
 from engine.rules.rail_options import RailOptions, RailOptionsError, RailReach
 from engine.scenario_io import ScenarioError, load_any
 from engine.territory import GeometryError, Territory, TerritoryMap, TerritoryScenario, polygon_from_cells
 
-from ..autosave import INTERVAL_MS, Autosave, Recovery, find_recoveries
-from ..dialogs.error import ErrorDialog
+from ..autosave import INTERVAL_MS, find_recoveries
+from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
+from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
-from .document import TerritoryDocument
+from .document import TerritoryDocument, not_a_territory_map
 from .overlay import Route, Shade, TerritoryOverlay
 from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, RailToolPanel, TerritoryInspector
 from .railplan import RailPlanner
 from .railtools import RailroadTool, StationTool, max_damage
 
 MODES = ("select", "paint", "railplan", "railoptions", "station", "railroad")
-MAX_RECENT = 10
-FILTER = "Adjutant scenarios (*.json);;All files (*)"
 REACH_FILL = "#2e9e4f70"
 REACH_OUTLINE = "#1c6b2a"
-
-
-def default_settings() -> QSettings:
-    return QSettings("Adjutant", "Adjutant")
 
 
 def blank_territory_scenario(like: TerritoryScenario | None = None) -> TerritoryScenario:
@@ -63,21 +58,28 @@ def blank_territory_scenario(like: TerritoryScenario | None = None) -> Territory
     return TerritoryScenario("Untitled", like.ruleset, list(like.sides), m, [], 1)
 
 
-class TerritoryWindow(QMainWindow):
-    """An editor window on one territory scenario."""
+class TerritoryWindow(EditorWindow):
+    """An editor window on one territory scenario (files, recent files,
+    prompts, autosave and window settings: :class:`EditorWindow`)."""
+
+    scenario_type = TerritoryScenario
+    settings_group = "territory"
+    default_size = (1360, 860)
+    title_suffix = " (territory map)"
+    file_noun = "territory scenario"
+    new_text, new_tip = "&New Territory Map", "A blank territory map"
+    open_tip = "Open a territory scenario"
+    save_tip = save_as_tip = ""
 
     def __init__(self, scenario: TerritoryScenario, path: str | None = None, settings: QSettings | None = None,
                  state_dir: Path | None = None, autosave_ms: int = INTERVAL_MS) -> None:
-        super().__init__()
+        super().__init__(settings, state_dir)
         self.setObjectName("adjutantTerritoryWindow")
-        self.settings = settings if settings is not None else default_settings()
-        self.state_dir = state_dir
         self.document = TerritoryDocument(scenario, path, self)
         self.canvas = TerritoryCanvas(self)
         self.canvas.setObjectName("territoryCanvas")
         self.setCentralWidget(self.canvas)
         self.planner = RailPlanner(self)
-        self.error_dialog: ErrorDialog | None = None
         self.mode = "select"
         self.selection: list[str] = []
         self.selected_unit: str | None = None
@@ -98,49 +100,15 @@ class TerritoryWindow(QMainWindow):
         self._make_menus()
         self._make_status_bar()
         self._connect()
-        self.autosave = Autosave(self.document, state_dir, autosave_ms, self)  # type: ignore[arg-type]
         self._load_scenario(scenario)
-        self._restore_settings()
-        self._update_title()
+        self._start(autosave_ms)
 
     # ------------------------------------------------------------------
     # construction
 
-    def _action(self, text: str, slot: Any = None, shortcut: Any = None, tip: str = "") -> QAction:
-        act = QAction(text, self)
-        if shortcut is not None:
-            if isinstance(shortcut, (list, tuple)):
-                act.setShortcuts([QKeySequence(s) for s in shortcut])
-            else:
-                act.setShortcut(QKeySequence(shortcut))
-        if tip:
-            act.setStatusTip(tip)
-            act.setToolTip(tip)
-        if slot is not None:
-            act.triggered.connect(slot)
-        return act
-
     def _make_actions(self) -> None:
-        Std = QKeySequence.StandardKey
-        self.act_new = self._action("&New Territory Map", self.new_map, Std.New, "A blank territory map")
-        self.act_open = self._action("&Open…", lambda: self.open_file(), Std.Open, "Open a territory scenario")
-        self.act_save = self._action("&Save", self.save, Std.Save)
-        self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S")
-        self.act_close = self._action("&Close", self.close, Std.Close)
-        stack = self.document.undo_stack
-        self.act_undo = stack.createUndoAction(self, "&Undo")
-        self.act_undo.setShortcut(QKeySequence(Std.Undo))
-        self.act_redo = stack.createRedoAction(self, "&Redo")
-        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom_in(), ["+", "=", "Ctrl++"])
-        self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom_out(), ["-", "Ctrl+-"])
-        self.act_fit = self._action("&Fit to Window", lambda: self.canvas.fit(), "F")
-        style = self.style()
-        SP = style.StandardPixmap
-        for act, pix in ((self.act_new, SP.SP_FileIcon), (self.act_open, SP.SP_DialogOpenButton),
-                         (self.act_save, SP.SP_DialogSaveButton), (self.act_undo, SP.SP_ArrowBack),
-                         (self.act_redo, SP.SP_ArrowForward)):
-            act.setIcon(style.standardIcon(pix))
+        self._make_file_actions()
+        self.act_close = self._action("&Close", self.close, QKeySequence.StandardKey.Close)
         self.mode_group = QActionGroup(self)
         self.mode_actions: dict[str, QAction] = {}
         for mode, text, key, tip in (
@@ -158,13 +126,6 @@ class TerritoryWindow(QMainWindow):
             act.triggered.connect(lambda _c=False, m=mode: self.set_mode(m))
             self.mode_group.addAction(act)
             self.mode_actions[mode] = act
-
-    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
-        dock = QDockWidget(title, self)
-        dock.setObjectName(name)
-        dock.setWidget(widget)
-        self.addDockWidget(area, dock)
-        return dock
 
     def _make_docks(self) -> None:
         Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
@@ -192,41 +153,18 @@ class TerritoryWindow(QMainWindow):
         self.resizeDocks([self.dock_plan], [230], Qt.Orientation.Vertical)
 
     def _make_menus(self) -> None:
-        mb = self.menuBar()
-        f = mb.addMenu("&File")
-        f.addActions([self.act_new, self.act_open])
-        self.recent_menu = f.addMenu("Open &Recent")
-        f.addSeparator()
-        f.addActions([self.act_save, self.act_save_as])
+        f, _e, v = self._make_file_menus()
         f.addSeparator()
         f.addAction(self.act_close)
-        e = mb.addMenu("&Edit")
-        e.addActions([self.act_undo, self.act_redo])
-        v = mb.addMenu("&View")
-        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
-        v.addSeparator()
         for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint,
                   self.dock_rail_tools):
             v.addAction(d.toggleViewAction())
-        m = mb.addMenu("&Mode")
+        m = self.menuBar().addMenu("&Mode")
         m.addActions(list(self.mode_actions.values()))
-        self._rebuild_recent_menu()
-        tb = self.addToolBar("Main")
-        tb.setObjectName("territoryToolBar")
-        tb.addActions([self.act_new, self.act_open, self.act_save])
-        tb.addSeparator()
-        tb.addActions([self.act_undo, self.act_redo])
-        tb.addSeparator()
-        tb.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
-        tb.addSeparator()
-        tb.addActions(list(self.mode_actions.values()))
+        self._make_toolbar("territoryToolBar", list(self.mode_actions.values()))
 
     def _make_status_bar(self) -> None:
-        self.hover_label = QLabel("")
-        self.hover_label.setContentsMargins(16, 0, 8, 0)
-        self.zoom_label = QLabel("")
-        self.statusBar().addPermanentWidget(self.hover_label)
-        self.statusBar().addPermanentWidget(self.zoom_label)
+        self.hover_label = self._make_status_labels()
 
     def _connect(self) -> None:
         d, c = self.document, self.canvas
@@ -235,13 +173,8 @@ class TerritoryWindow(QMainWindow):
         d.unitsChanged.connect(lambda _ids: c.viewport().update())
         d.edited.connect(self._edited)
         d.scenarioReplaced.connect(self._load_scenario)
-        d.modifiedChanged.connect(lambda _m: self._update_title())
-        d.pathChanged.connect(lambda _p: self._update_title())
-        c.mousePressed.connect(self._press)
-        c.mouseMoved.connect(self._move)
-        c.mouseReleased.connect(self._release)
+        self._connect_document_and_canvas()
         c.territoryHovered.connect(self._hovered)
-        c.zoomChanged.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
         self.inspector.message.connect(lambda t: self.statusBar().showMessage(t, 10000))
         self.inspector.units.itemClicked.connect(self._unit_clicked)
         self.planner.overlayChanged.connect(self._plan_overlay)
@@ -594,128 +527,18 @@ class TerritoryWindow(QMainWindow):
     # ------------------------------------------------------------------
     # files
 
-    def show_error(self, title: str, summary: str, problems: list[str] | tuple[str, ...] = ()) -> ErrorDialog:
-        if self.error_dialog is not None:
-            self.error_dialog.close()
-        dlg = ErrorDialog(self, title, summary, list(problems))
-        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
-        self.error_dialog = dlg
-        dlg.open()
-        return dlg
+    def _new_scenario(self) -> TerritoryScenario:
+        return blank_territory_scenario(self.scenario)
 
-    def new_map(self) -> bool:
-        if not self.maybe_save():
-            return False
-        self.document.replace(blank_territory_scenario(self.scenario), None)
-        return True
-
-    def open_file(self, path: str | None = None, ask: bool = True) -> bool:
-        if ask and not self.maybe_save():
-            return False
-        if path is None:
-            start = str(Path(self.document.path).parent) if self.document.path else ""
-            path, _ = QFileDialog.getOpenFileName(self, "Open territory scenario", start, FILTER)
-            if not path:
-                return False
-        try:
-            self.document.open(path)
-        except ScenarioError as e:
-            n = len(e.problems)
-            self.show_error("Cannot open", f"{Path(path).name} cannot be opened ({n} problem{'s' if n != 1 else ''}):",
-                            [str(p) for p in e.problems])
-            return False
-        except (ModelError, OSError) as e:
-            self.show_error("Cannot open", f"{Path(path).name} cannot be opened:", [str(e)])
-            return False
-        self.add_recent(path)
-        self.statusBar().showMessage(f"Opened {path}", 5000)
-        return True
-
-    def save(self) -> bool:
-        if not self.document.path:
-            return self.save_as()
-        return self._save_to(self.document.path)
-
-    def save_as(self, path: str | None = None) -> bool:
-        if path is None:
-            start = self.document.path or f"{self.scenario.name}.json"
-            path, _ = QFileDialog.getSaveFileName(self, "Save territory scenario as", start, FILTER)
-            if not path:
-                return False
-            if not Path(path).suffix:
-                path += ".json"
-        return self._save_to(path)
-
-    def _save_to(self, path: str) -> bool:
-        try:
-            self.document.save(path)
-        except (OSError, ValueError) as e:
-            self.show_error("Cannot save", f"{path} could not be written:", [getattr(e, "strerror", None) or str(e)])
-            return False
-        self.add_recent(path)
-        self.statusBar().showMessage(f"Saved {path}", 5000)
-        return True
-
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recentFiles", [])
-        if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value] if isinstance(value, list) else []
-
-    def add_recent(self, path: str) -> None:
-        full = str(Path(path).resolve())
-        files = [full] + [p for p in self.recent_files() if p != full]
-        self.settings.setValue("recentFiles", files[:MAX_RECENT])
-        self._rebuild_recent_menu()
-
-    def _rebuild_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        files = self.recent_files()
-        for i, p in enumerate(files):
-            act = self.recent_menu.addAction(f"&{(i + 1) % 10} {Path(p).name}")
-            act.setToolTip(p)
-            act.triggered.connect(lambda _c=False, p=p: self.open_file(p))
-        self.recent_menu.setEnabled(bool(files))
-
-    def ask_unsaved(self) -> str:
-        """``save``, ``discard`` or ``cancel`` (tests replace this)."""
-        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes",
-                          f"Save the changes to {self.document.display_name()}?",
-                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                          | QMessageBox.StandardButton.Cancel, self)
-        box.setDefaultButton(QMessageBox.StandardButton.Save)
-        answer = box.exec()
-        return {QMessageBox.StandardButton.Save: "save",
-                QMessageBox.StandardButton.Discard: "discard"}.get(QMessageBox.StandardButton(answer), "cancel")
-
-    def maybe_save(self) -> bool:
-        if not self.document.is_modified():
-            return True
-        answer = self.ask_unsaved()
-        if answer == "save":
-            return self.save()
-        return answer == "discard"
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        if not self.maybe_save():
-            event.ignore()
-            return
-        self.save_settings()
-        if self.error_dialog is not None:
-            self.error_dialog.close()
-        self.autosave.close()
-        event.accept()
-
-    def ask_recover(self, recovery: Recovery) -> bool:
-        """Ask whether to recover unsaved work (tests replace this)."""
-        answer = QMessageBox.question(
-            self, "Recover unsaved work",
-            f"Adjutant did not close normally last time.\n\nRecover the unsaved work on {recovery.describe()}?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
-        return answer == QMessageBox.StandardButton.Yes
+    def _open_other_kind(self, scenario: Any, path: str) -> bool:
+        """A grid map is refused (it opens in the grid editor)."""
+        self.show_error("Cannot open", f"{Path(path).name} cannot be opened:",
+                        [str(not_a_territory_map(scenario, path))])
+        return False
 
     def check_recovery(self) -> bool:
-        """Offer the newest autosave of a territory map left by a crash."""
+        """Offer the newest autosave of a territory map left by a crash
+        (grid maps' and unreadable autosaves are left for the grid editor)."""
         for rec in find_recoveries(self.state_dir):
             try:
                 s = load_any(rec.data)
@@ -724,34 +547,14 @@ class TerritoryWindow(QMainWindow):
             if not isinstance(s, TerritoryScenario):
                 continue
             if self.ask_recover(rec):
-                self.document.replace(s, rec.original, modified=True)
                 rec.discard()
-                self.autosave.save_now()
+                self._take_recovered(s, rec.original)
                 self.statusBar().showMessage(f"Recovered {rec.describe()}", 10000)
                 return True
             rec.discard()
         return False
 
-    def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.display_name()}[*] — Adjutant (territory map)")
-        self.setWindowModified(self.document.is_modified())
-
-    def save_settings(self) -> None:
-        s = self.settings
-        s.setValue("territory/geometry", self.saveGeometry())
-        s.setValue("territory/state", self.saveState())
-        s.sync()
-
-    def _restore_settings(self) -> None:
-        s = self.settings
-        geometry = s.value("territory/geometry")
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1360, 860)
-        state = s.value("territory/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+    def _restore_more_settings(self, s: QSettings) -> None:
         mode = str(s.value("territory/mode", "select"))
         self.set_mode(mode if mode in MODES else "select")
 

@@ -1,0 +1,398 @@
+"""What every editor window shares: files, recent files, the unsaved-changes
+prompt, autosave and recovery, window settings, and the small helpers that
+build actions and docks.
+
+:class:`EditorWindow` is a :class:`QMainWindow` on one document (a
+:class:`~app.gui.document_base.DocumentBase`) and one canvas.  A subclass
+(:class:`app.gui.main_window.MainWindow` for grid maps,
+:class:`app.gui.territory.window.TerritoryWindow` for territory maps)
+builds its canvas, docks, tools and menus, and fills the hooks:
+
+* class attributes: ``scenario_type`` (what it edits), ``settings_group``
+  (the :class:`QSettings` group of its geometry and dock layout),
+  ``default_size``, ``title_suffix``, ``file_noun`` (file dialogs' captions)
+  and the texts of the New/Open/Save/Save As actions;
+* :meth:`_new_scenario` (what File > New makes), :meth:`_open_other_kind`
+  (a file of the other map kind was chosen), :meth:`check_recovery` (which
+  autosaves it offers), :meth:`_save_more_settings` /
+  :meth:`_restore_more_settings` (its own settings), :meth:`_closing` (what
+  to stop when the window closes).
+
+The subclass's ``__init__`` calls ``super().__init__(settings, state_dir)``
+first, builds its parts (using :meth:`_make_file_actions`,
+:meth:`_make_file_menus`, :meth:`_make_toolbar`, :meth:`_make_status_labels`
+and :meth:`_connect_document_and_canvas`), and calls :meth:`_start` last.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
+
+from engine.model import ModelError
+from engine.scenario_io import ScenarioError, load_any
+
+from .autosave import Autosave, Recovery
+from .dialogs.error import ErrorDialog
+from .document_base import DocumentBase
+
+MAX_RECENT = 10
+SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
+
+
+def default_settings() -> QSettings:
+    return QSettings("Adjutant", "Adjutant")
+
+
+class EditorWindow(QMainWindow):
+    """An editor window on one document; see the module docstring for the
+    hooks a subclass fills.
+
+    ``settings`` and ``state_dir`` (autosave folder) default to the user's;
+    tests point them at a temporary folder.
+    """
+
+    scenario_type: type = object
+    """The scenario class this window edits; a file of another kind goes to
+    :meth:`_open_other_kind`."""
+    settings_group = "window"
+    default_size = (1280, 820)
+    title_suffix = ""
+    file_noun = "scenario"
+    file_filter = SCENARIO_FILTER
+    new_text, new_tip = "&New…", "Create a new map"
+    open_tip = "Open a scenario file"
+    save_tip, save_as_tip = "Save the scenario", "Save under another name"
+
+    document: DocumentBase
+    canvas: Any
+    autosave: Autosave
+
+    def __init__(self, settings: QSettings | None = None, state_dir: Path | None = None) -> None:
+        super().__init__()
+        self.settings = settings if settings is not None else default_settings()
+        self.state_dir = state_dir
+        self.error_dialog: ErrorDialog | None = None
+
+    def _start(self, autosave_ms: int) -> None:
+        """The end of construction: autosave, saved settings, title."""
+        self.autosave = Autosave(self.document, self.state_dir, autosave_ms, self)
+        self._restore_settings()
+        self._update_title()
+
+    # ------------------------------------------------------------------
+    # construction helpers
+
+    def _action(self, text: str, slot: Any = None, shortcut: Any = None, tip: str = "") -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            if isinstance(shortcut, (list, tuple)):
+                act.setShortcuts([QKeySequence(s) for s in shortcut])
+            else:
+                act.setShortcut(QKeySequence(shortcut))
+        if tip:
+            act.setStatusTip(tip)
+            act.setToolTip(tip)
+        if slot is not None:
+            act.triggered.connect(slot)
+        return act
+
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _make_file_actions(self) -> None:
+        """New, Open, Save, Save As, Undo, Redo, Zoom In/Out and Fit."""
+        Std = QKeySequence.StandardKey
+        self.act_new = self._action(self.new_text, self.new_map, Std.New, self.new_tip)
+        self.act_open = self._action("&Open…", lambda: self.open_file(), Std.Open, self.open_tip)
+        self.act_save = self._action("&Save", self.save, Std.Save, self.save_tip)
+        self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S", self.save_as_tip)
+        stack = self.document.undo_stack
+        self.act_undo = stack.createUndoAction(self, "&Undo")
+        self.act_undo.setShortcut(QKeySequence(Std.Undo))
+        self.act_redo = stack.createRedoAction(self, "&Redo")
+        self.act_redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom_in(), ["+", "=", "Ctrl++"])
+        self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom_out(), ["-", "Ctrl+-"])
+        self.act_fit = self._action("&Fit to Window", lambda: self.canvas.fit(), "F")
+        style = self.style()
+        SP = style.StandardPixmap
+        for act, pix in ((self.act_new, SP.SP_FileIcon), (self.act_open, SP.SP_DialogOpenButton),
+                         (self.act_save, SP.SP_DialogSaveButton), (self.act_undo, SP.SP_ArrowBack),
+                         (self.act_redo, SP.SP_ArrowForward)):
+            act.setIcon(style.standardIcon(pix))
+
+    def _make_file_menus(self) -> tuple[QMenu, QMenu, QMenu]:
+        """The File menu (new, open, recent, save, save as), the Edit menu
+        (undo, redo) and the View menu (zoom, fit, a separator); the
+        subclass adds the rest to each."""
+        mb = self.menuBar()
+        f = mb.addMenu("&File")
+        f.addActions([self.act_new, self.act_open])
+        self.recent_menu = f.addMenu("Open &Recent")
+        f.addSeparator()
+        f.addActions([self.act_save, self.act_save_as])
+        e = mb.addMenu("&Edit")
+        e.addActions([self.act_undo, self.act_redo])
+        v = mb.addMenu("&View")
+        v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
+        v.addSeparator()
+        self._rebuild_recent_menu()
+        return f, e, v
+
+    def _make_toolbar(self, name: str, actions: list[QAction]) -> None:
+        """The main tool bar: files, undo/redo, zoom, then ``actions``."""
+        tb = self.addToolBar("Main")
+        tb.setObjectName(name)
+        tb.addActions([self.act_new, self.act_open, self.act_save])
+        tb.addSeparator()
+        tb.addActions([self.act_undo, self.act_redo])
+        tb.addSeparator()
+        tb.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
+        tb.addSeparator()
+        tb.addActions(actions)
+        self.toolbar = tb
+
+    def _make_status_labels(self) -> QLabel:
+        """The status bar's permanent labels: what the mouse is over
+        (returned) and the zoom (``zoom_label``)."""
+        hover = QLabel("")
+        hover.setContentsMargins(16, 0, 8, 0)
+        self.zoom_label = QLabel("")
+        self.statusBar().addPermanentWidget(hover)
+        self.statusBar().addPermanentWidget(self.zoom_label)
+        return hover
+
+    def _connect_document_and_canvas(self) -> None:
+        """Title follows the document's path and modified state; canvas
+        mouse events go to ``_press``/``_move``/``_release``; the zoom label
+        follows the canvas."""
+        d, c = self.document, self.canvas
+        d.modifiedChanged.connect(lambda _m: self._update_title())
+        d.pathChanged.connect(lambda _p: self._update_title())
+        c.mousePressed.connect(self._press)
+        c.mouseMoved.connect(self._move)
+        c.mouseReleased.connect(self._release)
+        c.zoomChanged.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
+
+    def _press(self, ev: Any) -> None:
+        raise NotImplementedError
+
+    def _move(self, ev: Any) -> None:
+        raise NotImplementedError
+
+    def _release(self, ev: Any) -> None:
+        raise NotImplementedError
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.display_name()}[*] — Adjutant{self.title_suffix}")
+        self.setWindowModified(self.document.is_modified())
+
+    # ------------------------------------------------------------------
+    # files
+
+    def show_error(self, title: str, summary: str, problems: list[str] | tuple[str, ...] = ()) -> ErrorDialog:
+        """Show an error dialog (window-modal, does not block) and return it."""
+        if self.error_dialog is not None:
+            self.error_dialog.close()
+        dlg = ErrorDialog(self, title, summary, list(problems))
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.error_dialog = dlg
+        dlg.open()
+        return dlg
+
+    def new_map(self) -> bool:
+        if not self.maybe_save():
+            return False
+        scenario = self._new_scenario()
+        if scenario is None:
+            return False
+        self.document.replace(scenario, None)
+        return True
+
+    def _new_scenario(self) -> Any:
+        """The new map File > New makes (``None``: cancelled)."""
+        raise NotImplementedError
+
+    def open_file(self, path: str | None = None, ask: bool = True) -> bool:
+        """Open ``path`` (or ask for one).  A file that cannot be loaded
+        shows the loader's problems and leaves the current document as it
+        was; a map of the other kind goes to :meth:`_open_other_kind`.
+        ``ask=False`` skips the unsaved-changes prompt."""
+        if path is None:
+            start = str(Path(self.document.path).parent) if self.document.path else ""
+            path, _ = QFileDialog.getOpenFileName(self, f"Open {self.file_noun}", start, self.file_filter)
+            if not path:
+                return False
+        try:
+            loaded = load_any(path)
+        except ScenarioError as e:
+            n = len(e.problems)
+            self.show_error("Cannot open", f"{Path(path).name} cannot be opened ({n} problem{'s' if n != 1 else ''}):",
+                            [str(p) for p in e.problems])
+            return False
+        except (ModelError, OSError) as e:
+            self.show_error("Cannot open", f"{Path(path).name} cannot be opened:", [str(e)])
+            return False
+        if not isinstance(loaded, self.scenario_type):
+            return self._open_other_kind(loaded, str(path))
+        if ask and not self.maybe_save():
+            return False
+        self.document.replace(loaded, str(path))
+        self.add_recent(str(path))
+        self.statusBar().showMessage(f"Opened {path}", 5000)
+        return True
+
+    def _open_other_kind(self, scenario: Any, path: str) -> bool:
+        """A map of the other kind was opened; whether it was shown."""
+        raise NotImplementedError
+
+    def save(self) -> bool:
+        if not self.document.path:
+            return self.save_as()
+        return self._save_to(self.document.path)
+
+    def save_as(self, path: str | None = None) -> bool:
+        if path is None:
+            start = self.document.path or f"{self.document.scenario.name}.json"
+            path, _ = QFileDialog.getSaveFileName(self, f"Save {self.file_noun} as", start, self.file_filter)
+            if not path:
+                return False
+            if not Path(path).suffix:
+                path += ".json"
+        return self._save_to(path)
+
+    def _save_to(self, path: str) -> bool:
+        try:
+            self.document.save(path)
+        except (OSError, ValueError) as e:
+            self.show_error("Cannot save", f"{path} could not be written:", [getattr(e, "strerror", None) or str(e)])
+            return False
+        self.add_recent(path)
+        self.statusBar().showMessage(f"Saved {path}", 5000)
+        return True
+
+    # -- recent files (shared by both kinds of window) ---------------------
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recentFiles", [])
+        if isinstance(value, str):
+            value = [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def add_recent(self, path: str) -> None:
+        full = str(Path(path).resolve())
+        files = [full] + [p for p in self.recent_files() if p != full]
+        self.settings.setValue("recentFiles", files[:MAX_RECENT])
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.recent_files()
+        for i, p in enumerate(files):
+            act = self.recent_menu.addAction(f"&{(i + 1) % 10} {Path(p).name}")
+            act.setToolTip(p)
+            act.setStatusTip(p)
+            act.triggered.connect(lambda _c=False, p=p: self.open_file(p))
+        if files:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear Menu", self._clear_recent)
+        self.recent_menu.setEnabled(bool(files))
+
+    def _clear_recent(self) -> None:
+        self.settings.setValue("recentFiles", [])
+        self._rebuild_recent_menu()
+
+    # -- closing ---------------------------------------------------------
+    def ask_unsaved(self) -> str:
+        """Ask what to do with unsaved changes: ``save``, ``discard`` or
+        ``cancel`` (tests replace this)."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved changes",
+                          f"Save the changes to {self.document.display_name()}?",
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        box.setInformativeText("Your changes will be lost if you don't save them.")
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+        answer = box.exec()
+        return {QMessageBox.StandardButton.Save: "save",
+                QMessageBox.StandardButton.Discard: "discard"}.get(QMessageBox.StandardButton(answer), "cancel")
+
+    def maybe_save(self) -> bool:
+        """Whether it is fine to drop the current document (saved, or the
+        person chose to discard it)."""
+        if not self.document.is_modified():
+            return True
+        answer = self.ask_unsaved()
+        if answer == "save":
+            return self.save()
+        return answer == "discard"
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.maybe_save():
+            event.ignore()
+            return
+        self.save_settings()
+        if self.error_dialog is not None:
+            self.error_dialog.close()
+        self._closing()
+        self.autosave.close()
+        event.accept()
+
+    def _closing(self) -> None:
+        """The window is closing for good (after the prompt and settings)."""
+
+    # -- recovery --------------------------------------------------------
+    def ask_recover(self, recovery: Recovery) -> bool:
+        """Ask whether to recover unsaved work (tests replace this)."""
+        answer = QMessageBox.question(
+            self, "Recover unsaved work",
+            f"Adjutant did not close normally last time.\n\nRecover the unsaved work on {recovery.describe()}?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        return answer == QMessageBox.StandardButton.Yes
+
+    def check_recovery(self) -> bool:
+        """Offer autosaves left by a run that crashed; whether work was
+        recovered."""
+        raise NotImplementedError
+
+    def _take_recovered(self, scenario: Any, original: str | None) -> None:
+        """Show recovered work (unsaved, so closing asks to save it) and
+        autosave it at once under this window's own key."""
+        self.document.replace(scenario, original, modified=True)
+        self.autosave.save_now()
+
+    # -- settings --------------------------------------------------------
+    def save_settings(self) -> None:
+        s = self.settings
+        s.setValue(f"{self.settings_group}/geometry", self.saveGeometry())
+        s.setValue(f"{self.settings_group}/state", self.saveState())
+        self._save_more_settings(s)
+        s.sync()
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        geometry = s.value(f"{self.settings_group}/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(*self.default_size)
+        state = s.value(f"{self.settings_group}/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        self._restore_more_settings(s)
+
+    def _save_more_settings(self, s: QSettings) -> None:
+        """The subclass's own settings (brush size, layers…)."""
+
+    def _restore_more_settings(self, s: QSettings) -> None:
+        """Read back what :meth:`_save_more_settings` wrote."""
+
+
+__all__ = ["MAX_RECENT", "SCENARIO_FILTER", "EditorWindow", "default_settings"]
