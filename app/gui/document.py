@@ -31,7 +31,7 @@ from engine.editing import Edit, Touched
 from engine.model import Scenario
 from engine.scenario_io import dumps_scenario, load_scenario, save_scenario
 
-from .commands import EditCommand
+from .commands import push_edits
 from .document_base import DocumentBase
 
 
@@ -56,7 +56,7 @@ class Document(DocumentBase):
         items = [e for e in (edits if isinstance(edits, (list, tuple)) else [edits]) if e is not None]
         if not items:
             return False
-        self.undo_stack.push(EditCommand(self, text, items, stroke))
+        push_edits(self, text, items, stroke)
         return True
 
     def notify(self, touched: Touched) -> None:
