@@ -20,17 +20,19 @@ builds its canvas, docks, tools and menus, and fills the hooks:
 
 The subclass's ``__init__`` calls ``super().__init__(settings, state_dir)``
 first, builds its parts (using :meth:`_make_file_actions`,
-:meth:`_make_file_menus`, :meth:`_make_toolbar`, :meth:`_make_status_labels`
-and :meth:`_connect_document_and_canvas`), and calls :meth:`_start` last.
+:meth:`_choice_actions`, :meth:`_make_file_menus`, :meth:`_make_toolbar`,
+:meth:`_make_status_labels` and :meth:`_connect_document_and_canvas`), and
+calls :meth:`_start` last.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
 
 from engine.model import ModelError
@@ -100,6 +102,23 @@ class EditorWindow(QMainWindow):
         if slot is not None:
             act.triggered.connect(slot)
         return act
+
+    def _choice_actions(self, choices: Iterable[tuple[str, str, Any, str]],
+                        choose: Callable[[str], Any]) -> tuple[QActionGroup, dict[str, QAction]]:
+        """Checkable actions of which one is checked at a time (tools,
+        modes), from ``(key, text, shortcut, tip)``; triggering one calls
+        ``choose(key)``.  The group and the actions by key."""
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        actions: dict[str, QAction] = {}
+        for key, text, shortcut, tip in choices:
+            act = self._action(text, None, shortcut, tip)
+            act.setCheckable(True)
+            act.setData(key)
+            act.triggered.connect(lambda _checked=False, k=key: choose(k))
+            group.addAction(act)
+            actions[key] = act
+        return group, actions
 
     def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)

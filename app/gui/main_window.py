@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QUndoView
 
 from engine.grids import Cell
@@ -50,6 +50,7 @@ class MainWindow(EditorWindow):
     scenario_type = Scenario
     settings_group = "window"
     default_size = (1280, 820)
+    document: Document
 
     def __init__(self, scenario: Scenario, path: str | None = None, settings: QSettings | None = None,
                  state_dir: Path | None = None, previews: list[Preview] | None = None,
@@ -104,16 +105,8 @@ class MainWindow(EditorWindow):
         self.act_zoom_in.setIconText("Zoom +")
         self.act_zoom_out.setIconText("Zoom \u2212")
         self.act_fit.setIconText("Fit")
-        self.tool_group = QActionGroup(self)
-        self.tool_group.setExclusive(True)
-        self.tool_actions: dict[str, QAction] = {}
-        for tool_id, tool in self.tools.items():
-            act = self._action(tool.name, None, tool.shortcut or None, tool.tip)
-            act.setCheckable(True)
-            act.setData(tool_id)
-            act.triggered.connect(lambda _checked=False, t=tool_id: self.set_tool(t))
-            self.tool_group.addAction(act)
-            self.tool_actions[tool_id] = act
+        self.tool_group, self.tool_actions = self._choice_actions(
+            ((tid, t.name, t.shortcut or None, t.tip) for tid, t in self.tools.items()), self.set_tool)
 
     def _make_docks(self) -> None:
         Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPointF, QSettings, Qt, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QUndoView
 
 from engine.model import ModelError, Ruleset
@@ -70,6 +70,7 @@ class TerritoryWindow(EditorWindow):
     new_text, new_tip = "&New Territory Map", "A blank territory map"
     open_tip = "Open a territory scenario"
     save_tip = save_as_tip = ""
+    document: TerritoryDocument
 
     def __init__(self, scenario: TerritoryScenario, path: str | None = None, settings: QSettings | None = None,
                  state_dir: Path | None = None, autosave_ms: int = INTERVAL_MS) -> None:
@@ -109,9 +110,7 @@ class TerritoryWindow(EditorWindow):
     def _make_actions(self) -> None:
         self._make_file_actions()
         self.act_close = self._action("&Close", self.close, QKeySequence.StandardKey.Close)
-        self.mode_group = QActionGroup(self)
-        self.mode_actions: dict[str, QAction] = {}
-        for mode, text, key, tip in (
+        self.mode_group, self.mode_actions = self._choice_actions((
                 ("select", "Select", "S", "Inspect territories; ctrl-click a second one to edit the border"),
                 ("paint", "Paint", "P", "Paint backdrop cells into a new territory"),
                 ("railplan", "Rail plan", "R", "Drag units to destinations: rail orders, capacity, bottleneck"),
@@ -120,12 +119,7 @@ class TerritoryWindow(EditorWindow):
                                              "edit its damage and purchase turn, right-click a station to remove it")),
                 ("railroad", "Railroad", "L", ("Railroad tool: click or drag across land to lay railroad markers; "
                                                "click a marker to remove it; right-drag removes; shift-click lays "
-                                               "a route from the last marker"))):
-            act = self._action(text, None, key, tip)
-            act.setCheckable(True)
-            act.triggered.connect(lambda _c=False, m=mode: self.set_mode(m))
-            self.mode_group.addAction(act)
-            self.mode_actions[mode] = act
+                                               "a route from the last marker"))), self.set_mode)
 
     def _make_docks(self) -> None:
         Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
@@ -528,7 +522,7 @@ class TerritoryWindow(EditorWindow):
     # files
 
     def _new_scenario(self) -> TerritoryScenario:
-        return blank_territory_scenario(self.scenario)
+        return blank_territory_scenario(self.document.scenario)
 
     def _open_other_kind(self, scenario: Any, path: str) -> bool:
         """A grid map is refused (it opens in the grid editor)."""
