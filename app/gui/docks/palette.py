@@ -4,6 +4,7 @@ chooser of Adjudicate mode."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from PySide6.QtCore import QSize, Qt, Signal
@@ -28,7 +29,12 @@ from engine.model import NO_SIDE, Scenario
 from ..tools.base import EditorState
 
 
+@functools.lru_cache(maxsize=256)
 def swatch(color: str, size: int = 18) -> QIcon:
+    """A square icon of ``color``.  One per colour and size, shared: the
+    units list rebuilds all its rows on every unit change, and an icon made
+    per row each time was kept (the soak test's memory grew with units
+    times changes; ``docs/reliability.md``)."""
     pm = QPixmap(size, size)
     pm.fill(QColor(color))
     return QIcon(pm)
