@@ -10,7 +10,7 @@ tiles are evicted beyond ``max_tiles``.
 from __future__ import annotations
 
 import math
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -31,15 +31,15 @@ class Tile:
 
 class TileCache:
     """Rendered tiles keyed by ``(zoom, tx, ty)``.  ``renders`` counts tile
-    renders (full or partial), ``rendered`` lists the keys of the latest
-    ones (tests and benchmarks read them)."""
+    renders (full or partial), ``rendered`` holds the keys of the latest
+    256 (bounded: a long session renders without end)."""
 
     def __init__(self, max_tiles: int = 320, background: QColor = style.BACKGROUND) -> None:
         self.max_tiles = max_tiles
         self.background = background
         self.tiles: OrderedDict[tuple[float, int, int], Tile] = OrderedDict()
         self.renders = 0
-        self.rendered: list[tuple[float, int, int]] = []
+        self.rendered: deque[tuple[float, int, int]] = deque(maxlen=256)
 
     def clear(self) -> None:
         self.tiles.clear()
