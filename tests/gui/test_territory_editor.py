@@ -25,7 +25,7 @@ pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
 EUROPE = ROOT / "maps" / "railroad_module_europe.json"
 RAIL_OPTIONS = ROOT / "maps" / "aa_rail_options.json"
-G40 = Path("/work/shared/data/triplea-g40")
+G40 = ROOT.parent / "shared" / "data" / "triplea-g40"  # ../shared beside the clone, as in CI
 
 
 def territory_samples() -> list[Path]:
@@ -472,3 +472,30 @@ def test_global_1940_wraps_and_picks(qtbot, tmp_path, g40, capsys) -> None:
         h.setValue(h.value() + 400)
     cx, _ = c.view_to_map(QPointF(c.viewport().width() / 2, 0))
     assert 0 <= cx < W
+
+
+def test_counters_fold_to_side_counts_then_dots_as_territories_shrink(qtbot, tmp_path) -> None:
+    """A zoomed-out map is not buried under counters: a territory too narrow
+    on screen for one counter per side and type shows one per side with its
+    number of units, and one too narrow for that a dot per side; clicks hit
+    what is drawn."""
+    w = open_window(qtbot, tmp_path, RAIL_OPTIONS)
+    c = w.canvas
+    s = w.scenario
+    german = sorted(u.id for u in s.units if u.at == "germany")
+
+    def in_germany() -> list:
+        return [k for k in c.counters() if k.territory == "germany"]
+
+    width = s.territory("germany").shape.bounds[2] - s.territory("germany").shape.bounds[0]
+    c.set_zoom(100 / width)  # 100 px: room for four counters (a row may overhang by half)
+    assert sorted(k.label for k in in_germany()) == ["ARM", "ART", "FIG", "INF×2"]
+    c.set_zoom(40 / width)  # 40 px: one counter for the one side there
+    (folded,) = in_germany()
+    assert folded.label == str(len(german)) and sorted(folded.ids) == german
+    assert c.units_at_view(folded.rect.center()) == ("germany", folded.ids)
+    c.set_zoom(8 / width)  # 8 px: a dot
+    (dot,) = in_germany()
+    assert dot.label == "" and dot.rect.width() < 10
+    assert all(k.label == "" or k.rect.width() <= 30 for k in c.counters())
+    w.canvas.viewport().repaint()  # the dots and folded counters paint without error

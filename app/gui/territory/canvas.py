@@ -78,6 +78,27 @@ MAX_CACHE_PIXELS = 12_000_000
 """The whole map is cached when its pixmap would be at most this big."""
 
 
+COUNTER_W, COUNTER_H = 30.0, 18.0
+"""A unit counter (one side and type) in screen pixels."""
+COUNTER_COMPACT_W = 20.0
+"""A counter showing only how many units a side has there."""
+COUNTER_DOT = 7.0
+"""A side's dot where a territory has no room for counters."""
+COUNTER_OVERHANG = 1.5
+"""How much wider than its territory on screen a row of counters may be."""
+
+
+@dataclass(frozen=True)
+class Counter:
+    """One drawn unit counter: viewport rect, territory, the unit ids it
+    stands for and its text (empty: drawn as a dot)."""
+
+    rect: QRectF
+    territory: str
+    ids: list[str]
+    label: str
+
+
 @dataclass(frozen=True)
 class TerritoryMouseEvent:
     """A mouse event in map terms (x wrapped into the map on wrap_x maps)."""
@@ -876,11 +897,18 @@ class TerritoryCanvas(QAbstractScrollArea):
             p.setBrush(QColor("#ffffff"))
             p.drawEllipse(q, 2.5, 2.5)
 
-    def unit_boxes(self, base: tuple[float, float] | None = None) -> list[tuple[QRectF, str, list[str]]]:
-        """Where each territory's unit counters are drawn: (viewport rect,
-        territory, unit ids), one counter per side and type."""
+    def counters(self, base: tuple[float, float] | None = None) -> list[Counter]:
+        """The unit counters to draw, in viewport coordinates, at a level of
+        detail each territory has room for on screen (a zoomed-out world map
+        would otherwise be buried under counters):
+
+        * one counter per side and type (``INF×2``) while that row is at
+          most :data:`COUNTER_OVERHANG` times the territory's on-screen width;
+        * else one counter per side with the side's number of units;
+        * else a small dot per side.
+        """
         s = self._s
-        out: list[tuple[QRectF, str, list[str]]] = []
+        out: list[Counter] = []
         if s is None:
             return out
         if base is None:
@@ -893,34 +921,54 @@ class TerritoryCanvas(QAbstractScrollArea):
             lp = self._labels.get(tid)
             if lp is None:
                 continue
-            n = len(g)
-            w, h, gap = 30.0, 18.0, 3.0
-            x0 = base[0] + lp[0] * z - (n * w + (n - 1) * gap) / 2
-            y0 = base[1] + lp[1] * z + 22
-            for i, (_key, ids) in enumerate(sorted(g.items())):
-                out.append((QRectF(x0 + i * (w + gap), y0, w, h), tid, ids))
+            x0, _y0, x1, _y1 = s.map.territories[tid].shape.bounds
+            room = (x1 - x0) * z * COUNTER_OVERHANG
+            rows: list[tuple[list[str], str]] = [
+                (ids, t[:3].upper() + (f"×{len(ids)}" if len(ids) > 1 else ""))
+                for (_side, t), ids in sorted(g.items())]
+            w, h, gap, dy = COUNTER_W, COUNTER_H, 3.0, 22.0
+            if len(rows) * (w + gap) - gap > room:
+                by_side: dict[str, list[str]] = {}
+                for (side, _t), ids in sorted(g.items()):
+                    by_side.setdefault(side, []).extend(ids)
+                rows = [(ids, str(len(ids))) for ids in by_side.values()]
+                w = COUNTER_COMPACT_W
+                if len(rows) * (w + gap) - gap > room:
+                    rows = [(ids, "") for ids, _n in rows]
+                    w = h = gap = COUNTER_DOT
+                    dy = 4.0
+            left = base[0] + lp[0] * z - (len(rows) * (w + gap) - gap) / 2
+            top = base[1] + lp[1] * z + dy
+            for i, (ids, label) in enumerate(rows):
+                out.append(Counter(QRectF(left + i * (w + gap), top, w, h), tid, ids, label))
         return out
+
+    def unit_boxes(self, base: tuple[float, float] | None = None) -> list[tuple[QRectF, str, list[str]]]:
+        """Where each territory's unit counters are drawn: (viewport rect,
+        territory, unit ids) of each of :meth:`counters`."""
+        return [(c.rect, c.territory, c.ids) for c in self.counters(base)]
 
     def _paint_units(self, p: QPainter, base: tuple[float, float], z: float, vis: QRectF) -> None:
         s = self._s
         assert s is not None
         p.setFont(self._small)
-        for rect, _tid, ids in self.unit_boxes(base):
-            u = s.unit(ids[0])
-            fill = side_color(s, u.side)
+        for c in self.counters(base):
+            fill = side_color(s, s.unit(c.ids[0]).side)
             p.setPen(QPen(QColor("#111111"), 1))
             p.setBrush(fill)
-            if len(ids) > 1:  # a stack: a second counter peeking out
-                p.drawRoundedRect(rect.translated(2.5, -2.5), 2, 2)
-            p.drawRoundedRect(rect, 2, 2)
-            p.setPen(style.ink_on(fill))
-            label = u.type[:3].upper() + (f"×{len(ids)}" if len(ids) > 1 else "")
-            p.drawText(rect, Qt.AlignmentFlag.AlignCenter, label)
-            if self._selected_unit in ids:
+            if not c.label:  # too small for a counter: a dot in the side's colour
+                p.drawEllipse(c.rect)
+            else:
+                if len(c.ids) > 1:  # a stack: a second counter peeking out
+                    p.drawRoundedRect(c.rect.translated(2.5, -2.5), 2, 2)
+                p.drawRoundedRect(c.rect, 2, 2)
+                p.setPen(style.ink_on(fill))
+                p.drawText(c.rect, Qt.AlignmentFlag.AlignCenter, c.label)
+            if self._selected_unit in c.ids:
                 pen = QPen(style.SELECTION, 2.5)
                 p.setPen(pen)
                 p.setBrush(Qt.BrushStyle.NoBrush)
-                p.drawRoundedRect(rect.adjusted(-2, -2, 2, 2), 3, 3)
+                p.drawRoundedRect(c.rect.adjusted(-2, -2, 2, 2), 3, 3)
 
     def units_at_view(self, pos: QPointF) -> tuple[str, list[str]] | None:
         """The unit counter under a viewport point: (territory, unit ids)."""
