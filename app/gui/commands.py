@@ -75,14 +75,10 @@ class EditCommand(QUndoCommand):
 
 def push_edits(document: Document, text: str, edits: list[Edit], stroke: int | None) -> None:
     """Carry out ``edits`` as a step on ``document.undo_stack``: into the
-    top step when it is the same stroke (where :meth:`QUndoStack.push`
-    would merge it; not into the clean step nor below redo steps), else as
-    a new command."""
-    stack = document.undo_stack
-    index = stack.index()
-    top = stack.command(index - 1) if index > 0 else None
-    if (stroke is not None and isinstance(top, EditCommand) and top.stroke == stroke
-            and index == stack.count() and index != stack.cleanIndex()):
+    stroke's command when it is on top (:meth:`DocumentBase.stroke_command`),
+    else as a new command."""
+    top = document.stroke_command(stroke, EditCommand)
+    if top is not None:
         top.extend(edits)
-        return
-    stack.push(EditCommand(document, text, edits, stroke))
+    else:
+        document.undo_stack.push(EditCommand(document, text, edits, stroke))

@@ -18,10 +18,12 @@ adds its own change signals and edits, and fills three hooks: :meth:`_load`
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+C = TypeVar("C", bound=QUndoCommand)
 
 
 class DocumentBase(QObject):
@@ -54,6 +56,25 @@ class DocumentBase(QObject):
         lasts merge into one undo step."""
         self._stroke += 1
         return self._stroke
+
+    def stroke_command(self, stroke: int | None, kind: type[C]) -> C | None:
+        """The command the next edit of ``stroke`` joins, grown in place:
+        the top of the undo stack when it is a ``kind`` of the same stroke
+        and :meth:`QUndoStack.push` would merge into it (not the saved
+        step, no redo steps above it); ``None``: push a new command.
+
+        Strokes grow their command rather than push one per dab for Qt to
+        merge because PySide6 (6.11) never frees the Python object of a
+        command that ``push`` merges away, with everything it holds (see
+        :mod:`app.gui.commands`)."""
+        if stroke is None:
+            return None
+        stack = self.undo_stack
+        index = stack.index()
+        if index == 0 or index != stack.count() or index == stack.cleanIndex():
+            return None
+        top = stack.command(index - 1)
+        return top if isinstance(top, kind) and getattr(top, "stroke", None) == stroke else None
 
     # -- files -----------------------------------------------------------
     def replace(self, scenario: Any, path: str | None, modified: bool = False) -> None:

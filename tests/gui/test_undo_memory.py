@@ -7,6 +7,7 @@ command.  This was the soak test's memory growth (see
 from __future__ import annotations
 
 import gc
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,8 @@ from engine.editing import new_scenario, plan_paint
 from engine.grids import Cell
 
 pytestmark = pytest.mark.gui
+
+RAIL_OPTIONS = Path(__file__).resolve().parents[2] / "maps" / "aa_rail_options.json"
 
 
 def alive(cls: type) -> int:
@@ -66,3 +69,26 @@ def test_a_stroke_does_not_merge_into_the_saved_step(qapp) -> None:
     doc.undo_stack.undo()
     assert not doc.is_modified() and int(doc.scenario.map.terrain[0, 1]) == 0
 
+
+
+def test_a_railroad_drag_on_a_territory_map_is_one_command_and_clearing_frees_it(qapp) -> None:
+    """The territory editor's strokes (a drag of the Railroad tool) grow one
+    command too, and the history frees every command it held."""
+    from app.gui.territory.document import FeatureCommand, TerritoryDocument
+    from engine.scenario_io import load_any
+
+    before = alive(FeatureCommand)
+    doc = TerritoryDocument(load_any(RAIL_OPTIONS))
+    strip = ["belgium", "austria", "balkans", "turkey"]
+    original = {t: doc.scenario.map.territories[t].features.get("railroad") for t in strip}
+    for k in range(30):
+        stroke = doc.new_stroke()
+        for t in strip:
+            doc.set_feature(t, "railroad", {"purchased": k} if k % 2 else None, stroke)
+    assert doc.undo_stack.count() == 30
+    assert alive(FeatureCommand) - before == 30
+    assert doc.undo_stack.text(29) == "add railroad in 4 territories"
+    doc.undo_stack.setIndex(0)
+    assert {t: doc.scenario.map.territories[t].features.get("railroad") for t in strip} == original
+    doc.undo_stack.clear()
+    assert alive(FeatureCommand) == before

@@ -102,7 +102,12 @@ class TerritoryDocument(DocumentBase):
         old = copy.deepcopy(t.features.get(feature))
         if old == value:
             return False
-        self.undo_stack.push(FeatureCommand(self, [(t.id, feature, old, copy.deepcopy(value))], stroke))
+        change = (t.id, feature, old, copy.deepcopy(value))
+        top = self.stroke_command(stroke, FeatureCommand)
+        if top is not None:
+            top.extend([change])
+        else:
+            self.undo_stack.push(FeatureCommand(self, [change], stroke))
         return True
 
     def set_border(self, a: str, b: str, kind: BorderKind | None, name: str | None = None) -> bool:
@@ -216,28 +221,43 @@ class FeatureCommand(QUndoCommand):
     def id(self) -> int:
         return STROKE_ID if self.stroke is not None else -1
 
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, FeatureCommand) or other.stroke is None or other.stroke != self.stroke:
-            return False
-        for tid, feature, old, new in other.changes:
+    def _absorb(self, changes: list[FeatureChange]) -> None:
+        """Take later changes of the same stroke into this step: a feature
+        changed again keeps its first old value."""
+        for tid, feature, old, new in changes:
             i = next((i for i, c in enumerate(self.changes) if c[0] == tid and c[1] == feature), None)
             if i is None:
                 self.changes.append((tid, feature, old, new))
             else:
                 self.changes[i] = (tid, feature, self.changes[i][2], new)
         self._name()
+
+    def extend(self, changes: list[FeatureChange]) -> None:
+        """Carry out more changes of the same step (the next territory of
+        a drag); see :meth:`DocumentBase.stroke_command`."""
+        self._apply(changes, True)
+        self._absorb(changes)
+
+    def mergeWith(self, other: QUndoCommand) -> bool:
+        if not isinstance(other, FeatureCommand) or other.stroke is None or other.stroke != self.stroke:
+            return False
+        self._absorb(other.changes)
+        other.changes = []  # Qt deletes ``other`` now; PySide keeps its Python object
         return True
 
-    def _set(self, new: bool) -> None:
+    def _apply(self, changes: list[FeatureChange], new: bool) -> None:
         ts = self.doc.scenario.map.territories
-        for tid, feature, old, value in (self.changes if new else reversed(self.changes)):
+        for tid, feature, old, value in (changes if new else reversed(changes)):
             feats = ts[tid].features
             v = value if new else old
             if v is None:
                 feats.pop(feature, None)
             else:
                 feats[feature] = copy.deepcopy(v)
-        self.doc.notify({c[0] for c in self.changes})
+        self.doc.notify({c[0] for c in changes})
+
+    def _set(self, new: bool) -> None:
+        self._apply(self.changes, new)
 
     def redo(self) -> None:
         self._set(True)
