@@ -471,10 +471,12 @@ class MapRenderer(ABC):
         px = self.cell_px(zoom)
         if "places" in layers and self.scenario.map.places:
             self._paint_place_symbols(p, zoom, cols, rows)
-        if "units" in layers and px >= style.COUNTER_MIN_PX:
-            self._paint_units(p, zoom, cols, rows, selected)
+        # names under counters: where a zoomed-out cell is smaller than its
+        # place's name, the name would hide the units standing there
         if "places" in layers and self.scenario.map.places and px >= style.PLACE_NAME_MIN_PX:
             self._paint_place_names(p, zoom, cols, rows)
+        if "units" in layers and px >= style.COUNTER_MIN_PX:
+            self._paint_units(p, zoom, cols, rows, selected)
         for ov in overlays:
             self._paint_overlay(p, zoom, ov)
         p.restore()
