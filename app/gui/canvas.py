@@ -11,7 +11,8 @@ mouse signals below to the active tool.
 
 Coordinates: *map* coordinates are the engine layout's units (zoom
 independent); ``zoom`` is screen pixels per map unit.  The map's top-left
-corner sits at viewport point :meth:`MapCanvas.origin`.
+corner sits at viewport point :meth:`MapCanvas.origin`.  Zoom, scrolling,
+panning and fit are :class:`~app.gui.map_view.MapView`'s.
 """
 
 from __future__ import annotations
@@ -19,28 +20,18 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import (
-    QHelpEvent,
-    QKeyEvent,
-    QMouseEvent,
-    QPainter,
-    QPaintEvent,
-    QResizeEvent,
-    QWheelEvent,
-)
-from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt, Signal
+from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent
+from PySide6.QtWidgets import QToolTip, QWidget
 
 from engine.grids import Cell, Edge, Layout
 from engine.model import Scenario
 
+from .map_view import Button, MapView, modifier_flags
 from .overlay import Overlay
 from .render import DEFAULT_LAYERS, LAYERS, MapRenderer, TileCache, renderer_for, style
 from .render.region import paint_region
-
-Button = Literal["left", "right", "middle"]
 
 
 @dataclass(frozen=True)
@@ -60,25 +51,12 @@ class MapMouseEvent:
     alt: bool
 
 
-_BUTTONS: dict[Qt.MouseButton, Button] = {
-    Qt.MouseButton.LeftButton: "left",
-    Qt.MouseButton.RightButton: "right",
-    Qt.MouseButton.MiddleButton: "middle",
-}
-
-
-class MapCanvas(QAbstractScrollArea):
-    """Scrollable, zoomable view of a scenario's map."""
+class MapCanvas(MapView):
+    """Scrollable, zoomable view of a scenario's map (mouse signals carry
+    :class:`MapMouseEvent` s)."""
 
     cellHovered = Signal(object)  # Cell | None
-    mousePressed = Signal(object)  # MapMouseEvent (left/right only)
-    mouseMoved = Signal(object)  # MapMouseEvent
-    mouseReleased = Signal(object)  # MapMouseEvent
-    zoomChanged = Signal(float)
 
-    MARGIN = 48
-    """Screen pixels of background around the map when it is larger than the view."""
-    ZOOM_STEP = 1.25
     MAX_ZOOM = 8.0
     """Largest zoom: 256-pixel cells."""
 
@@ -87,24 +65,9 @@ class MapCanvas(QAbstractScrollArea):
         self._scenario: Scenario | None = None
         self._renderer: MapRenderer | None = None
         self._tiles = TileCache()
-        self._zoom = 1.0
         self._layers: set[str] = set(DEFAULT_LAYERS)
         self._overlays: dict[str, Overlay] = {}
         self._selected: str | None = None
-        self._hover: Cell | None = None
-        self._space = False
-        self._pan: tuple[QPointF, int, int] | None = None
-        self._drag_button: Button | None = None
-        self._fit_pending = False
-        vp = self.viewport()
-        vp.setMouseTracking(True)
-        vp.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
-        vp.setAutoFillBackground(False)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.horizontalScrollBar().setSingleStep(32)
-        self.verticalScrollBar().setSingleStep(32)
 
     # ------------------------------------------------------------------
     # model
@@ -226,27 +189,21 @@ class MapCanvas(QAbstractScrollArea):
         """The engine layout in map coordinates (None before a scenario)."""
         return None if self._renderer is None else self._renderer.layout
 
-    def zoom(self) -> float:
-        return self._zoom
+    def _map_size(self) -> tuple[float, float] | None:
+        r = self._renderer
+        return None if r is None else (r.map_width, r.map_height)
+
+    def _fit_space(self) -> tuple[int, int]:
+        # The space the viewport gets once the scroll bars hide; one pixel
+        # spare so ``scene_size`` (rounded up) still fits and the map is
+        # centred with no scroll bars.
+        avail = self.maximumViewportSize()
+        return avail.width() - 1, avail.height() - 1
 
     def origin(self) -> tuple[int, int]:
-        """Viewport position of map point (0, 0)."""
-        r = self._renderer
-        if r is None:
-            return 0, 0
-        sw, sh = r.scene_size(self._zoom)
-        vw, vh = self.viewport().width(), self.viewport().height()
-        ox = (vw - sw) // 2 if sw <= vw else self.MARGIN - self.horizontalScrollBar().value()
-        oy = (vh - sh) // 2 if sh <= vh else self.MARGIN - self.verticalScrollBar().value()
+        """Viewport position of map point (0, 0), on whole pixels (tiles are drawn there)."""
+        ox, oy = super().origin()
         return int(ox), int(oy)
-
-    def map_to_view(self, x: float, y: float) -> QPointF:
-        ox, oy = self.origin()
-        return QPointF(ox + x * self._zoom, oy + y * self._zoom)
-
-    def view_to_map(self, pos: QPointF | QPoint) -> tuple[float, float]:
-        ox, oy = self.origin()
-        return (pos.x() - ox) / self._zoom, (pos.y() - oy) / self._zoom
 
     def cell_at(self, pos: QPointF | QPoint) -> Cell | None:
         """The on-map cell under a viewport point."""
@@ -257,91 +214,11 @@ class MapCanvas(QAbstractScrollArea):
         c = r.layout.pick(x, y)
         return c if r.grid.contains(c) else None
 
-    def visible_map_rect(self) -> QRectF:
-        """The part of the map (map coordinates) the view shows."""
-        x0, y0 = self.view_to_map(QPointF(0, 0))
-        x1, y1 = self.view_to_map(QPointF(self.viewport().width(), self.viewport().height()))
-        return QRectF(x0, y0, x1 - x0, y1 - y0)
-
-    def _zoom_limits(self) -> tuple[float, float]:
-        return min(self._fit_zoom() * 0.5, 0.05), self.MAX_ZOOM
-
-    def _fit_zoom(self) -> float:
-        r = self._renderer
-        if r is None:
-            return 1.0
-        # The space the viewport gets once the scroll bars hide, less the
-        # margin :meth:`origin` keeps around a map that does not fit; one pixel
-        # spare so ``scene_size`` (rounded up) still fits and the map is
-        # centred with no scroll bars.
-        avail = self.maximumViewportSize()
-        vw = max(1, avail.width() - 2 * self.MARGIN - 1)
-        vh = max(1, avail.height() - 2 * self.MARGIN - 1)
-        return max(1e-4, min(vw / r.map_width, vh / r.map_height, self.MAX_ZOOM))
-
-    def _update_scrollbars(self) -> None:
-        r = self._renderer
-        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
-        if r is None:
-            h.setRange(0, 0)
-            v.setRange(0, 0)
-            return
-        sw, sh = r.scene_size(self._zoom)
-        vw, vh = self.viewport().width(), self.viewport().height()
-        h.setRange(0, 0 if sw <= vw else sw + 2 * self.MARGIN - vw)
-        v.setRange(0, 0 if sh <= vh else sh + 2 * self.MARGIN - vh)
-        h.setPageStep(max(1, vw))
-        v.setPageStep(max(1, vh))
-
-    def set_zoom(self, z: float, anchor: QPointF | None = None) -> None:
-        """Zoom so that the map point under ``anchor`` (a viewport point;
-        default the view's centre) stays where it is."""
-        self._fit_pending = False
-        if self._renderer is None:
-            self._zoom = z
-            return
-        lo, hi = self._zoom_limits()
-        z = min(max(z, lo), hi)
-        if anchor is None:
-            anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
-        mx, my = self.view_to_map(anchor)
-        changed = not math.isclose(z, self._zoom, rel_tol=1e-9)
-        self._zoom = z
-        self._update_scrollbars()
-        self.horizontalScrollBar().setValue(round(self.MARGIN + mx * z - anchor.x()))
-        self.verticalScrollBar().setValue(round(self.MARGIN + my * z - anchor.y()))
-        self.viewport().update()
-        if changed:
-            self.zoomChanged.emit(z)
-
-    def zoom_in(self) -> None:
-        self._fit_pending = False
-        self.set_zoom(self._zoom * self.ZOOM_STEP)
-
-    def zoom_out(self) -> None:
-        self._fit_pending = False
-        self.set_zoom(self._zoom / self.ZOOM_STEP)
-
-    def fit(self) -> None:
-        """Zoom so the whole map fits the view, centred."""
-        if self._renderer is None:
-            return
-        z = self._fit_zoom()
-        self.set_zoom(z)
-        self._fit_pending = True  # a later resize (docks, first show) fits again
-        self._update_scrollbars()
-        self.horizontalScrollBar().setValue(0)
-        self.verticalScrollBar().setValue(0)
-
     def center_on(self, cell: Cell) -> None:
         r = self._renderer
         if r is None:
             return
-        x, y = r.layout.center(cell)
-        self._fit_pending = False
-        self.horizontalScrollBar().setValue(round(self.MARGIN + x * self._zoom - self.viewport().width() / 2))
-        self.verticalScrollBar().setValue(round(self.MARGIN + y * self._zoom - self.viewport().height() / 2))
-        self.viewport().update()
+        self._scroll_to(*r.layout.center(cell))
 
     # ------------------------------------------------------------------
     # painting
@@ -363,33 +240,11 @@ class MapCanvas(QAbstractScrollArea):
     # ------------------------------------------------------------------
     # events
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if self._fit_pending:
-            self.fit()
-        else:
-            self._update_scrollbars()
-
-    def scrollContentsBy(self, dx: int, dy: int) -> None:
-        self.viewport().update()
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        delta = event.angleDelta().y()
-        if delta == 0 or self._renderer is None:
-            event.ignore()
-            return
-        self._fit_pending = False
-        self.set_zoom(self._zoom * self.ZOOM_STEP ** (delta / 120.0), event.position())
-        event.accept()
-
-    def _map_event(self, pos: QPointF, button: Button | None, mods: Qt.KeyboardModifier) -> MapMouseEvent:
+    def _mouse_event(self, pos: QPointF, button: Button | None, mods: Qt.KeyboardModifier) -> MapMouseEvent:
         x, y = self.view_to_map(pos)
         cell = self.cell_at(pos)
         edge = self._nearest_edge(cell, x, y) if cell is not None else None
-        return MapMouseEvent(x, y, cell, edge, button,
-                             bool(mods & Qt.KeyboardModifier.ShiftModifier),
-                             bool(mods & Qt.KeyboardModifier.ControlModifier),
-                             bool(mods & Qt.KeyboardModifier.AltModifier))
+        return MapMouseEvent(x, y, cell, edge, button, *modifier_flags(mods))
 
     def _nearest_edge(self, cell: Cell, x: float, y: float) -> Edge | None:
         r = self._renderer
@@ -402,71 +257,12 @@ class MapCanvas(QAbstractScrollArea):
                 best = (d, e)
         return None if best is None else best[1]
 
-    def _set_hover(self, cell: Cell | None) -> None:
-        if cell != self._hover:
-            self._hover = cell
-            self.cellHovered.emit(cell)
+    def _hover_of(self, event: object) -> Cell | None:
+        assert isinstance(event, MapMouseEvent)
+        return event.cell
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        button = _BUTTONS.get(event.button())
-        if button == "middle" or (button == "left" and self._space):
-            self._pan = (event.position(), self.horizontalScrollBar().value(), self.verticalScrollBar().value())
-            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
-            event.accept()
-            return
-        if button is None or self._renderer is None:
-            return
-        self._drag_button = button
-        self.mousePressed.emit(self._map_event(event.position(), button, event.modifiers()))
-        event.accept()
-
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        if self._pan is not None:
-            start, h0, v0 = self._pan
-            d = event.position() - start
-            self.horizontalScrollBar().setValue(round(h0 - d.x()))
-            self.verticalScrollBar().setValue(round(v0 - d.y()))
-            event.accept()
-            return
-        if self._renderer is None:
-            return
-        ev = self._map_event(event.position(), self._drag_button, event.modifiers())
-        self._set_hover(ev.cell)
-        self.mouseMoved.emit(ev)
-
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        button = _BUTTONS.get(event.button())
-        if self._pan is not None and (button == "middle" or button == "left"):
-            self._pan = None
-            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else Qt.CursorShape.ArrowCursor)
-            event.accept()
-            return
-        if button is None or button == "middle" or self._renderer is None:
-            return
-        self._drag_button = None
-        self.mouseReleased.emit(self._map_event(event.position(), button, event.modifiers()))
-        event.accept()
-
-    def leaveEvent(self, event: QEvent) -> None:
-        self._set_hover(None)
-        super().leaveEvent(event)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
-            self._space = True
-            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def keyReleaseEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
-            self._space = False
-            if self._pan is None:
-                self.viewport().setCursor(Qt.CursorShape.ArrowCursor)
-            event.accept()
-            return
-        super().keyReleaseEvent(event)
+    def _hover_changed(self, hover: object) -> None:
+        self.cellHovered.emit(hover)
 
     def tooltip_text(self, cell: Cell) -> str | None:
         """What the overlays say about ``cell`` (their tooltips, joined)."""
