@@ -21,7 +21,8 @@ Picking uses a shapely ``STRtree``.  Maps with ``wrap_x`` repeat east and
 west: the view scrolls round the world without end.
 
 Coordinates: *map* coordinates are the file's (x right, y down); ``zoom`` is
-screen pixels per map unit.
+screen pixels per map unit.  Zoom, scrolling, panning and fit are
+:class:`~app.gui.map_view.MapView`'s.
 """
 
 from __future__ import annotations
@@ -29,39 +30,33 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 import pyqtgraph as pg
 import shapely
-from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QFont,
     QFontMetricsF,
-    QKeyEvent,
-    QMouseEvent,
     QPainter,
     QPainterPath,
     QPaintEvent,
     QPen,
     QPixmap,
     QPolygonF,
-    QResizeEvent,
     QTransform,
-    QWheelEvent,
 )
-from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+from PySide6.QtWidgets import QWidget
 from shapely.geometry import Point
 from shapely.ops import nearest_points
 
 from engine.territory import BorderKind, Territory, TerritoryScenario
 
+from ..map_view import Button, MapView, modifier_flags
 from ..render import style
 from .overlay import EMPTY, Route, TerritoryOverlay
-
-Button = Literal["left", "right", "middle"]
 
 SEA = QColor("#9cc3e0")
 SEA_EDGE = QColor("#6f9cc0")
@@ -114,13 +109,6 @@ class TerritoryMouseEvent:
     """The viewport point (unit counters are hit in screen terms)."""
 
 
-_BUTTONS: dict[Qt.MouseButton, Button] = {
-    Qt.MouseButton.LeftButton: "left",
-    Qt.MouseButton.RightButton: "right",
-    Qt.MouseButton.MiddleButton: "middle",
-}
-
-
 def side_color(scenario: TerritoryScenario, side: str | None) -> QColor:
     if side is None:
         return QColor(NOBODY)
@@ -144,23 +132,19 @@ def land_color(scenario: TerritoryScenario, t: Territory) -> QColor:
     return blend(PAPER, side_color(scenario, t.controller), LAND_TINT) if t.controller else QColor(NOBODY)
 
 
-class TerritoryCanvas(QAbstractScrollArea):
-    """Scrollable, zoomable view of a territory scenario."""
+class TerritoryCanvas(MapView):
+    """Scrollable, zoomable view of a territory scenario (mouse signals
+    carry :class:`TerritoryMouseEvent` s)."""
 
     territoryHovered = Signal(object)  # str | None
-    mousePressed = Signal(object)  # TerritoryMouseEvent (left/right)
-    mouseMoved = Signal(object)
-    mouseReleased = Signal(object)
-    zoomChanged = Signal(float)
 
     MARGIN = 40
-    ZOOM_STEP = 1.25
     MAX_ZOOM = 40.0
+    CENTRE_WITH_MARGIN = True
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._s: TerritoryScenario | None = None
-        self._zoom = 1.0
         self._paths: dict[int, dict[str, QPainterPath]] = {}
         self._cache: tuple[tuple[float, int], QRectF, QPixmap] | None = None
         self._static_rev = 0
@@ -172,20 +156,9 @@ class TerritoryCanvas(QAbstractScrollArea):
         self._overlay: TerritoryOverlay = EMPTY
         self._selected: set[str] = set()
         self._selected_unit: str | None = None
-        self._hover: str | None = None
-        self._pan: tuple[QPointF, int, int] | None = None
-        self._space = False
-        self._drag_button: Button | None = None
-        self._fit_pending = False
         self._wrapping = False
         self.render_count = 0
         """How many times the static layer was rendered (tests, bench)."""
-        vp = self.viewport()
-        vp.setMouseTracking(True)
-        vp.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.horizontalScrollBar().setSingleStep(32)
-        self.verticalScrollBar().setSingleStep(32)
         self._font = QFont(self.font())
         self._font.setPixelSize(11)
         self._small = QFont(self.font())
@@ -350,31 +323,11 @@ class TerritoryCanvas(QAbstractScrollArea):
     def wrap(self) -> bool:
         return bool(self._s and self._s.map.wrap_x)
 
-    def zoom(self) -> float:
-        return self._zoom
+    def _map_size(self) -> tuple[float, float] | None:
+        return None if self._s is None else (self.map_width, self.map_height)
 
-    def _scene_size(self) -> tuple[int, int]:
-        w = self.map_width * (3 if self.wrap else 1)
-        return math.ceil(w * self._zoom), math.ceil(self.map_height * self._zoom)
-
-    def origin(self) -> tuple[float, float]:
-        """Viewport position of map point (0, 0)."""
-        sw, sh = self._scene_size()
-        vw, vh = self.viewport().width(), self.viewport().height()
-        if self.wrap:
-            ox = self.MARGIN - self.horizontalScrollBar().value() + self.map_width * self._zoom
-        else:
-            ox = (vw - sw) / 2 if sw + 2 * self.MARGIN <= vw else self.MARGIN - self.horizontalScrollBar().value()
-        oy = (vh - sh) / 2 if sh + 2 * self.MARGIN <= vh else self.MARGIN - self.verticalScrollBar().value()
-        return ox, oy
-
-    def map_to_view(self, x: float, y: float) -> QPointF:
-        ox, oy = self.origin()
-        return QPointF(ox + x * self._zoom, oy + y * self._zoom)
-
-    def view_to_map(self, pos: QPointF) -> tuple[float, float]:
-        ox, oy = self.origin()
-        return (pos.x() - ox) / self._zoom, (pos.y() - oy) / self._zoom
+    def _wraps(self) -> bool:
+        return self.wrap
 
     def wrap_x(self, x: float) -> float:
         return x % self.map_width if self.wrap else x
@@ -395,58 +348,13 @@ class TerritoryCanvas(QAbstractScrollArea):
     def territory_at(self, pos: QPointF) -> str | None:
         return self.territory_at_map(*self.view_to_map(pos))
 
-    def visible_map_rect(self) -> QRectF:
-        x0, y0 = self.view_to_map(QPointF(0, 0))
-        x1, y1 = self.view_to_map(QPointF(self.viewport().width(), self.viewport().height()))
-        return QRectF(x0, y0, x1 - x0, y1 - y0)
-
-    def _fit_zoom(self) -> float:
-        vw = max(1, self.viewport().width() - 2 * self.MARGIN)
-        vh = max(1, self.viewport().height() - 2 * self.MARGIN)
-        return max(1e-4, min(vw / self.map_width, vh / self.map_height, self.MAX_ZOOM))
-
-    def _update_scrollbars(self) -> None:
-        sw, sh = self._scene_size()
-        vw, vh = self.viewport().width(), self.viewport().height()
-        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
-        h.setRange(0, max(0, sw + 2 * self.MARGIN - vw))
-        v.setRange(0, max(0, sh + 2 * self.MARGIN - vh))
-        h.setPageStep(max(1, vw))
-        v.setPageStep(max(1, vh))
-
-    def set_zoom(self, z: float, anchor: QPointF | None = None) -> None:
-        """Zoom keeping the map point under ``anchor`` (default: the view's
-        centre) in place."""
-        self._fit_pending = False
-        self._apply_zoom(z, anchor)
-
-    def _apply_zoom(self, z: float, anchor: QPointF | None = None) -> None:
-        lo = min(self._fit_zoom() * 0.5, 0.05)
-        z = min(max(z, lo), self.MAX_ZOOM)
-        if anchor is None:
-            anchor = QPointF(self.viewport().width() / 2, self.viewport().height() / 2)
-        mx, my = self.view_to_map(anchor)
-        changed = not math.isclose(z, self._zoom, rel_tol=1e-9)
-        self._zoom = z
-        self._update_scrollbars()
-        shift = self.map_width * z if self.wrap else 0.0
-        self.horizontalScrollBar().setValue(round(self.MARGIN + shift + mx * z - anchor.x()))
-        self.verticalScrollBar().setValue(round(self.MARGIN + my * z - anchor.y()))
-        self.viewport().update()
-        if changed:
-            self._cache = None
-            self.zoomChanged.emit(z)
-
-    def zoom_in(self) -> None:
-        self._fit_pending = False
-        self.set_zoom(self._zoom * self.ZOOM_STEP)
-
-    def zoom_out(self) -> None:
-        self._fit_pending = False
-        self.set_zoom(self._zoom / self.ZOOM_STEP)
+    def _zoom_changed(self) -> None:
+        self._cache = None
 
     def fit(self) -> None:
-        """The whole map in view, centred."""
+        """The whole map in view, centred (a wrap_x map: its middle copy).
+        Unlike the grid canvas's fit it does not ask a later resize to fit
+        again; only a new scenario does."""
         if self._s is None:
             return
         z = self._fit_zoom()
@@ -460,13 +368,8 @@ class TerritoryCanvas(QAbstractScrollArea):
 
     def center_on(self, tid: str) -> None:
         p = self._labels.get(tid)
-        if p is None:
-            return
-        self._fit_pending = False
-        shift = self.map_width * self._zoom if self.wrap else 0.0
-        self.horizontalScrollBar().setValue(round(self.MARGIN + shift + p[0] * self._zoom
-                                                  - self.viewport().width() / 2))
-        self.verticalScrollBar().setValue(round(self.MARGIN + p[1] * self._zoom - self.viewport().height() / 2))
+        if p is not None:
+            self._scroll_to(*p)
 
     def scrollContentsBy(self, dx: int, dy: int) -> None:
         if self.wrap and not self._wrapping:
@@ -481,7 +384,7 @@ class TerritoryCanvas(QAbstractScrollArea):
                     start, h0, v0 = self._pan
                     self._pan = (start, h0 + (step if cx < 0 else -step), v0)
                 self._wrapping = False
-        self.viewport().update()
+        super().scrollContentsBy(dx, dy)
 
     # ------------------------------------------------------------------
     # paths
@@ -983,93 +886,21 @@ class TerritoryCanvas(QAbstractScrollArea):
     # ------------------------------------------------------------------
     # events
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        if self._fit_pending:
-            self.fit()
-        else:
-            self._update_scrollbars()
-
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        delta = event.angleDelta().y()
-        if delta == 0 or self._s is None:
-            event.ignore()
-            return
-        self._fit_pending = False
-        self.set_zoom(self._zoom * self.ZOOM_STEP ** (delta / 120.0), event.position())
-        event.accept()
-
-    def _event(self, pos: QPointF, button: Button | None, mods: Qt.KeyboardModifier) -> TerritoryMouseEvent:
+    def _mouse_event(self, pos: QPointF, button: Button | None, mods: Qt.KeyboardModifier) -> TerritoryMouseEvent:
         x, y = self.view_to_map(pos)
-        return TerritoryMouseEvent(self.wrap_x(x), y, self.territory_at_map(x, y), button,
-                                   bool(mods & Qt.KeyboardModifier.ShiftModifier),
-                                   bool(mods & Qt.KeyboardModifier.ControlModifier),
-                                   bool(mods & Qt.KeyboardModifier.AltModifier), (pos.x(), pos.y()))
+        return TerritoryMouseEvent(self.wrap_x(x), y, self.territory_at_map(x, y), button, *modifier_flags(mods),
+                                   (pos.x(), pos.y()))
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:
-        button = _BUTTONS.get(event.button())
-        if button == "middle" or (button == "left" and self._space):
-            self._fit_pending = False
-            self._pan = (event.position(), self.horizontalScrollBar().value(), self.verticalScrollBar().value())
-            self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
-            event.accept()
-            return
-        if button is None or self._s is None:
-            return
-        self._drag_button = button
-        self.mousePressed.emit(self._event(event.position(), button, event.modifiers()))
-        event.accept()
+    def _hover_of(self, event: object) -> str | None:
+        assert isinstance(event, TerritoryMouseEvent)
+        return event.territory
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:
-        if self._pan is not None:
-            start, h0, v0 = self._pan
-            d = event.position() - start
-            self.horizontalScrollBar().setValue(round(h0 - d.x()))
-            self.verticalScrollBar().setValue(round(v0 - d.y()))
-            event.accept()
-            return
-        if self._s is None:
-            return
-        ev = self._event(event.position(), self._drag_button, event.modifiers())
-        if ev.territory != self._hover:
-            self._hover = ev.territory
-            self.territoryHovered.emit(ev.territory)
-        self.mouseMoved.emit(ev)
+    def _hover_changed(self, hover: object) -> None:
+        self.territoryHovered.emit(hover)
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
-        button = _BUTTONS.get(event.button())
-        if self._pan is not None and button in ("middle", "left"):
-            self._pan = None
-            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor if self._space else Qt.CursorShape.ArrowCursor)
-            event.accept()
-            return
-        if button is None or button == "middle" or self._s is None:
-            return
-        self._drag_button = None
-        self.mouseReleased.emit(self._event(event.position(), button, event.modifiers()))
-        event.accept()
-
-    def leaveEvent(self, event: QEvent) -> None:
-        if self._hover is not None:
-            self._hover = None
-            self.territoryHovered.emit(None)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
-            self._space = True
-            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def keyReleaseEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
-            self._space = False
-            if self._pan is None:
-                self.viewport().setCursor(Qt.CursorShape.ArrowCursor)
-            event.accept()
-            return
-        super().keyReleaseEvent(event)
+    def _start_pan(self, pos: QPointF) -> None:
+        self._fit_pending = False  # a pan ends refitting on resize (a wrap_x map pans even when fitted)
+        super()._start_pan(pos)
 
 
 __all__ = ["TerritoryCanvas", "TerritoryMouseEvent", "land_color", "side_color"]
