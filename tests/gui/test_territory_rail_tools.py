@@ -7,12 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, QSettings, Qt
+from PySide6.QtCore import QPoint, Qt
+from test_territory_editor import open_window as open_territory_window
 
 from app.gui.territory import TerritoryWindow
 from engine.rules.rail_options import RailOptions
-from engine.scenario_io import load_any
-from engine.territory import TerritoryScenario
 
 pytestmark = pytest.mark.gui
 
@@ -23,16 +22,8 @@ SHIFT = Qt.KeyboardModifier.ShiftModifier
 
 
 def open_window(qtbot, tmp_path: Path, mode: str) -> TerritoryWindow:
-    s = load_any(RAIL_OPTIONS)
-    assert isinstance(s, TerritoryScenario)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = TerritoryWindow(s, str(RAIL_OPTIONS), settings, tmp_path / "state")
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(1200, 800)
-    w.show()
-    qtbot.waitExposed(w)
-    w.canvas.fit()
+    """The Rail Options sample in a territory window, fitted, in ``mode``."""
+    w = open_territory_window(qtbot, tmp_path, RAIL_OPTIONS)
     w.mode_actions[mode].trigger()
     assert w.mode == mode
     return w
