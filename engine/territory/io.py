@@ -18,8 +18,14 @@ from typing import Any
 
 from ..model import Faction, ModelError, Ruleset
 from ..scenario_io import (
-    MAX_PROBLEMS, Problem, ScenarioError, _Builder, _drop_defaults, _schema_problems, header_data,
+    MAX_PROBLEMS,
+    Problem,
+    ScenarioError,
+    _Builder,
+    _drop_defaults,
+    _schema_problems,
     dumps_compact,
+    header_data,
 )
 from .geometry import GeometryError, shape_from_rings, shape_to_rings
 from .model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit

@@ -440,12 +440,9 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
     for a, b in game.connections:
         ta, tb = tm.territories[ids[a]], tm.territories[ids[b]]
         kind = BorderKind.ORDINARY
-        if ta.land and tb.land and not ta.shape.is_empty and not tb.shape.is_empty \
-                and ta.shape.distance(tb.shape) > strait_gap and not wrap_x:
-            kind = BorderKind.STRAIT
-        elif ta.land and tb.land and wrap_x and not ta.shape.is_empty and not tb.shape.is_empty \
-                and ta.shape.distance(tb.shape) > strait_gap \
-                and _wrapped_distance(ta, tb, tm.width) > strait_gap:
+        if (ta.land and tb.land and not ta.shape.is_empty and not tb.shape.is_empty
+                and ta.shape.distance(tb.shape) > strait_gap
+                and (not wrap_x or _wrapped_distance(ta, tb, tm.width) > strait_gap)):
             kind = BorderKind.STRAIT
         if tm.graph.has_edge(ta.id, tb.id):
             continue
