@@ -968,15 +968,29 @@ class RailOptions:
 # applying moves
 
 
-def record_move(scenario: TerritoryScenario, verdict: RailVerdict) -> None:
+@dataclass(frozen=True)
+class RecordedMove:
+    """What :func:`record_move` did, for :func:`undo_move` to take back
+    exactly: the unit, and whether it created the rail-options state or
+    its list of moves (to be removed again once empty)."""
+
+    unit: str
+    made_state: bool
+    made_moves: bool
+
+
+def record_move(scenario: TerritoryScenario, verdict: RailVerdict) -> RecordedMove:
     """Apply an allowed move: append it to ``state.rail_options.moves`` and
-    move the unit.  Raises :class:`RailOptionsError` for a refused verdict."""
+    move the unit; returns what it did, for :func:`undo_move`.  Raises
+    :class:`RailOptionsError` for a refused verdict."""
     if not verdict.allowed:
         raise RailOptionsError(f"cannot apply a refused rail move: {verdict.reason}")
     u = scenario.unit(verdict.unit)
     if u.at != verdict.start:
         raise RailOptionsError(f"unit {u.id} is in {scenario.map.label(u.at)}, not {scenario.map.label(verdict.start)}")
+    made_state = SYSTEM not in scenario.state
     st = scenario.state.setdefault(SYSTEM, {})
+    made_moves = "moves" not in st
     moves = st.setdefault("moves", [])
     entry: dict[str, Any] = {"unit": u.id, "nation": verdict.nation, "turn": scenario.turn,
                              "option": verdict.option, "path": list(verdict.path)}
@@ -984,18 +998,27 @@ def record_move(scenario: TerritoryScenario, verdict: RailVerdict) -> None:
         entry["station"] = verdict.station
     moves.append(entry)
     u.at = verdict.to
+    return RecordedMove(u.id, made_state, made_moves)
 
 
-def undo_move(scenario: TerritoryScenario, unit_id: str) -> None:
+def undo_move(scenario: TerritoryScenario, unit_id: str, recorded: RecordedMove | None = None) -> None:
     """Take back the unit's rail move of this turn (the inverse of
-    :func:`record_move`)."""
+    :func:`record_move`).  Given what ``record_move`` returned, it also
+    removes the list of moves and the rail-options state that call created,
+    once they are empty, so a move and its undo leave the scenario (and its
+    file) exactly as they were."""
     u = scenario.unit(unit_id)
-    moves = scenario.state.get(SYSTEM, {}).get("moves", [])
+    st = scenario.state.get(SYSTEM, {})
+    moves = st.get("moves", [])
     for i in range(len(moves) - 1, -1, -1):
         m = moves[i]
         if m.get("unit") == u.id and m.get("turn", scenario.turn) == scenario.turn:
             del moves[i]
             u.at = m["path"][0]
+            if recorded is not None and recorded.made_moves and not moves:
+                del st["moves"]
+            if recorded is not None and recorded.made_state and not st:
+                del scenario.state[SYSTEM]
             return
     raise RailOptionsError(f"unit {u.id} has made no rail move this turn")
 
@@ -1056,4 +1079,4 @@ def reach(scenario: TerritoryScenario, unit_id: str, option: int | None = None,
 
 __all__ = ["OPTION_NAMES", "SYSTEM", "NationLoad", "RailConfig", "RailOptions", "RailOptionsError", "RailReach",
            "RailVerdict", "Reached", "StationLoad", "config_from_dict", "judge", "reach", "reach_to_data",
-           "record_move", "undo_move", "verdict_to_data"]
+           "record_move", "RecordedMove", "undo_move", "verdict_to_data"]

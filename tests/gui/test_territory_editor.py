@@ -357,6 +357,7 @@ def test_selecting_a_unit_lists_what_the_cli_lists(qtbot, tmp_path, capsys) -> N
 
 def test_a_planned_rail_move_is_undoable_and_updates_the_capacity(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, RAIL_OPTIONS)
+    opened = w.document.text()
     w.set_mode("railoptions")
     w.select_unit("ger_inf")
     assert w.options_panel.nation_left("Germany") == "6"
@@ -378,7 +379,7 @@ def test_a_planned_rail_move_is_undoable_and_updates_the_capacity(qtbot, tmp_pat
     assert w.options_panel.nation_left("Germany") == "5"
     w.document.undo_stack.undo()
     assert w.scenario.unit("ger_inf").at == "germany"
-    assert w.scenario.state["rail_options"]["moves"] == []
+    assert w.document.text() == opened  # the move and its record are gone, nothing left behind
     assert w.options_panel.nation_left("Germany") == "6"
 
 

@@ -529,10 +529,17 @@ def test_the_scenario_names_the_option_and_moves_undo() -> None:
     s = build([("a", dict(BOTH)), ("b", dict(BOTH))], options={"option": 2})
     v = judge(s, "u", "b")
     assert v.option == 2 and v.allowed and v.station is None and v.points == 1
-    record_move(s, v)
+    before = copy.deepcopy(s.state)
+    done = record_move(s, v)
     assert s.unit("u").at == "b" and s.state["rail_options"]["moves"][0]["path"] == ["a", "b"]
-    undo_move(s, "u")
-    assert s.unit("u").at == "a" and s.state["rail_options"]["moves"] == []
+    undo_move(s, "u", done)
+    assert s.unit("u").at == "a" and s.state == before  # no empty moves list left behind
+    record_move(s, v)
+    undo_move(s, "u")  # without the record: the move goes, the (now empty) list stays
+    assert s.state["rail_options"]["moves"] == []
+    done = record_move(s, v)
+    undo_move(s, "u", done)  # the list was there before this move: it stays
+    assert s.state["rail_options"] == {"moves": []}
     with pytest.raises(RailOptionsError, match="no rail move this turn"):
         undo_move(s, "u")
     with pytest.raises(RailOptionsError, match="refused"):
@@ -645,3 +652,13 @@ def test_the_command_prints_text_and_refuses_with_exit_1(capsys: pytest.CaptureF
     assert "no unit 'nobody'" in capsys.readouterr().err
     assert main(["rail-options", str(ROOT / "maps" / "gitm_cases.json"), "--unit", "x"]) == 1
     assert "rail options need a territory map" in capsys.readouterr().err
+
+
+def test_undo_keeps_earlier_moves_and_the_state_they_live_in() -> None:
+    earlier = {"unit": "u", "nation": "ger", "turn": 4, "path": ["b", "a"]}
+    s = build([("a", dict(BOTH)), ("b", dict(BOTH))], options={"option": 2}, state={"moves": [dict(earlier)]})
+    before = copy.deepcopy(s.state)
+    done = record_move(s, judge(s, "u", "b"))
+    assert len(s.state["rail_options"]["moves"]) == 2
+    undo_move(s, "u", done)
+    assert s.state == before and s.state["rail_options"]["moves"] == [earlier]

@@ -28,7 +28,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand
 
 from engine.model import ModelError
-from engine.rules.rail_options import RailVerdict, record_move, undo_move
+from engine.rules.rail_options import RailVerdict, RecordedMove, record_move, undo_move
 from engine.scenario_io import load_any, save_any
 from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.territory.io import dumps_territory_scenario
@@ -317,13 +317,14 @@ class RailMoveCommand(QUndoCommand):
         m = doc.scenario.map
         super().__init__(f"rail {verdict.unit}: {m.label(verdict.start)} → {m.label(verdict.to)}")
         self.doc, self.verdict = doc, verdict
+        self.recorded: RecordedMove | None = None
 
     def redo(self) -> None:
-        record_move(self.doc.scenario, self.verdict)
+        self.recorded = record_move(self.doc.scenario, self.verdict)
         self.doc.notify({self.verdict.start, self.verdict.to}, units={self.verdict.unit})
 
     def undo(self) -> None:
-        undo_move(self.doc.scenario, self.verdict.unit)
+        undo_move(self.doc.scenario, self.verdict.unit, self.recorded)
         self.doc.notify({self.verdict.start, self.verdict.to}, units={self.verdict.unit})
 
 
