@@ -259,14 +259,18 @@ def _segment_distance(px: float, py: float, ax: float, ay: float, bx: float, by:
     return float((qx * qx + qy * qy) ** 0.5)
 
 
-def _run(kind: str, examples: int, steps: int) -> None:
-    machine = type(f"UndoMachine_{kind}", (UndoMachine,), {"kind": kind})
+def run_machine(machine: type[RuleBasedStateMachine], examples: int, steps: int) -> None:
+    """Run a stateful undo machine (this file's or the territory one's)."""
     run_state_machine_as_test(machine, settings=settings(
         max_examples=examples, stateful_step_count=steps, deadline=None, database=None,
         # shrinking a failing run of GUI steps can take many minutes: off unless asked (ADJUTANT_SHRINK=1);
         # the failure still prints the whole sequence of steps
         phases=tuple(Phase) if os.environ.get("ADJUTANT_SHRINK") else (Phase.explicit, Phase.generate),
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+
+
+def _run(kind: str, examples: int, steps: int) -> None:
+    run_machine(type(f"UndoMachine_{kind}", (UndoMachine,), {"kind": kind}), examples, steps)
 
 
 @pytest.mark.parametrize("kind", list(GRIDS))

@@ -26,22 +26,14 @@ The grid-map counterpart is ``test_undo_invariants.py``.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    initialize,
-    invariant,
-    precondition,
-    rule,
-    run_state_machine_as_test,
-)
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from shapely.geometry import box
+from test_undo_invariants import run_machine
 
 from app.gui.territory.document import TERRITORY_FIELDS, TerritoryDocument
 from engine.model import ModelError
@@ -239,11 +231,8 @@ class TerritoryUndoMachine(RuleBasedStateMachine):
 
 
 def _run(sample: str, examples: int, steps: int) -> None:
-    machine = type(f"TerritoryUndoMachine_{Path(sample).stem}", (TerritoryUndoMachine,), {"sample": sample})
-    run_state_machine_as_test(machine, settings=settings(
-        max_examples=examples, stateful_step_count=steps, deadline=None, database=None,
-        phases=tuple(Phase) if os.environ.get("ADJUTANT_SHRINK") else (Phase.explicit, Phase.generate),
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]))
+    run_machine(type(f"TerritoryUndoMachine_{Path(sample).stem}", (TerritoryUndoMachine,), {"sample": sample}),
+                examples, steps)
 
 
 @pytest.mark.parametrize("sample", SAMPLES)
