@@ -1,13 +1,19 @@
 """Undo commands: each changes the model (engine objects), never the scene.
 
-One generic command, :class:`EditCommand`, carries a list of engine edits
-(:mod:`engine.editing`) — a paint dab, a fill, a laid rail, a unit move.
+One generic command, :class:`EditCommand`, serves both editors: it carries a
+list of engine edit records — grid edits (:mod:`engine.editing`: a paint
+dab, a fill, a laid rail, a unit move) or territory edits
+(:mod:`engine.territory.edits`: an attribute, a feature, a border, a new
+territory, a rail move).  Redo and undo hand the list to the document
+(:meth:`~app.gui.document_base.DocumentBase.apply_edits` /
+:meth:`~app.gui.document_base.DocumentBase.revert_edits`), which has the
+engine carry it out or back and re-emits the typed record of what changed
+as signals for the views.  Merge ids are one enum, :class:`MergeId`.
+
 Edits pushed with the same stroke key merge, so a whole brush stroke is
 one undo step (Tiled's paint-merge): :func:`push_edits` grows the stroke's
 command in place instead of pushing a command per dab for
-:meth:`QUndoCommand.mergeWith` to swallow.  After any redo or undo the
-command hands what it touched to the document, which re-emits it as signals
-for the views.
+:meth:`QUndoCommand.mergeWith` to swallow.
 
 Why not let Qt merge: PySide6 (6.11) never frees the Python object of a
 command that :meth:`QUndoStack.push` merges into another (Qt deletes the
@@ -23,42 +29,58 @@ dropped by a push, ``clear``) are freed normally.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoCommand
 
-from engine.editing import Edit, apply_edits, revert_edits
-
 if TYPE_CHECKING:
-    from .document import Document
+    from .document_base import DocumentBase
 
-MERGE_STROKE = 1
-"""Merge id of commands that belong to a stroke (see :attr:`EditCommand.stroke`)."""
+
+class MergeId(IntEnum):
+    """The merge ids of the editors' undo commands (:meth:`QUndoCommand.id`)."""
+
+    NONE = -1
+    """Never merges (Qt's convention)."""
+    STROKE = 1
+    """Edits of one stroke (a drag); they merge when their stroke keys match
+    (see :attr:`EditCommand.stroke`)."""
 
 
 class EditCommand(QUndoCommand):
-    """Carry out ``edits`` on the document's scenario (redo) and back
-    (undo, in reverse order)."""
+    """Carry out ``edits`` (engine edit records of the document's map kind)
+    on the document's scenario (redo) and back (undo, in reverse order).
+    ``text`` names the step unless the document names it from its edits
+    (:meth:`~app.gui.document_base.DocumentBase.describe_edits`)."""
 
-    def __init__(self, document: Document, text: str, edits: list[Edit], stroke: int | None = None) -> None:
+    def __init__(self, document: DocumentBase, text: str, edits: Sequence[Any], stroke: int | None = None) -> None:
         super().__init__(text)
         self.document = document
-        self.edits: list[Edit] = list(edits)
+        self.edits: list[Any] = list(edits)
         self.stroke = stroke
+        self._name()
+
+    def _name(self) -> None:
+        text = self.document.describe_edits(self.edits)
+        if text is not None:
+            self.setText(text)
 
     def redo(self) -> None:
-        self.document.notify(apply_edits(self.document.scenario, self.edits))
+        self.document.apply_edits(self.edits)
 
     def undo(self) -> None:
-        self.document.notify(revert_edits(self.document.scenario, self.edits))
+        self.document.revert_edits(self.edits)
 
     def id(self) -> int:
-        return MERGE_STROKE if self.stroke is not None else -1
+        return int(MergeId.STROKE if self.stroke is not None else MergeId.NONE)
 
-    def extend(self, edits: list[Edit]) -> None:
+    def extend(self, edits: Sequence[Any]) -> None:
         """Carry out more edits of the same step (the next dab of a stroke)."""
-        self.document.notify(apply_edits(self.document.scenario, edits))
+        self.document.apply_edits(edits)
         self.edits.extend(edits)
+        self._name()
 
     def release(self) -> None:
         """Drop the edits: Qt deletes this command (merged into another) and
@@ -69,11 +91,12 @@ class EditCommand(QUndoCommand):
         if not isinstance(other, EditCommand) or other.stroke is None or other.stroke != self.stroke:
             return False
         self.edits.extend(other.edits)
+        self._name()
         other.release()  # Qt deletes ``other`` now; PySide keeps its Python object
         return True
 
 
-def push_edits(document: Document, text: str, edits: list[Edit], stroke: int | None) -> None:
+def push_edits(document: DocumentBase, text: str, edits: Sequence[Any], stroke: int | None) -> None:
     """Carry out ``edits`` as a step on ``document.undo_stack``: into the
     stroke's command when it is on top (:meth:`DocumentBase.stroke_command`),
     else as a new command."""

@@ -3,7 +3,8 @@
 The document owns the :class:`~engine.model.Scenario` being edited.  Every
 change goes through :meth:`Document.push`, which wraps engine edits
 (:mod:`engine.editing`) in one :class:`~app.gui.commands.EditCommand` on the
-document's :class:`QUndoStack`; the command changes the model, and the
+document's :class:`QUndoStack`; the command has the document carry them out
+(:meth:`Document.apply_edits`, :meth:`Document.revert_edits`), and the
 document re-emits what changed as small typed records:
 
 * :attr:`Document.cellsChanged` ``(layer, cells)`` — cells touched in one
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Signal
 
-from engine.editing import Edit, Touched
+from engine.editing import Edit, Touched, apply_edits, revert_edits
 from engine.model import Scenario
 from engine.scenario_io import dumps_scenario, load_scenario, save_scenario
 
@@ -59,8 +60,16 @@ class Document(DocumentBase):
         push_edits(self, text, items, stroke)
         return True
 
+    def apply_edits(self, edits: Sequence[Edit]) -> None:
+        """Carry out ``edits`` and emit what they touched (a command's redo)."""
+        self.notify(apply_edits(self.scenario, edits))
+
+    def revert_edits(self, edits: Sequence[Edit]) -> None:
+        """Take ``edits`` back and emit what they touched (a command's undo)."""
+        self.notify(revert_edits(self.scenario, edits))
+
     def notify(self, touched: Touched) -> None:
-        """Re-emit what an edit touched (called by the commands)."""
+        """Re-emit what an edit touched."""
         for layer, cells in touched.cells.items():
             if cells and layer not in touched.whole:
                 self.cellsChanged.emit(layer, cells)

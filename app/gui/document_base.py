@@ -8,15 +8,24 @@ from that file.  It offers what the window's file handling and
 :meth:`is_modified`, :meth:`display_name`, :meth:`replace`, :meth:`open`,
 :meth:`save` and :meth:`text`.
 
+Both documents push every change as one generic
+:class:`app.gui.commands.EditCommand` holding engine edit records of their
+map kind; a stroke (a drag) grows its command in place
+(:meth:`stroke_command`).
+
 A subclass (:class:`app.gui.document.Document` for grid maps,
 :class:`app.gui.territory.document.TerritoryDocument` for territory maps)
-adds its own change signals and edits, and fills three hooks: :meth:`_load`
-(read a file of its kind), :meth:`_write` (save atomically) and :meth:`text`
-(the file text autosave writes).
+adds its own change signals and edits, and fills the hooks: :meth:`_load`
+(read a file of its kind), :meth:`_write` (save atomically), :meth:`text`
+(the file text autosave writes), :meth:`apply_edits` and
+:meth:`revert_edits` (have the engine carry edit records out or back and
+emit what they touched), and optionally :meth:`describe_edits` (the undo
+text of a step).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -114,6 +123,22 @@ class DocumentBase(QObject):
         self.modifiedChanged.emit(False)
 
     # -- hooks -----------------------------------------------------------
+    def apply_edits(self, edits: Sequence[Any]) -> None:
+        """Carry out engine edit records on the scenario, in order, and emit
+        what they touched (:class:`app.gui.commands.EditCommand` redo)."""
+        raise NotImplementedError
+
+    def revert_edits(self, edits: Sequence[Any]) -> None:
+        """Take engine edit records back, in reverse order, and emit what
+        they touched (:class:`app.gui.commands.EditCommand` undo)."""
+        raise NotImplementedError
+
+    def describe_edits(self, edits: Sequence[Any]) -> str | None:
+        """The undo text of a step made of ``edits`` (read before they are
+        carried out, and again as a stroke grows); ``None``: keep the text
+        the step was pushed with."""
+        return None
+
     def _load(self, path: str) -> Any:
         """Read the scenario file at ``path`` (a map of this document's kind)."""
         raise NotImplementedError

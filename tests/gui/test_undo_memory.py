@@ -74,10 +74,10 @@ def test_a_stroke_does_not_merge_into_the_saved_step(qapp) -> None:
 def test_a_railroad_drag_on_a_territory_map_is_one_command_and_clearing_frees_it(qapp) -> None:
     """The territory editor's strokes (a drag of the Railroad tool) grow one
     command too, and the history frees every command it held."""
-    from app.gui.territory.document import FeatureCommand, TerritoryDocument
+    from app.gui.territory.document import TerritoryDocument
     from engine.scenario_io import load_any
 
-    before = alive(FeatureCommand)
+    before = alive(EditCommand)
     doc = TerritoryDocument(load_any(RAIL_OPTIONS))
     strip = ["belgium", "austria", "balkans", "turkey"]
     original = {t: doc.scenario.map.territories[t].features.get("railroad") for t in strip}
@@ -86,9 +86,9 @@ def test_a_railroad_drag_on_a_territory_map_is_one_command_and_clearing_frees_it
         for t in strip:
             doc.set_feature(t, "railroad", {"purchased": k} if k % 2 else None, stroke)
     assert doc.undo_stack.count() == 30
-    assert alive(FeatureCommand) - before == 30
+    assert alive(EditCommand) - before == 30
     assert doc.undo_stack.text(29) == "add railroad in 4 territories"
     doc.undo_stack.setIndex(0)
     assert {t: doc.scenario.map.territories[t].features.get("railroad") for t in strip} == original
     doc.undo_stack.clear()
-    assert alive(FeatureCommand) == before
+    assert alive(EditCommand) == before

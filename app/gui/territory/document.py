@@ -1,16 +1,22 @@
 """The open territory scenario, its file and its undo stack.
 
-Like :class:`app.gui.document.Document` for grid maps: every change is one
-:class:`QUndoCommand` that changes the model (a territory attribute, a
-feature, a border, a new territory, a rail move), and the document re-emits
-what changed:
+Like :class:`app.gui.document.Document` for grid maps: every change is a
+list of engine edit records (:mod:`engine.territory.edits`: a territory
+attribute, a feature, a border, a new territory, a rail move) planned by the
+engine's ``plan_*`` functions — which refuse bad values with a
+:class:`~engine.model.ModelError` and return ``None`` for a change that
+changes nothing — and pushed as one generic
+:class:`~app.gui.commands.EditCommand`.  The command's redo and undo call
+:meth:`TerritoryDocument.apply_edits` / :meth:`TerritoryDocument.revert_edits`,
+and the document re-emits the :class:`~engine.territory.edits.TerritoryTouched`
+record of what changed:
 
 * :attr:`TerritoryDocument.territoriesChanged` ``(ids)`` — territories whose
   attributes, shape or features changed (views repaint them);
 * :attr:`TerritoryDocument.bordersChanged` ``()`` — the border graph changed;
 * :attr:`TerritoryDocument.unitsChanged` ``(ids)`` — units moved;
-* :attr:`TerritoryDocument.edited` ``(what)`` — once per change (previews
-  re-run on it);
+* :attr:`TerritoryDocument.edited` ``(TerritoryTouched)`` — once per change
+  (previews re-run on it; ``shapes`` says outlines or labels moved);
 * :attr:`TerritoryDocument.scenarioReplaced` ``(scenario)`` — a new map.
 
 It offers the signals and methods :class:`app.gui.autosave.Autosave` uses
@@ -20,24 +26,37 @@ It offers the signals and methods :class:`app.gui.autosave.Autosave` uses
 
 from __future__ import annotations
 
-import copy
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoCommand
 
 from engine.model import ModelError
-from engine.rules.rail_options import RailVerdict, RecordedMove, record_move, undo_move
+from engine.rules.rail_options import RailVerdict
 from engine.scenario_io import load_any, save_any
 from engine.territory import BorderKind, Territory, TerritoryScenario
+from engine.territory.edits import (
+    TERRITORY_FIELDS,
+    AttributeChange,
+    BorderChange,
+    FeatureChange,
+    RailMoveEdit,
+    TerritoryAdded,
+    TerritoryEdit,
+    TerritoryTouched,
+    apply_edits,
+    plan_add_territory,
+    plan_attribute,
+    plan_border,
+    plan_feature,
+    plan_rail_move,
+    revert_edits,
+)
 from engine.territory.io import dumps_territory_scenario
 
+from ..commands import push_edits
 from ..document_base import DocumentBase
-
-TERRITORY_FIELDS = ("name", "value", "sea", "owner", "controller", "control_since", "control_since_side",
-                    "impassable", "label_at")
-"""Territory attributes the inspector edits (plain dataclass fields)."""
 
 
 class TerritoryDocument(DocumentBase):
@@ -55,92 +74,72 @@ class TerritoryDocument(DocumentBase):
         self.revision = 0
         """Counts changes; caches of rules objects key on it."""
 
-    # -- notifications (called by the commands) ----------------------------
+    # -- notifications ---------------------------------------------------
     def notify(self, territories: set[str] | None = None, borders: bool = False, units: set[str] | None = None,
                shapes: bool = False) -> None:
+        """Re-emit a change (for a change made outside the undo stack)."""
+        self.emit_touched(TerritoryTouched(frozenset(territories or ()), borders, frozenset(units or ()), shapes))
+
+    def emit_touched(self, touched: TerritoryTouched) -> None:
+        """Re-emit what an edit touched as the document's signals."""
         self.revision += 1
-        if territories:
-            self.territoriesChanged.emit(set(territories))
-        if borders:
+        if touched.territories:
+            self.territoriesChanged.emit(set(touched.territories))
+        if touched.borders:
             self.bordersChanged.emit()
-        if units:
-            self.unitsChanged.emit(set(units))
-        self.edited.emit({"territories": set(territories or ()), "borders": borders, "units": set(units or ()),
-                          "shapes": shapes})
+        if touched.units:
+            self.unitsChanged.emit(set(touched.units))
+        self.edited.emit(touched)
+
+    def apply_edits(self, edits: Sequence[TerritoryEdit]) -> None:
+        """Carry out ``edits`` and emit what they touched (a command's redo)."""
+        self.emit_touched(apply_edits(self.scenario, edits))
+
+    def revert_edits(self, edits: Sequence[TerritoryEdit]) -> None:
+        """Take ``edits`` back and emit what they touched (a command's undo)."""
+        self.emit_touched(revert_edits(self.scenario, edits))
+
+    def push(self, edit: TerritoryEdit | None, stroke: int | None = None) -> bool:
+        """Carry out ``edit`` as one undo step (merged into the previous step
+        when it has the same ``stroke``); nothing is pushed for ``None``.
+        Returns whether something was pushed."""
+        if edit is None:
+            return False
+        push_edits(self, "", [edit], stroke)
+        return True
+
+    def describe_edits(self, edits: Sequence[TerritoryEdit]) -> str | None:
+        return describe(self.scenario, edits)
 
     # -- edits -------------------------------------------------------------
     def set_attribute(self, tid: str, field: str, value: Any) -> bool:
         """Set one territory attribute as one undo step; nothing is pushed
         when the value does not change.  Raises :class:`ModelError` for a
-        bad value (an empty or duplicate name, an unknown side)."""
-        if field not in TERRITORY_FIELDS:
-            raise ModelError(f"'{field}' is not a territory attribute the editor changes")
-        t = self.scenario.map.territory(tid)
-        old = getattr(t, field)
-        if old == value:
-            return False
-        if field == "name":
-            value = str(value).strip()
-            if not value:
-                raise ModelError("a territory needs a name")
-            for other in self.scenario.map.territories.values():
-                if other.id != t.id and other.name.casefold() == value.casefold():
-                    raise ModelError(f"the name '{value}' is already used by territory '{other.id}'")
-        if field in ("owner", "controller", "control_since_side") and value is not None:
-            value = self.scenario.side(value).id
-        if field in ("value", "control_since") and (not isinstance(value, int) or value < 0):
-            raise ModelError(f"{field} must be a whole number of 0 or more, got {value!r}")
-        self.undo_stack.push(AttributeCommand(self, t.id, field, old, value))
-        return True
+        bad value (an empty or duplicate name, an unknown side):
+        :func:`~engine.territory.edits.plan_attribute`."""
+        return self.push(plan_attribute(self.scenario, tid, field, value))
 
     def set_feature(self, tid: str, feature: str, value: dict[str, Any] | None, stroke: int | None = None) -> bool:
         """Set (``None``: remove) one feature of a territory, e.g. a rail
         station ``{"damage": 2}``, as one undo step (merged into the
         previous step when it has the same ``stroke``).  Nothing is pushed
         when the value does not change."""
-        t = self.scenario.map.territory(tid)
-        old = copy.deepcopy(t.features.get(feature))
-        if old == value:
-            return False
-        change = (t.id, feature, old, copy.deepcopy(value))
-        top = self.stroke_command(stroke, FeatureCommand)
-        if top is not None:
-            top.extend([change])
-        else:
-            self.undo_stack.push(FeatureCommand(self, [change], stroke))
-        return True
+        return self.push(plan_feature(self.scenario, tid, feature, value), stroke)
 
     def set_border(self, a: str, b: str, kind: BorderKind | None, name: str | None = None) -> bool:
         """Set the border between ``a`` and ``b`` to ``kind`` (``None``:
         remove it) as one undo step."""
-        m = self.scenario.map
-        a, b = m.territory(a).id, m.territory(b).id
-        if a == b:
-            raise ModelError("a border needs two different territories")
-        old = m.border(a, b)
-        old_spec = None if old is None else (old.kind, old.name, dict(old.props))
-        new_spec = None if kind is None else (kind, name or None, dict(old.props) if old else {})
-        if old_spec == new_spec:
-            return False
-        self.undo_stack.push(BorderCommand(self, a, b, old_spec, new_spec))
-        return True
+        return self.push(plan_border(self.scenario, a, b, kind, name))
 
     def add_territory(self, t: Territory) -> None:
         """Add a new territory (with ordinary borders to every territory its
         shape shares a border with) as one undo step."""
-        m = self.scenario.map
-        if t.id in m:
-            raise ModelError(f"territory id '{t.id}' is already used")
-        if any(o.name.casefold() == t.name.casefold() for o in m.territories.values()):
-            raise ModelError(f"the name '{t.name}' is already used")
-        self.undo_stack.push(AddTerritoryCommand(self, t))
+        self.push(plan_add_territory(self.scenario, t))
 
     def rail_move(self, verdict: RailVerdict) -> None:
         """Apply an allowed rail move (engine ``record_move``) as one undo
         step; undo takes it back (``undo_move``)."""
-        if not verdict.allowed:
-            raise ModelError(verdict.reason)
-        self.undo_stack.push(RailMoveCommand(self, verdict))
+        self.push(plan_rail_move(self.scenario, verdict))
 
     # -- files (DocumentBase hooks) ----------------------------------------
     def replace(self, scenario: TerritoryScenario, path: str | None, modified: bool = False) -> None:
@@ -169,163 +168,47 @@ def not_a_territory_map(s: Any, path: str) -> ModelError:
 
 
 # ---------------------------------------------------------------------------
-# commands: each changes the model and tells the document what it touched
+# undo texts
 
 
-class AttributeCommand(QUndoCommand):
-    def __init__(self, doc: TerritoryDocument, tid: str, field: str, old: Any, new: Any) -> None:
-        name = doc.scenario.map.label(tid)
-        super().__init__(f"{name}: {field.replace('_', ' ')} {_show(old)} → {_show(new)}")
-        self.doc, self.tid, self.field, self.old, self.new = doc, tid, field, old, new
-
-    def _set(self, value: Any) -> None:
-        setattr(self.doc.scenario.map.territories[self.tid], self.field, value)
-        self.doc.notify({self.tid}, shapes=self.field == "label_at")
-
-    def redo(self) -> None:
-        self._set(self.new)
-
-    def undo(self) -> None:
-        self._set(self.old)
-
-
-FeatureChange = tuple[str, str, Any, Any]
-"""(territory id, feature, old value, new value); ``None``: absent."""
-
-STROKE_ID = 0x7E1
-"""QUndoCommand id of feature edits made in one stroke (they merge)."""
+def describe(s: TerritoryScenario, edits: Sequence[TerritoryEdit]) -> str:
+    """The undo text of a step made of ``edits`` (names as they are now):
+    e.g. ``Ruhr: value 3 → 5``, ``Ruhr: add rail station``, ``add railroad
+    in 4 territories``, ``border Ruhr–Saxony: strait``, ``new territory
+    Ruhr``, ``rail inf1: Ruhr → Saxony``."""
+    m = s.map
+    if edits and all(isinstance(e, FeatureChange) for e in edits):
+        return _describe_features(s, [e for e in edits if isinstance(e, FeatureChange)])
+    e = edits[0] if edits else None
+    if isinstance(e, AttributeChange):
+        return f"{m.label(e.tid)}: {e.field.replace('_', ' ')} {_show(e.before)} → {_show(e.after)}"
+    if isinstance(e, BorderChange):
+        what = "no border" if e.after is None else e.after.kind.value.replace("_", " ")
+        return f"border {m.label(e.a)}–{m.label(e.b)}: {what}"
+    if isinstance(e, TerritoryAdded):
+        return f"new territory {e.territory.name}"
+    if isinstance(e, RailMoveEdit):
+        v = e.verdict
+        return f"rail {v.unit}: {m.label(v.start)} → {m.label(v.to)}"
+    return "edit territories"
 
 
-class FeatureCommand(QUndoCommand):
-    """Set features of territories (a station placed, a marker laid or
-    removed): one change, or all the changes of one drag (``stroke``)."""
-
-    def __init__(self, doc: TerritoryDocument, changes: list[FeatureChange], stroke: int | None = None) -> None:
-        super().__init__()
-        self.doc, self.changes, self.stroke = doc, list(changes), stroke
-        self._name()
-
-    def _name(self) -> None:
-        m = self.doc.scenario.map
-        tid, feature, old, new = self.changes[0]
-        what = feature.replace("_", " ")
-        if len(self.changes) > 1:
-            verbs = {"add" if o is None else ("remove" if n is None else "set") for _, _, o, n in self.changes}
-            verb = verbs.pop() if len(verbs) == 1 else "edit"
-            self.setText(f"{verb} {what} in {len(self.changes)} territories")
-            return
-        name = m.label(tid)
-        self.setText(f"{name}: remove {what}" if new is None else (f"{name}: add {what}" if old is None
-                                                                    else f"{name}: {what} {_show(new)}"))
-
-    def id(self) -> int:
-        return STROKE_ID if self.stroke is not None else -1
-
-    def _absorb(self, changes: list[FeatureChange]) -> None:
-        """Take later changes of the same stroke into this step: a feature
-        changed again keeps its first old value."""
-        for tid, feature, old, new in changes:
-            i = next((i for i, c in enumerate(self.changes) if c[0] == tid and c[1] == feature), None)
-            if i is None:
-                self.changes.append((tid, feature, old, new))
-            else:
-                self.changes[i] = (tid, feature, self.changes[i][2], new)
-        self._name()
-
-    def extend(self, changes: list[FeatureChange]) -> None:
-        """Carry out more changes of the same step (the next territory of
-        a drag); see :meth:`DocumentBase.stroke_command`."""
-        self._apply(changes, True)
-        self._absorb(changes)
-
-    def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, FeatureCommand) or other.stroke is None or other.stroke != self.stroke:
-            return False
-        self._absorb(other.changes)
-        other.changes = []  # Qt deletes ``other`` now; PySide keeps its Python object
-        return True
-
-    def _apply(self, changes: list[FeatureChange], new: bool) -> None:
-        ts = self.doc.scenario.map.territories
-        for tid, feature, old, value in (changes if new else reversed(changes)):
-            feats = ts[tid].features
-            v = value if new else old
-            if v is None:
-                feats.pop(feature, None)
-            else:
-                feats[feature] = copy.deepcopy(v)
-        self.doc.notify({c[0] for c in changes})
-
-    def _set(self, new: bool) -> None:
-        self._apply(self.changes, new)
-
-    def redo(self) -> None:
-        self._set(True)
-
-    def undo(self) -> None:
-        self._set(False)
-
-
-BorderSpec = tuple[BorderKind, str | None, dict[str, Any]] | None
-
-
-class BorderCommand(QUndoCommand):
-    def __init__(self, doc: TerritoryDocument, a: str, b: str, old: BorderSpec, new: BorderSpec) -> None:
-        m = doc.scenario.map
-        what = "no border" if new is None else new[0].value.replace("_", " ")
-        super().__init__(f"border {m.label(a)}–{m.label(b)}: {what}")
-        self.doc, self.a, self.b, self.old, self.new = doc, a, b, old, new
-
-    def _set(self, spec: BorderSpec) -> None:
-        m = self.doc.scenario.map
-        if m.graph.has_edge(self.a, self.b):
-            m.remove_border(self.a, self.b)
-        if spec is not None:
-            m.add_border(self.a, self.b, spec[0], spec[1], spec[2])
-        self.doc.notify({self.a, self.b}, borders=True)
-
-    def redo(self) -> None:
-        self._set(self.new)
-
-    def undo(self) -> None:
-        self._set(self.old)
-
-
-class AddTerritoryCommand(QUndoCommand):
-    def __init__(self, doc: TerritoryDocument, t: Territory) -> None:
-        super().__init__(f"new territory {t.name}")
-        self.doc, self.t = doc, t
-
-    def redo(self) -> None:
-        from engine.territory.geometry import shared_border_length
-
-        m = self.doc.scenario.map
-        m.add(self.t)
-        for other in m.territories.values():
-            if other.id != self.t.id and not other.shape.is_empty \
-                    and shared_border_length(self.t.shape, other.shape) > 1e-9:
-                m.add_border(self.t.id, other.id)
-        self.doc.notify({self.t.id}, borders=True, shapes=True)
-
-    def undo(self) -> None:
-        self.doc.scenario.map.remove(self.t.id)
-        self.doc.notify({self.t.id}, borders=True, shapes=True)
-
-
-class RailMoveCommand(QUndoCommand):
-    def __init__(self, doc: TerritoryDocument, verdict: RailVerdict) -> None:
-        m = doc.scenario.map
-        super().__init__(f"rail {verdict.unit}: {m.label(verdict.start)} → {m.label(verdict.to)}")
-        self.doc, self.verdict = doc, verdict
-        self.recorded: RecordedMove | None = None
-
-    def redo(self) -> None:
-        self.recorded = record_move(self.doc.scenario, self.verdict)
-        self.doc.notify({self.verdict.start, self.verdict.to}, units={self.verdict.unit})
-
-    def undo(self) -> None:
-        undo_move(self.doc.scenario, self.verdict.unit, self.recorded)
-        self.doc.notify({self.verdict.start, self.verdict.to}, units={self.verdict.unit})
+def _describe_features(s: TerritoryScenario, edits: list[FeatureChange]) -> str:
+    """One feature change, or the changes of a stroke: each territory's
+    feature counted once, from its first value to its last."""
+    first: dict[tuple[str, str], tuple[Any, Any]] = {}
+    for e in edits:
+        key = (e.tid, e.feature)
+        first[key] = (first[key][0] if key in first else e.before, e.after)
+    (tid, feature), (old, new) = next(iter(first.items()))
+    what = feature.replace("_", " ")
+    if len(first) > 1:
+        verbs = {"add" if o is None else ("remove" if n is None else "set") for o, n in first.values()}
+        verb = verbs.pop() if len(verbs) == 1 else "edit"
+        return f"{verb} {what} in {len(first)} territories"
+    name = s.map.label(tid)
+    return f"{name}: remove {what}" if new is None else (f"{name}: add {what}" if old is None
+                                                         else f"{name}: {what} {_show(new)}")
 
 
 def _show(v: Any) -> str:

@@ -17,7 +17,7 @@ shift-click lays a straight run from the last piece laid.
   shortest land route from the last marker laid.
 
 Every edit is a :meth:`~.document.TerritoryDocument.set_feature` (one
-``FeatureCommand``; a drag's edits share a stroke and merge).  The tools
+``EditCommand``; a drag's edits share a stroke and merge).  The tools
 never change the model themselves.
 """
 

@@ -33,6 +33,7 @@ from engine.model import ModelError, Ruleset
 from engine.rules.rail_options import RailOptions, RailOptionsError, RailReach
 from engine.scenario_io import ScenarioError, load_any
 from engine.territory import GeometryError, Territory, TerritoryMap, TerritoryScenario, polygon_from_cells
+from engine.territory.edits import TerritoryTouched
 
 from ..autosave import INTERVAL_MS, find_recoveries
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
@@ -210,8 +211,8 @@ class TerritoryWindow(EditorWindow):
     def scenario(self) -> TerritoryScenario:
         return self.document.scenario
 
-    def _edited(self, what: dict[str, Any]) -> None:
-        if what.get("shapes"):
+    def _edited(self, what: TerritoryTouched) -> None:
+        if what.shapes:
             self.canvas.shapes_changed()
         self.inspector.refresh()
         self._show_station()
