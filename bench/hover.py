@@ -1,0 +1,193 @@
+"""What a game master feels while hovering: a mouse-move event on the editor's
+canvas to the frame painted, for every grid preview on a big map.
+
+The real :class:`~app.gui.main_window.MainWindow` at 1280 x 820 (offscreen),
+the adjudicate tool on, one unit selected by a real click, then real
+``QMouseEvent`` moves (``QTest.mouseMove``) to 200 different cells around the
+unit, each followed by the event loop's turn that paints the frame
+(``processEvents``, which runs the posted ``UpdateRequest``).  Each sample is
+the whole of that: the preview's engine call, the overlay, the status bar and
+the paint.  CPU time (``time.process_time``: waiting for a core is not
+counted, so a busy machine does not inflate it) and wall time, median and
+95th percentile in milliseconds, and the load average at the start.
+
+Cases (issue 19's target: p95 <= 8 ms CPU for every preview):
+
+* **CWOL rail**, 1000 x 1000 squares, 5 % rail (:func:`bench.cwol_rail.scenario`);
+* **GITM march**, 1000 x 1000 squares of flat ground and hills, 400 enemy units;
+* **ACW reach + move**, 500 x 500 hexes (:func:`bench.peers.acw_scenario`).
+
+Run: ``python -m bench.hover`` (``--quick``: 60 moves a case).  Exits 1 when a
+case misses the target, so ``python -m bench`` lists it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from engine.grids import Cell, SquareGrid  # noqa: E402
+from engine.labels import NumericNumbering  # noqa: E402
+from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType, Unit  # noqa: E402
+
+TARGET_MS = 8.0
+WINDOW = (1280, 820)
+ZOOMS: tuple[float | None, ...] = (None, 24.0, 48.0)
+"""Screen size of a cell during the hovers: ``None`` is the zoom a map opens
+at (the whole map fitted to the window; the mouse then ranges over the whole
+map), 24 and 48 px zooms a game master reads unit counters at (the mouse ranges
+over the cells around the unit that are on screen)."""
+
+
+def gitm_scenario(size: int = 1000, enemies: int = 400, seed: int = 7) -> Scenario:
+    """A ``size`` x ``size`` GITM map: flat ground and hills at random (every
+    step a climb check), the French unit in the middle, Austrian units
+    scattered."""
+    rs = Ruleset("bench", [TerrainType("flat", "flat ground", ".", "#dddddd"),
+                           TerrainType("hills", "hills", "h", "#aa9966", elevation=1)],
+                 options={"gitm": {"max_climb": 1}})
+    m = GridMap(SquareGrid(size, size), NumericNumbering())
+    rng = np.random.default_rng(seed)
+    m.terrain[:] = rng.integers(0, 2, size=(size, size), dtype=np.uint8)
+    sides = [Faction("FR", "French", "#0000ff", "F"), Faction("AU", "Austrian", "#ffffff", "A")]
+    mid = size // 2
+    s = Scenario("bench", rs, sides, m, [Unit("FR1IN", "FR", "IN", Cell(mid, mid))])
+    for i, (c, r) in enumerate(rng.integers(0, size, size=(enemies, 2)).tolist()):
+        if (c, r) != (mid, mid):
+            s.units.append(Unit(f"AU{i}", "AU", "IN", Cell(c, r)))
+    return s
+
+
+def cwol_scenario() -> Scenario:
+    from bench.cwol_rail import scenario
+
+    return scenario()
+
+
+def acw_scenario() -> Scenario:
+    from bench.peers import acw_scenario as build
+
+    return build()
+
+
+CASES: dict[str, tuple[Callable[[], Scenario], str | None, int]] = {
+    # name: (scenario, unit id (None: the first unit of the first side), hover radius in cells)
+    "CWOL rail 1000x1000": (cwol_scenario, "CS1IN", 20),
+    "GITM march 1000x1000": (gitm_scenario, "FR1IN", 12),
+    "ACW reach 500x500 hex": (acw_scenario, None, 5),
+}
+
+
+def _stats(xs: list[float]) -> tuple[float, float]:
+    xs = sorted(xs)
+    return statistics.median(xs), xs[min(len(xs) - 1, int(round(0.95 * (len(xs) - 1))))]
+
+
+def run_case(name: str, build: Callable[[], Scenario], unit_id: str | None, radius: int,
+             moves: int, cell_px: float | None) -> tuple[float, float, float, float]:
+    """CPU median, CPU p95, wall median, wall p95 (ms) of ``moves`` hovers."""
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    s = build()
+    unit = s.unit(unit_id) if unit_id else next(u for u in s.units if u.side == s.sides[0].id)
+    tmp = Path(tempfile.mkdtemp())
+    w = MainWindow(s, None, QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat), tmp / "state")
+    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    w.resize(*WINDOW)
+    w.show()
+    app.processEvents()
+    layout = w.canvas.layout()
+    assert layout is not None
+    x0, y0 = layout.center(unit.at)
+    grid = s.map.grid
+    c1 = layout.center(Cell(unit.at.col + 1, unit.at.row))
+    px = cell_px or 24.0  # select the unit by a click at a readable zoom
+    w.canvas.set_zoom(px / max(abs(c1[0] - x0), 1e-9))
+    app.processEvents()
+    w.canvas._scroll_to(x0, y0)  # noqa: SLF001 - the view's own centring
+    app.processEvents()
+    w.set_tool("adjudicate")
+    app.processEvents()
+    vp = w.canvas.viewport()
+
+    def point(cell: Cell):  # type: ignore[no-untyped-def]
+        x, y = layout.center(cell)
+        return w.canvas.map_to_view(x, y).toPoint()
+
+    p = point(unit.at)
+    QTest.mouseMove(vp, p)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
+    app.processEvents()
+    if w.state.selected_unit != unit.id:
+        raise SystemExit(f"{name}: clicking {unit.id} did not select it (preview: {w.adjudicate.preview})")
+    if cell_px is None:  # the whole map, the mouse anywhere on it
+        w.canvas.fit()
+        radius = max(grid.width, grid.height)
+    else:  # only cells on screen
+        radius = min(radius, int(min(vp.width(), vp.height()) / cell_px / 2) - 1)
+    app.processEvents()
+    rng = random.Random(1865)
+    cells: list[Cell] = []
+    seen: set[Cell] = set()
+    while len(cells) < moves:
+        c = Cell(unit.at.col + rng.randint(-radius, radius), unit.at.row + rng.randint(-radius, radius))
+        if grid.contains(c) and c not in seen and c != unit.at:
+            seen.add(c)
+            cells.append(c)
+    for c in cells[:5]:  # warm caches the way a first sweep of the mouse does
+        QTest.mouseMove(vp, point(c))
+        app.processEvents()
+    cpu: list[float] = []
+    wall: list[float] = []
+    for c in cells:
+        q = point(c)
+        t0, c0 = time.perf_counter(), time.process_time()
+        QTest.mouseMove(vp, q)
+        app.processEvents()
+        cpu.append((time.process_time() - c0) * 1000)
+        wall.append((time.perf_counter() - t0) * 1000)
+    w.close()
+    app.processEvents()
+    return (*_stats(cpu), *_stats(wall))
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    moves = 60 if "--quick" in args else 200
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"hover to painted frame, {moves} moves a case, window {WINDOW[0]}x{WINDOW[1]}; "
+          f"load average {load:.2f} on {os.cpu_count()} cores; times in ms")
+    print(f"{'case':<24} {'zoom':>6} {'CPU med':>8} {'CPU p95':>8} {'wall med':>9} {'wall p95':>9}  target p95 CPU")
+    missed = []
+    for name, (build, unit_id, radius) in CASES.items():
+        for px in ZOOMS:
+            cm, cp, wm, wp = run_case(name, build, unit_id, radius, moves, px)
+            ok = cp <= TARGET_MS
+            zoom = "fit" if px is None else f"{px:.0f} px"
+            if not ok:
+                missed.append(f"{name} ({zoom})")
+            print(f"{name:<24} {zoom:>6} {cm:8.2f} {cp:8.2f} {wm:9.2f} {wp:9.2f}  "
+                  f"{TARGET_MS:.0f} {'met' if ok else 'MISSED'}", flush=True)
+    if missed:
+        print(f"missed: {', '.join(missed)}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
