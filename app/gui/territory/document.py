@@ -99,7 +99,7 @@ class TerritoryDocument(DocumentBase):
         """Take ``edits`` back and emit what they touched (a command's undo)."""
         self.emit_touched(revert_edits(self.scenario, edits))
 
-    def push(self, edit: TerritoryEdit | None, stroke: int | None = None) -> bool:
+    def push_edit(self, edit: TerritoryEdit | None, stroke: int | None = None) -> bool:
         """Carry out ``edit`` as one undo step (merged into the previous step
         when it has the same ``stroke``); nothing is pushed for ``None``.
         Returns whether something was pushed."""
@@ -117,29 +117,29 @@ class TerritoryDocument(DocumentBase):
         when the value does not change.  Raises :class:`ModelError` for a
         bad value (an empty or duplicate name, an unknown side):
         :func:`~engine.territory.edits.plan_attribute`."""
-        return self.push(plan_attribute(self.scenario, tid, field, value))
+        return self.push_edit(plan_attribute(self.scenario, tid, field, value))
 
     def set_feature(self, tid: str, feature: str, value: dict[str, Any] | None, stroke: int | None = None) -> bool:
         """Set (``None``: remove) one feature of a territory, e.g. a rail
         station ``{"damage": 2}``, as one undo step (merged into the
         previous step when it has the same ``stroke``).  Nothing is pushed
         when the value does not change."""
-        return self.push(plan_feature(self.scenario, tid, feature, value), stroke)
+        return self.push_edit(plan_feature(self.scenario, tid, feature, value), stroke)
 
     def set_border(self, a: str, b: str, kind: BorderKind | None, name: str | None = None) -> bool:
         """Set the border between ``a`` and ``b`` to ``kind`` (``None``:
         remove it) as one undo step."""
-        return self.push(plan_border(self.scenario, a, b, kind, name))
+        return self.push_edit(plan_border(self.scenario, a, b, kind, name))
 
     def add_territory(self, t: Territory) -> None:
         """Add a new territory (with ordinary borders to every territory its
         shape shares a border with) as one undo step."""
-        self.push(plan_add_territory(self.scenario, t))
+        self.push_edit(plan_add_territory(self.scenario, t))
 
     def rail_move(self, verdict: RailVerdict) -> None:
         """Apply an allowed rail move (engine ``record_move``) as one undo
         step; undo takes it back (``undo_move``)."""
-        self.push(plan_rail_move(self.scenario, verdict))
+        self.push_edit(plan_rail_move(self.scenario, verdict))
 
     # -- files (DocumentBase hooks) ----------------------------------------
     def replace(self, scenario: TerritoryScenario, path: str | None, modified: bool = False) -> None:
