@@ -1,1 +1,0 @@
-"""Other programs' map formats: Tiled (:mod:`engine.interop.tiled`)."""

@@ -1,0 +1,552 @@
+"""The rules-system interface, the generic option reader and the registry.
+
+A rules system is one module or package under ``engine/rules/`` that
+subclasses :class:`RulesSystem` and decorates the class with
+:func:`register`.  It says:
+
+* its ``name`` (the key of its options in ``ruleset.options`` and of its
+  golden file ``tests/golden/<name>.json``), a ``title`` and the
+  ``map_kinds`` it plays on (``"square"``, ``"hex"``, ``"territory"``);
+* its ``Options``: a frozen dataclass whose fields are the option keys, read
+  from the ruleset by :func:`read_options` (the field annotations are the
+  checks: no hand-written reader);
+* its ``Order``: a frozen dataclass whose fields are the order keys it
+  understands, read the same way (:meth:`RulesSystem.read_order`);
+* :meth:`RulesSystem.check`: the verdict on an order, a value with ``ok``,
+  ``reasons`` (every "no" one sentence a game master can read aloud) and
+  ``to_data()``;
+* :meth:`RulesSystem.apply`: check, refuse with the reasons, or change the
+  scenario and return a :class:`Record` whose ``undo`` puts it back — the
+  push/pop of python-chess, so previews and replays need no copy.
+
+The registry finds systems by name or map kind.  The built-in systems are
+imported only when the registry is first asked (:data:`BUILTIN_MODULES`), so
+importing this module (and ``adjutant --help``) stays cheap.  The recipe for a
+new system is in ``docs/developing.md`` ("How to add a rules system").
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import importlib
+import sys
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
+
+from ..model import ModelError
+
+T = TypeVar("T")
+ScenarioT = TypeVar("ScenarioT")
+OptionsT = TypeVar("OptionsT")
+
+
+class OptionError(ModelError):
+    """A bad option or order value: an unknown key, a wrong type, a value out
+    of range.  The message names the key, the value and what is allowed."""
+
+
+class RefusedOrder(ModelError):
+    """:meth:`RulesSystem.apply` was given an order its check refuses; the
+    message carries the verdict's reasons."""
+
+
+# ---------------------------------------------------------------------------
+# constraints a field annotation may carry: Annotated[int, AtLeast(1)]
+
+@dataclass(frozen=True)
+class AtLeast:
+    """The value (a number) must be ``low`` or more."""
+
+    low: int | Fraction
+
+
+@dataclass(frozen=True)
+class AtMost:
+    """The value (a number) must be ``high`` or less."""
+
+    high: int | Fraction
+
+
+@dataclass(frozen=True)
+class NonEmpty:
+    """The value (a text or a list) must not be empty."""
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A reader of its own for one field, for shapes no annotation describes
+    (a table of rows, a named reading or a pair of numbers): ``read(value,
+    label)`` returns the field's value or raises :class:`OptionError` (any
+    :class:`ModelError` it raises is passed on as is).  ``Annotated[T,
+    Reader(f)]`` replaces the reading of ``T``; other constraints still
+    apply after it."""
+
+    read: Callable[[Any, str], Any]
+
+
+def _or_list(items: Iterable[str]) -> str:
+    xs = list(items)
+    return xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " or " + xs[-1]
+
+
+def _show(v: Any) -> str:
+    """How an allowed value is written in a message: as it is written in a
+    scenario file (``'flanks'``, ``3``, ``true``)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if v is None:
+        return "null"
+    if isinstance(v, enum.Enum):
+        return _show(v.value)
+    return repr(v)
+
+
+def _number_text(n: int | Fraction) -> str:
+    return str(n)
+
+
+class _Reading:
+    """One reading: the annotation to check and the error class to raise."""
+
+    def __init__(self, error: type[ModelError]) -> None:
+        self.error = error
+
+    def fail(self, label: str, what: str, value: Any) -> ModelError:
+        return self.error(f"{label} must be {what}, got {value!r}")
+
+    def what(self, tp: Any) -> str:
+        """What ``tp`` accepts, in words."""
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            base, *meta = typing.get_args(tp)
+            text = self.what(base)
+            for m in meta:
+                if isinstance(m, AtLeast):
+                    text += f" of {_number_text(m.low)} or more"
+                elif isinstance(m, AtMost):
+                    text += f" of {_number_text(m.high)} or less"
+                elif isinstance(m, NonEmpty):
+                    text = "a non-empty " + text.removeprefix("a ").removeprefix("an ")
+            return text
+        if tp is Any:
+            return "any value"
+        if tp is bool:
+            return "true or false"
+        if tp is int:
+            return "a whole number"
+        if tp is float:
+            return "a number"
+        if tp is Fraction:
+            return 'a number like 2 or "3/2"'
+        if tp is str:
+            return "a text"
+        if origin is Literal:
+            return _or_list(_show(a) for a in typing.get_args(tp))
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            return _or_list(_show(m.value) for m in tp)
+        if origin in (typing.Union, types.UnionType):
+            return _or_list(self.what(a) for a in typing.get_args(tp))
+        if tp is type(None):
+            return "null"
+        if origin is tuple:
+            args = typing.get_args(tp)
+            if len(args) == 2 and args[1] is Ellipsis:
+                return f"a list of {self.plural(args[0])}"
+            return f"a list of {len(args)}: " + ", ".join(self.what(a) for a in args)
+        if origin is frozenset:
+            return f"a list of {self.plural(typing.get_args(tp)[0])}"
+        if origin in (dict, Mapping):
+            return f"an object of {self.plural(typing.get_args(tp)[1])}"
+        if dataclasses.is_dataclass(tp):
+            return "an object with " + ", ".join(f.name for f in dataclasses.fields(tp))
+        raise TypeError(f"read_options cannot read a field annotated {tp!r}")
+
+    def plural(self, tp: Any) -> str:
+        w = self.what(tp)
+        for one, many in (("a whole number", "whole numbers"), ("a number", "numbers"), ("a text", "texts"),
+                          ("true or false", "true/false values")):
+            if w.startswith(one):
+                return many + w[len(one):]
+        return f"values each {w}"
+
+    def read(self, tp: Any, value: Any, label: str) -> Any:
+        """``value`` checked and converted to ``tp``; raises naming ``label``."""
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            base, *meta = typing.get_args(tp)
+            custom = [m for m in meta if isinstance(m, Reader)]
+            try:
+                out = custom[0].read(value, label) if custom else self.read(base, value, label)
+            except ModelError as e:
+                if str(e).startswith(f"{label} must be ") and not custom:
+                    raise self.fail(label, self.what(tp), value) from None
+                raise
+            for m in meta:
+                if isinstance(m, AtLeast) and out < m.low:
+                    raise self.fail(label, self.what(tp), value)
+                if isinstance(m, AtMost) and out > m.high:
+                    raise self.fail(label, self.what(tp), value)
+                if isinstance(m, NonEmpty) and len(out) == 0:
+                    raise self.fail(label, self.what(tp), value)
+            return out
+        if tp is Any:
+            return value
+        if tp is bool:
+            if not isinstance(value, bool):
+                raise self.fail(label, "true or false", value)
+            return value
+        if tp is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self.fail(label, "a whole number", value)
+            return value
+        if tp is float:
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise self.fail(label, "a number", value)
+            return float(value)
+        if tp is Fraction:
+            return self._fraction(value, label)
+        if tp is str:
+            if not isinstance(value, str):
+                raise self.fail(label, "a text", value)
+            return value
+        if origin is Literal:
+            for a in typing.get_args(tp):
+                if type(a) is type(value) and a == value:
+                    return a
+            raise self.fail(label, self.what(tp), value)
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            for m in tp:
+                if type(m.value) is type(value) and m.value == value:
+                    return m
+            raise self.fail(label, self.what(tp), value)
+        if tp is type(None):
+            if value is not None:
+                raise self.fail(label, "null", value)
+            return None
+        if origin in (typing.Union, types.UnionType):
+            args = typing.get_args(tp)
+            if value is None and type(None) in args:
+                return None
+            for a in args:
+                if a is type(None):
+                    continue
+                try:
+                    return self.read(a, value, label)
+                except ModelError:
+                    if len([x for x in args if x is not type(None)]) == 1:
+                        raise
+            raise self.fail(label, self.what(tp), value)
+        if origin in (tuple, frozenset):
+            if not isinstance(value, (list, tuple)):
+                raise self.fail(label, self.what(tp), value)
+            args = typing.get_args(tp)
+            if origin is frozenset:
+                return frozenset(self.read(args[0], v, f"{label}[{i}]") for i, v in enumerate(value))
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(self.read(args[0], v, f"{label}[{i}]") for i, v in enumerate(value))
+            if len(value) != len(args):
+                raise self.fail(label, self.what(tp), value)
+            return tuple(self.read(a, v, f"{label}[{i}]") for i, (a, v) in enumerate(zip(args, value, strict=True)))
+        if origin in (dict, Mapping):
+            if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+                raise self.fail(label, self.what(tp), value)
+            vt = typing.get_args(tp)[1]
+            return {k: self.read(vt, v, f"{label}.{k}") for k, v in value.items()}
+        if isinstance(tp, type) and dataclasses.is_dataclass(tp):
+            return _read_dataclass(tp, value, label, None, self.error)
+        raise TypeError(f"read_options cannot read a field annotated {tp!r} ({label})")
+
+    def _fraction(self, value: Any, label: str) -> Fraction:
+        what = 'a number like 2 or "3/2"'
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise self.fail(label, what, value)
+        try:
+            return Fraction(str(value)) if isinstance(value, float) else Fraction(value)
+        except (ValueError, ZeroDivisionError):
+            raise self.fail(label, what, value) from None
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    module = sys.modules.get(cls.__module__)
+    return typing.get_type_hints(cls, globalns=vars(module) if module else None, include_extras=True)
+
+
+def _read_dataclass(cls: type[T], raw: Mapping[str, Any] | None, where: str, key_style: str | None,
+                    error: type[ModelError]) -> T:
+    def label(key: str) -> str:
+        return key_style.replace("{key}", key) if key_style is not None else f"{where}.{key}"
+
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise error(f"{where} must be an object of option names and values, got {raw!r}")
+    fields = {f.name: f for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+              if f.init and not f.name.startswith("_")}
+    for key in raw:
+        if key not in fields:
+            known = ", ".join(sorted(fields))
+            name = label(str(key)) if key_style is not None else f"option {where}.{key}"
+            raise error(f"unknown {name} (known: {known})")
+    hints = _hints(cls)
+    reading = _Reading(error)
+    values: dict[str, Any] = {}
+    for name, f in fields.items():
+        if name in raw:
+            values[name] = reading.read(hints[name], raw[name], label(name))
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise error(f"{label(name)} is missing ({reading.what(hints[name])})")
+    return cls(**values)
+
+
+def read_options(cls: type[T], raw: Mapping[str, Any] | None, where: str, *, key_style: str | None = None,
+                 error: type[ModelError] = OptionError) -> T:
+    """An instance of the frozen dataclass ``cls`` from the mapping ``raw``.
+
+    Each field's annotation is the check: ``bool`` (true or false, never a
+    number), ``int`` (never a boolean), ``float``, ``Fraction`` (``2``,
+    ``1.5`` or ``"3/2"``), ``str``, ``Literal[...]``, an ``Enum`` (by value),
+    ``tuple[X, ...]`` and ``tuple[X, Y]`` (from a list), ``frozenset[X]``,
+    ``dict[str, X]``, ``X | None``, nested dataclasses (from an object), and
+    ``Annotated[X, AtLeast(n), AtMost(n), NonEmpty(), Reader(f)]`` for ranges
+    and shapes of their own.  A missing key keeps the field's default (a
+    field without one is required); ``raw`` ``None`` means all defaults.
+
+    ``where`` names the mapping (``"ruleset.options.gitm"``); a bad value
+    raises ``error`` (default :class:`OptionError`) saying ``<where>.<key>
+    must be <what is allowed>, got <value>``, an unknown key ``unknown
+    option <where>.<key> (known: ...)``.  ``key_style`` (e.g. ``"acw option
+    '{key}'"``) names a key instead of ``<where>.<key>``, for messages a
+    system has always given.  Checks that involve two fields belong in the
+    dataclass's ``__post_init__`` (raising :class:`OptionError`).
+    """
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        raise TypeError(f"read_options needs a dataclass, got {cls!r}")
+    return _read_dataclass(cls, raw, where, key_style, error)
+
+
+def option_help(cls: type) -> dict[str, str]:
+    """Each option key of the dataclass ``cls`` with what it accepts in words
+    (the same words the error messages use)."""
+    hints = _hints(cls)
+    reading = _Reading(OptionError)
+    return {f.name: reading.what(hints[f.name]) for f in dataclasses.fields(cls)
+            if f.init and not f.name.startswith("_")}
+
+
+# ---------------------------------------------------------------------------
+# results
+
+@runtime_checkable
+class Verdict(Protocol):
+    """The answer to "may this order be carried out?".  ``ok`` is the
+    answer; ``reasons`` says why, one sentence each (every "no" names what
+    stops it); ``to_data()`` is the JSON form (plain dicts, lists, strings,
+    numbers) the CLI prints and journals keep."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def reasons(self) -> tuple[str, ...]: ...
+
+    def to_data(self) -> dict[str, Any]: ...
+
+
+@runtime_checkable
+class Record(Protocol):
+    """The reversible effect of an applied order: ``undo(scenario)`` puts
+    the scenario back as it was before :meth:`RulesSystem.apply`, provided
+    nothing applied after it is still in place (undo in reverse order, as
+    python-chess pops moves)."""
+
+    def undo(self, scenario: Any) -> None: ...
+
+    def to_data(self) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class PlainVerdict:
+    """A verdict that is nothing but its answer and reasons (for checks that
+    have no more to report, and for tests)."""
+
+    ok: bool
+    reasons: tuple[str, ...] = ()
+
+    def to_data(self) -> dict[str, Any]:
+        return {"ok": self.ok, "reasons": list(self.reasons)}
+
+
+# ---------------------------------------------------------------------------
+# the interface
+
+MapKind = Literal["square", "hex", "territory"]
+MAP_KINDS: frozenset[str] = frozenset({"square", "hex", "territory"})
+
+
+class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
+    """One rules system.  Subclasses set the class attributes and implement
+    :meth:`check` and :meth:`effect`; :func:`register` makes them findable.
+
+    ``ScenarioT`` is the scenario type it plays on (:class:`engine.model.Scenario`
+    or :class:`engine.territory.model.TerritoryScenario`), ``OptionsT`` its
+    ``Options`` dataclass.
+    """
+
+    name: ClassVar[str]
+    """Key of the options in ``ruleset.options``, of the golden file and of
+    the registry."""
+    title: ClassVar[str]
+    """The system's name for people."""
+    map_kinds: ClassVar[frozenset[str]]
+    """The map kinds it plays on: a subset of :data:`MAP_KINDS`."""
+    Options: ClassVar[type[Any]]
+    """A frozen dataclass: the option keys, their types and defaults."""
+    Order: ClassVar[type[Any]]
+    """A frozen dataclass: the keys of an order, their types and defaults."""
+    doc: ClassVar[str] = ""
+    """The rule page, e.g. ``"docs/rules/gitm.md"``."""
+
+    @property
+    def order_keys(self) -> tuple[str, ...]:
+        """The order keys this system understands (the fields of :attr:`Order`)."""
+        return tuple(f.name for f in dataclasses.fields(self.Order))
+
+    @property
+    def option_keys(self) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(self.Options))
+
+    def read_options(self, raw: Mapping[str, Any] | None) -> OptionsT:
+        """The options a mapping sets, defaults for the rest."""
+        return typing.cast(OptionsT, read_options(self.Options, raw, f"ruleset.options.{self.name}"))
+
+    def options(self, scenario: ScenarioT) -> OptionsT:
+        """The options of ``scenario``'s ruleset (``ruleset.options[name]``)."""
+        ruleset = getattr(scenario, "ruleset", None)
+        raw = ruleset.options.get(self.name) if ruleset is not None else None
+        return self.read_options(raw)
+
+    def read_order(self, order: Mapping[str, Any]) -> Any:
+        """``order`` read into an :attr:`Order`; raises :class:`OptionError`
+        naming an unknown key, a missing one or a bad value."""
+        return read_options(self.Order, order, f"{self.name} order")
+
+    @abstractmethod
+    def check(self, scenario: ScenarioT, order: Mapping[str, Any]) -> Verdict:
+        """The verdict on ``order`` (a mapping of :attr:`order_keys`) in
+        ``scenario``; never changes the scenario.  Malformed orders (an
+        unknown unit, a bad key) raise :class:`ModelError`; an order the
+        rules refuse is a verdict with ``ok`` false."""
+
+    @abstractmethod
+    def effect(self, scenario: ScenarioT, order: Mapping[str, Any], verdict: Verdict) -> Record:
+        """Carry out an order whose ``verdict`` is ok: change ``scenario``
+        and return the record that undoes the change."""
+
+    def apply(self, scenario: ScenarioT, order: Mapping[str, Any]) -> Record:
+        """Check ``order``; refuse it with :class:`RefusedOrder` naming the
+        reasons, or carry it out and return its :class:`Record`."""
+        verdict = self.check(scenario, order)
+        if not verdict.ok:
+            raise RefusedOrder(f"{self.name} refuses the order: " + " ".join(verdict.reasons))
+        return self.effect(scenario, order, verdict)
+
+    def to_data(self) -> dict[str, Any]:
+        """What the system is, as data (for ``adjutant info`` and tests)."""
+        return {"name": self.name, "title": self.title, "map_kinds": sorted(self.map_kinds),
+                "options": option_help(self.Options), "order_keys": list(self.order_keys), "doc": self.doc}
+
+    def __repr__(self) -> str:
+        return f"<rules system {self.name}>"
+
+
+# ---------------------------------------------------------------------------
+# the registry
+
+BUILTIN_MODULES: tuple[str, ...] = (
+    "engine.rules.cwol_rail",
+    "engine.rules.gitm",
+    "engine.rules.acw",
+    "engine.rules.railroads",
+    "engine.rules.rail_options",
+)
+"""The modules of the systems that ship with Adjutant, imported the first
+time the registry is asked (each registers itself on import)."""
+
+_SYSTEMS: dict[str, RulesSystem[Any, Any]] = {}
+_loaded = False
+
+S = TypeVar("S", bound=type[RulesSystem[Any, Any]])
+
+
+def register(cls: S) -> S:
+    """Class decorator: check ``cls`` and add an instance of it to the
+    registry under ``cls.name``.  Raises :class:`TypeError` for a class that
+    lacks a class attribute or names a map kind not in :data:`MAP_KINDS`, and
+    :class:`ValueError` when another class holds the name."""
+    for attr in ("name", "title", "map_kinds", "Options", "Order"):
+        if not hasattr(cls, attr):
+            raise TypeError(f"rules system {cls.__qualname__} has no {attr}")
+    for attr in ("Options", "Order"):
+        if not dataclasses.is_dataclass(getattr(cls, attr)):
+            raise TypeError(f"{cls.__qualname__}.{attr} must be a dataclass")
+    bad = set(cls.map_kinds) - MAP_KINDS
+    if bad or not cls.map_kinds:
+        raise TypeError(f"{cls.__qualname__}.map_kinds must be some of {', '.join(sorted(MAP_KINDS))}, "
+                        f"got {sorted(cls.map_kinds)}")
+    old = _SYSTEMS.get(cls.name)
+    if old is not None and f"{type(old).__module__}.{type(old).__qualname__}" != f"{cls.__module__}.{cls.__qualname__}":
+        raise ValueError(f"rules system name {cls.name!r} is taken by {type(old).__qualname__}")
+    _SYSTEMS[cls.name] = cls()
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Remove a system (tests that register a throw-away system)."""
+    _SYSTEMS.pop(name, None)
+
+
+def _load_builtins() -> None:
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for module in BUILTIN_MODULES:
+            importlib.import_module(module)
+
+
+def systems() -> list[RulesSystem[Any, Any]]:
+    """Every registered system, by name."""
+    _load_builtins()
+    return [_SYSTEMS[n] for n in sorted(_SYSTEMS)]
+
+
+def names() -> list[str]:
+    """The registered names, sorted."""
+    return [s.name for s in systems()]
+
+
+def get(name: str) -> RulesSystem[Any, Any]:
+    """The system registered as ``name``; raises :class:`ModelError` listing
+    the known names."""
+    _load_builtins()
+    try:
+        return _SYSTEMS[name]
+    except KeyError:
+        raise ModelError(f"no rules system {name!r} (known: {', '.join(sorted(_SYSTEMS))})") from None
+
+
+def for_map_kind(kind: str) -> list[RulesSystem[Any, Any]]:
+    """The systems that play on maps of ``kind``, by name."""
+    return [s for s in systems() if kind in s.map_kinds]
+
+
+__all__ = [
+    "BUILTIN_MODULES", "MAP_KINDS", "AtLeast", "AtMost", "MapKind", "NonEmpty", "OptionError", "PlainVerdict",
+    "Reader", "Record", "RefusedOrder", "RulesSystem", "Verdict", "for_map_kind", "get", "names", "option_help",
+    "read_options", "register", "systems", "unregister",
+]
