@@ -1,4 +1,6 @@
-"""Territory shapes: polygons from painted cells, label points, shared borders.
+"""Territory shapes: polygons from painted cells, label points, shared
+borders, and picking (what lies under a point: territory, border line, unit
+counter box).
 
 Coordinates are map units with x to the right and y *down* (screen and
 TripleA convention).  Shapes are shapely geometry; a territory's shape is a
@@ -8,19 +10,22 @@ territory not drawn yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any, TypeAlias
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeAlias, TypeVar
 
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon
-from shapely.geometry.polygon import orient
 from shapely.geometry.base import BaseGeometry
-from shapely.ops import polylabel, unary_union
+from shapely.geometry.polygon import orient
+from shapely.ops import nearest_points, polylabel, unary_union
 
 Shape: TypeAlias = Any
 """A shapely ``Polygon`` or ``MultiPolygon`` (shapely ships no type stubs, so
 mypy sees ``Any``)."""
 Ring = list[tuple[float, float]]
+K = TypeVar("K")
 
 
 MAX_REPAIR_POINTS = 10000
@@ -179,5 +184,144 @@ def derive_adjacency(shapes: dict[str, Shape], min_length: float = 1e-9) -> list
     return sorted(pairs)
 
 
-__all__ = ["GeometryError", "Shape", "derive_adjacency", "label_point", "polygon_from_cells", "polygonal",
-           "shape_from_rings", "shape_to_rings", "shared_border_length"]
+# ----------------------------------------------------------------------
+# picking: what is under a point (the territory editor's canvas and tools)
+
+
+@dataclass(frozen=True)
+class PickIndex:
+    """Territory shapes in an STR-tree, for :func:`territory_at`.
+
+    Built by :func:`pick_index`; rebuilt when shapes or the set of
+    territories change (it keeps each shape's area for the overlap rule)."""
+
+    ids: tuple[str, ...]
+    areas: tuple[float, ...]
+    tree: Any
+    """A shapely ``STRtree`` over the non-empty shapes, or ``None``."""
+    width: float
+    wrap_x: bool
+
+
+def pick_index(shapes: Mapping[str, Shape], width: float, wrap_x: bool = False) -> PickIndex:
+    """The pick index of ``shapes`` (id → shape; empty shapes are left
+    out) on a map ``width`` wide that repeats east–west when ``wrap_x``."""
+    ids = tuple(k for k, g in shapes.items() if not g.is_empty)
+    tree = shapely.STRtree([shapes[k] for k in ids]) if ids else None
+    return PickIndex(ids, tuple(float(shapes[k].area) for k in ids), tree, float(width), wrap_x)
+
+
+def territory_at(index: PickIndex, x: float, y: float) -> str | None:
+    """The territory whose shape contains map point (x, y) — on its edge
+    counts — the smallest when shapes overlap (an island drawn over its
+    sea zone), else ``None``.  On a ``wrap_x`` map x is taken round the
+    world first."""
+    if index.tree is None:
+        return None
+    if index.wrap_x and index.width > 0:
+        x = x % index.width
+    hits = index.tree.query(Point(x, y), predicate="intersects")
+    if len(hits) == 0:
+        return None
+    return index.ids[min((int(i) for i in hits), key=lambda i: index.areas[i])]
+
+
+MAX_ALONG_STEPS = 2000
+"""Most points :func:`territories_along` samples on one segment."""
+
+
+def territories_along(index: PickIndex, a: tuple[float, float], b: tuple[float, float], step: float) -> list[str]:
+    """Territories a straight move from map point ``a`` to ``b`` passes, in
+    order, without repeats in a row (``a``'s own territory first when the
+    first sample is still in it): sampled every ``step`` map units after
+    ``a`` (at most
+    :data:`MAX_ALONG_STEPS` samples), so a fast mouse drag skips none.  On
+    a ``wrap_x`` map a move longer than half the world goes the short way
+    round."""
+    (x0, y0), (x1, y1) = a, b
+    if index.wrap_x and abs(x1 - x0) > index.width / 2:
+        x1 += index.width if x1 < x0 else -index.width
+    n = max(1, min(MAX_ALONG_STEPS, math.ceil(math.hypot(x1 - x0, y1 - y0) / max(step, 1e-12))))
+    out: list[str] = []
+    for i in range(1, n + 1):
+        f = i / n
+        tid = territory_at(index, x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)
+        if tid is not None and (not out or out[-1] != tid):
+            out.append(tid)
+    return out
+
+
+def border_lines(a: Shape, b: Shape, closed: bool, label_a: tuple[float, float] | None = None,
+                 label_b: tuple[float, float] | None = None) -> list[list[tuple[float, float]]]:
+    """Where the border between shapes ``a`` and ``b`` is drawn, as
+    polylines of map points.
+
+    A closed border runs along the boundary the shapes share.  Any other
+    border (a rail crossing or strait over water), or a closed one between
+    shapes that only touch, is one short line across the gap: from the
+    nearest point of ``a`` to the nearest point of ``b``, reaching beyond
+    both by a quarter of the gap (at least 6 units); when the shapes touch,
+    it points from ``label_a`` to ``label_b`` (no line without them).
+    Empty shapes have no border line."""
+    if a.is_empty or b.is_empty:
+        return []
+    lines: list[list[tuple[float, float]]] = []
+    if closed:
+        shared = a.boundary.intersection(b.boundary)
+        for line in getattr(shared, "geoms", [shared]):
+            coords = shapely.get_coordinates(line)
+            if len(coords) >= 2:
+                lines.append([(float(x), float(y)) for x, y in coords])
+    if lines:
+        return lines
+    pa, pb = nearest_points(a, b)
+    ax, ay, bx, by = pa.x, pa.y, pb.x, pb.y
+    d = math.hypot(bx - ax, by - ay)
+    ext = max(6.0, d * 0.25)
+    if d < 1e-9:
+        if label_a is None or label_b is None:
+            return []
+        ux, uy = (label_b[0] - label_a[0]), (label_b[1] - label_a[1])
+        n = math.hypot(ux, uy) or 1.0
+        ux, uy = ux / n, uy / n
+    else:
+        ux, uy = (bx - ax) / d, (by - ay) / d
+    return [[(ax - ux * ext, ay - uy * ext), (bx + ux * ext, by + uy * ext)]]
+
+
+def nearest_border(lines: Iterable[tuple[K, Sequence[Sequence[tuple[float, float]]]]], x: float, y: float,
+                   max_distance: float) -> K | None:
+    """The key of the border whose drawn lines (``(key, polylines)`` pairs,
+    as :func:`border_lines` gives them) pass nearest map point (x, y), if
+    within ``max_distance``; else ``None`` (the first of equally near)."""
+    pt = Point(x, y)
+    best: K | None = None
+    best_d = max_distance
+    for key, polys in lines:
+        for poly in polys:
+            if len(poly) < 2:
+                continue
+            d = float(shapely.LineString(poly).distance(pt))
+            if d <= best_d and (best is None or d < best_d):
+                best, best_d = key, d
+    return best
+
+
+Box = tuple[float, float, float, float]
+"""A rectangle as (left, top, width, height)."""
+
+
+def box_at(boxes: Sequence[Box], x: float, y: float, pad: float = 0.0) -> int | None:
+    """The index of the first box containing point (x, y) once grown by
+    ``pad`` on every side (its edges count), else ``None``: which unit
+    counter a click hits (screen pixels)."""
+    for i, (left, top, w, h) in enumerate(boxes):
+        x0, y0 = left - pad, top - pad  # grown as QRectF.adjusted grows it, to the last bit
+        if x0 <= x <= x0 + (w + 2 * pad) and y0 <= y <= y0 + (h + 2 * pad):
+            return i
+    return None
+
+
+__all__ = ["MAX_ALONG_STEPS", "Box", "GeometryError", "PickIndex", "Shape", "border_lines", "box_at",
+           "derive_adjacency", "label_point", "nearest_border", "pick_index", "polygon_from_cells", "polygonal",
+           "shape_from_rings", "shape_to_rings", "shared_border_length", "territories_along", "territory_at"]
