@@ -56,6 +56,7 @@ class MapCanvas(MapView):
     :class:`MapMouseEvent` s)."""
 
     cellHovered = Signal(object)  # Cell | None
+    overlayChanged = Signal(str, object)  # key, Overlay | None (the verdict panel follows "preview")
 
     MAX_ZOOM = 8.0
     """Largest zoom: 256-pixel cells."""
@@ -78,6 +79,10 @@ class MapCanvas(MapView):
         self._renderer = renderer_for(scenario)
         self._tiles.clear()
         self._hover = None
+        # Overlays name cells of the old map (a brush outline, a preview):
+        # drop them; the active tool draws its own again (issue 18, item 6).
+        for key in list(self._overlays):
+            self.set_overlay(key, None)
         if self._selected is not None and not any(u.id == self._selected for u in scenario.units):
             self._selected = None
         self._fit_pending = True
@@ -170,6 +175,7 @@ class MapCanvas(MapView):
         else:
             self._overlays[key] = overlay
         self.viewport().update()
+        self.overlayChanged.emit(key, overlay)
 
     def overlays(self) -> list[Overlay]:
         return list(self._overlays.values())
@@ -265,9 +271,11 @@ class MapCanvas(MapView):
         self.cellHovered.emit(hover)
 
     def tooltip_text(self, cell: Cell) -> str | None:
-        """What the overlays say about ``cell`` (their tooltips, joined)."""
+        """What the overlays say about ``cell``: their tooltips, joined, each
+        line once (the verdict is said once, not by every item repeating it)."""
         tips = [t for ov in self._overlays.values() if (t := ov.tooltip_at(cell))]
-        return "\n".join(tips) or None
+        lines = dict.fromkeys(line for t in tips for line in t.split("\n"))
+        return "\n".join(lines) or None
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):

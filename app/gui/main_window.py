@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QUndoView
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
-from engine.scenario_io import ScenarioError, load_any
+from engine.io import ScenarioError, load_any
 
 from .autosave import INTERVAL_MS, find_recoveries
 from .canvas import MapCanvas
@@ -32,6 +32,7 @@ from .docks.inspector import InspectorPanel
 from .docks.layers import LayersPanel
 from .docks.palette import ToolPalette
 from .docks.units import UnitsPanel
+from .docks.verdict import VerdictPanel
 from .document import Document
 from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from .previews import Preview
@@ -71,6 +72,8 @@ class MainWindow(EditorWindow):
         self.tools[self.adjudicate.id] = self.adjudicate
         self.tool: Tool | None = None
         self._previous_tool = "brush"
+        self._other_windows: list[Any] = []
+        """Territory windows opened from this one, while they exist."""
 
         self._make_actions()
         self._make_docks()
@@ -118,14 +121,20 @@ class MainWindow(EditorWindow):
         self.history = QUndoView(self.document.undo_stack)
         self.history.setEmptyLabel("<original>")
         self.history.setObjectName("undoView")
+        self.verdict = VerdictPanel()
         self.dock_palette = self._dock("Tools", "toolsDock", self.palette, Left)
         self.dock_layers = self._dock("Layers", "layersDock", self.layers, Left)
         self.dock_inspector = self._dock("Inspector", "inspectorDock", self.inspector, Right)
         self.dock_units = self._dock("Units", "unitsDock", self.units, Right)
         self.dock_history = self._dock("History", "historyDock", self.history, Right)
+        self.dock_verdict = self._dock("Verdict", "verdictDock", self.verdict, Right)
         self.tabifyDockWidget(self.dock_units, self.dock_history)
+        self.tabifyDockWidget(self.dock_history, self.dock_verdict)
         self.dock_units.raise_()
         self.dock_preview: QDockWidget | None = None
+        self.preview_docks: dict[int, QDockWidget] = {}
+        """Every preview's dock this window made, by ``id`` of the preview
+        (the previews live as long as the window)."""
         self.resizeDocks([self.dock_palette], [230], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_inspector], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
@@ -137,7 +146,8 @@ class MainWindow(EditorWindow):
         m.addAction(self.act_quit)
         e.addSeparator()
         e.addActions([self.act_edit_unit, self.act_delete_unit])
-        for d in (self.dock_palette, self.dock_layers, self.dock_inspector, self.dock_units, self.dock_history):
+        for d in (self.dock_palette, self.dock_layers, self.dock_inspector, self.dock_units, self.dock_history,
+                  self.dock_verdict):
             v.addAction(d.toggleViewAction())
         mb = self.menuBar()
         t = mb.addMenu("&Tools")
@@ -173,6 +183,7 @@ class MainWindow(EditorWindow):
         d.edited.connect(self._edited)
         self._connect_document_and_canvas()
         c.cellHovered.connect(self._hovered)
+        c.overlayChanged.connect(self._overlay_changed)
         self.state.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
         self.state.toolRequested.connect(lambda tid: self.set_tool(tid or self._previous_tool))
         self.state.selectedUnitChanged.connect(lambda _u: self._update_unit_actions())
@@ -201,9 +212,17 @@ class MainWindow(EditorWindow):
 
     def _show_preview_dock(self) -> None:
         """A preview's dock (e.g. the ACW odds plot) is shown only while
-        adjudicating; painting keeps the whole window for the map."""
+        adjudicating; painting keeps the whole window for the map.  The
+        verdict panel comes to the front of its tabs while adjudicating (if
+        the person has not closed it)."""
         if self.dock_preview is not None:
             self.dock_preview.setVisible(self.tool is self.adjudicate)
+        if self.tool is self.adjudicate and self.dock_verdict.toggleViewAction().isChecked():
+            self.dock_verdict.raise_()
+
+    def _overlay_changed(self, key: str, overlay: Any) -> None:
+        if key == "preview":
+            self.verdict.show_overlay(overlay)
 
     def _press(self, ev: Any) -> None:
         if self.tool is not None and ev.button in ("left", "right"):
@@ -282,25 +301,37 @@ class MainWindow(EditorWindow):
             self.statusBar().showMessage(self._preview_error, 15000)
 
     def _preview_chosen(self, index: int) -> None:
+        """Make the ``index``-th applicable preview the current one and show
+        its dock.  Each preview's dock is built once and owned by this
+        window until it closes: switching maps or previews only shows and
+        hides docks, so no widget a preview still holds (the ACW odds plot)
+        is ever deleted under it (issue 18, item 1)."""
         preview = self._previews[index] if 0 <= index < len(self._previews) else None
         if preview is self.adjudicate.preview and preview is not None:
             return
         self.adjudicate.set_preview(preview)
-        if self.dock_preview is not None:
-            self.removeDockWidget(self.dock_preview)
-            self.dock_preview.setWidget(None)  # type: ignore[arg-type]
-            self.dock_preview.deleteLater()
-            self.dock_preview = None
-        widget = None
-        if preview is not None:
-            try:
-                widget = preview.dock()
-            except Exception:  # noqa: BLE001 (a broken plug-in dock is left out)
-                widget = None
-        if widget is not None:
-            self.dock_preview = self._dock(preview.name or "Preview", "previewDock", widget,
-                                           Qt.DockWidgetArea.BottomDockWidgetArea)
-            self._show_preview_dock()
+        self.dock_preview = self._preview_dock(preview) if preview is not None else None
+        for dock in self.preview_docks.values():
+            if dock is not self.dock_preview:
+                dock.hide()
+        self._show_preview_dock()
+
+    def _preview_dock(self, preview: Preview) -> QDockWidget | None:
+        """``preview``'s dock, made on first use (``None``: it has none, or
+        its widget cannot be built)."""
+        key = id(preview)
+        if key in self.preview_docks:
+            return self.preview_docks[key]
+        try:
+            widget = preview.dock()
+        except Exception:  # noqa: BLE001 (a broken plug-in dock is left out)
+            widget = None
+        if widget is None:
+            return None
+        name = "previewDock" if not self.preview_docks else f"previewDock{len(self.preview_docks) + 1}"
+        dock = self._dock(preview.name or "Preview", name, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.preview_docks[key] = dock
+        return dock
 
     # ------------------------------------------------------------------
     # files
@@ -318,12 +349,18 @@ class MainWindow(EditorWindow):
 
         win = TerritoryWindow(scenario, path, self.settings, self.state_dir)
         win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        self._other_windows = [w for w in getattr(self, "_other_windows", []) if w.isVisible()] + [win]
+        # A closed window is deleted on the C++ side: forget it then, so no
+        # call ever reaches a deleted window (issue 18, item 2).
+        win.destroyed.connect(lambda _obj=None, w=win: self._forget_window(w))
+        self._other_windows.append(win)
         win.show()
         if path:
             self.add_recent(path)
         QTimer.singleShot(0, win.canvas.fit)
         return True
+
+    def _forget_window(self, win: Any) -> None:
+        self._other_windows = [w for w in self._other_windows if w is not win]
 
     def check_recovery(self) -> bool:
         """Offer the newest autosave left by a run that crashed; whether

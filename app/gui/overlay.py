@@ -63,14 +63,39 @@ class Marker:
 Item = CellMark | PathLine | EdgeMark | Marker
 
 
+SHORT_LIMIT = 100
+"""Longest short form of a verdict (:meth:`Overlay.short`), in characters:
+what fits the status bar beside the hovered cell's description."""
+
+
 @dataclass(frozen=True)
 class Overlay:
-    """Everything one preview draws, plus its verdict in words."""
+    """Everything one preview draws, plus its verdict in words.
+
+    ``message`` is the whole verdict (the verdict panel shows it wrapped,
+    the tooltip of the target says it once); ``summary`` an optional short
+    form for the status bar (:meth:`short` makes one when it is empty);
+    ``reasons`` further lines the verdict panel lists under the verdict
+    (refused squares, ties, the path)."""
 
     items: tuple[Item, ...] = ()
     message: str = ""
     ok: bool | None = None  # True: a legal move; False: refused; None: informational
     details: dict[str, object] = field(default_factory=dict)
+    summary: str = ""
+    reasons: tuple[str, ...] = ()
+
+    def short(self, limit: int = SHORT_LIMIT) -> str:
+        """The verdict in at most ``limit`` characters: ``summary``, or the
+        message's first clause (up to the first "; "), cut at a word and
+        ended with "…" when still too long."""
+        text = self.summary or self.message.split("; ", 1)[0]
+        if len(text) <= limit:
+            return text
+        cut = text[:limit - 1]
+        if " " in cut:
+            cut = cut[:cut.rindex(" ")]
+        return cut.rstrip(" ,;:") + "\u2026"
 
     def tooltip_at(self, cell: Cell) -> str | None:
         """Tooltips of the items on ``cell``, joined; ``None`` if none."""

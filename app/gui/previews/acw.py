@@ -21,6 +21,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import shiboken6
+
 from engine.grids import Cell, Edge, HexGrid
 from engine.model import Scenario, Unit
 from engine.rules.acw import SYSTEM, Board, MoveCheck, Odds, Reach, check_move, engagement, odds, reach
@@ -120,6 +122,10 @@ class AcwMovePreview(Preview):
 
     # -- preview protocol ---------------------------------------------------------
     def select(self, scenario: Scenario, unit: Unit | None) -> Overlay:
+        """A newly selected unit (or none) has no pending attack yet: the
+        dock is cleared until the mouse points at a hex."""
+        self.attack = None
+        self._update_plot()
         if unit is None:
             return Overlay()
         r = self.reach_of(scenario, unit)
@@ -181,7 +187,7 @@ class AcwMovePreview(Preview):
                         for a in attacks],
         }
         self._update_plot()
-        return Overlay(tuple(items), message="; ".join(parts), ok=mc.ok, details=details)
+        return Overlay(tuple(items), message="; ".join(parts), ok=mc.ok, details=details, summary=mc.reason)
 
     def apply(self, scenario: Scenario, unit: Unit, target: Cell, waypoint: Cell | None = None) -> MoveOrder | None:
         mc = check_move(scenario, unit, target, self.reach_of(scenario, unit))
@@ -192,8 +198,9 @@ class AcwMovePreview(Preview):
     # -- the dock -------------------------------------------------------------
     def dock(self) -> Any:
         """A pyqtgraph plot of the pending attack over the 100 result
-        numbers (created on first call)."""
-        if self._plot is None:
+        numbers (created on first call, and again if the window that
+        showed it has deleted it)."""
+        if self._plot is None or not shiboken6.isValid(self._plot):
             from ._acw_plot import OddsPlot
 
             self._plot = OddsPlot()
@@ -201,7 +208,7 @@ class AcwMovePreview(Preview):
         return self._plot
 
     def _update_plot(self) -> None:
-        if self._plot is not None:
+        if self._plot is not None and shiboken6.isValid(self._plot):
             self._plot.show_attack(self.attack)
 
 

@@ -104,7 +104,7 @@ def overlay_for(scenario: Scenario, r: RailMove) -> Overlay:
         color = THIS_TURN.get(r.status, THIS_TURN["arrived"])
         if m > 0:
             items.append(PathLine(r.path[:m + 1], color, width=4.0,
-                                  tooltip=f"this turn: {m} squares, {lab(r.start)} to {lab(r.stop)}. {r.reason}"))
+                                  tooltip=f"this turn: {m} squares, {lab(r.start)} to {lab(r.stop)}"))
         if m < n:
             items.append(PathLine(r.path[m:], BEYOND, width=3.0, dashed=True,
                                   tooltip=f"beyond the stop: {n - m} more squares to {lab(r.destination)} "
@@ -113,12 +113,13 @@ def overlay_for(scenario: Scenario, r: RailMove) -> Overlay:
             if k != m:
                 items.append(CellMark(r.path[k], text=str(k), tooltip=f"{k} squares along the path"))
         items.append(Marker(r.stop, "star" if r.status == "arrived" else "diamond", STOP, text=str(m), size=0.9,
-                            tooltip=f"stop: {lab(r.stop)} after {m} squares. {r.reason}"))
+                            tooltip=f"stop: {lab(r.stop)} after {m} squares"))
         for t in r.ties:
             items.append(Marker(t, "diamond", TIE, text="=", size=0.5,
                                 tooltip=f"tie: an equally short path would stop {r.unit_id} at {lab(t)} instead"))
     else:
-        items.append(Marker(r.destination, "cross", REFUSED, size=0.5, tooltip=r.reason))
+        items.append(Marker(r.destination, "cross", REFUSED, size=0.5,
+                            tooltip=f"no valid rail path to {lab(r.destination)}"))
         for c in r.blocked[:MAX_REFUSED_SHOWN]:
             holder = scenario.controller(c)
             why = f"held by {holder.name if holder is not None else 'nobody'}"
@@ -127,8 +128,36 @@ def overlay_for(scenario: Scenario, r: RailMove) -> Overlay:
                 why = f"enemy unit {', '.join(enemies)} there" if enemies else why
             items.append(CellMark(c, outline=REFUSED, width=3.0, tooltip=f"refused: rail at {lab(c)}, {why}"))
     return Overlay(tuple(items), message=r.reason, ok=r.status != "no_valid_path",
+                   summary=summary_of(scenario, r), reasons=reasons_of(scenario, r),
                    details={"status": r.status, "path_length": r.path_length, "moved": r.moved,
                             "stop": lab(r.stop), "ties": [lab(c) for c in r.ties], "searched": r.searched})
+
+
+def summary_of(scenario: Scenario, r: RailMove) -> str:
+    """The verdict's short form for the status bar (the CLI's headline)."""
+    lab = scenario.map.label
+    if r.status == "arrived":
+        return f"{r.unit_id} arrives at {lab(r.stop)} after {r.moved} squares"
+    if r.status == "stopped_short":
+        return f"{r.unit_id} stops short at {lab(r.stop)} after {r.moved} of {r.path_length} squares"
+    return f"{r.unit_id}: no valid rail path to {lab(r.destination)} within {r.max_path} squares; stays at {lab(r.start)}"
+
+
+def reasons_of(scenario: Scenario, r: RailMove) -> tuple[str, ...]:
+    """What the verdict panel lists under the verdict: the path, ties,
+    refused squares and the engine's notes."""
+    lab = scenario.map.label
+    out: list[str] = []
+    if r.path is not None:
+        out.append(f"path ({r.path_length} squares): " + " ".join(lab(c) for c in r.path))
+    if r.ties:
+        out.append("an equally short path would stop at: " + ", ".join(lab(c) for c in r.ties))
+    if r.blocked and r.status == "no_valid_path":
+        shown = " ".join(lab(c) for c in r.blocked[:MAX_REFUSED_SHOWN])
+        more = " …" if len(r.blocked) > MAX_REFUSED_SHOWN else ""
+        out.append(f"refused rail squares next to the network searched: {shown}{more}")
+    out.extend(r.notes)
+    return tuple(out)
 
 
 PREVIEWS = (CwolRailPreview,)

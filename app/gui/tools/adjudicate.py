@@ -170,6 +170,11 @@ class AdjudicateTool(Tool):
         s = self.document.scenario
         unit = self.unit()
         if self.preview is None or unit is None:
+            if self.preview is not None:
+                try:
+                    self.preview.select(s, None)  # no unit: the preview drops what it showed (the odds dock)
+                except Exception as e:  # noqa: BLE001 (plug-in boundary, see _failed)
+                    self.state.say(self._failed(e))
             self.overlay = None
             self.state.set_overlay("preview", None)
             return
@@ -193,4 +198,4 @@ class AdjudicateTool(Tool):
         self.overlay = overlay
         self.state.set_overlay("preview", overlay)
         if overlay.message:
-            self.state.say(overlay.message)
+            self.state.say(overlay.short())  # the whole verdict: the window's verdict panel

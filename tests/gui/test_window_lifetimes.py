@@ -1,0 +1,190 @@
+"""Windows and docks outlive map switches (issue 18, items 1, 2 and 6).
+
+Each test drives the real windows (pytest-qt, offscreen) and lets Qt delete
+what it deletes (``DeferredDelete`` events are sent, as the event loop
+would) before looking again: open A -> B -> A; close and reopen each kind of
+window; every dock after every switch.  pytest-qt fails a test on any
+exception raised in a Qt slot, and stderr is checked for Qt object errors.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QDockWidget
+
+from app.gui.main_window import MainWindow
+from app.gui.previews import available
+from app.gui.previews._acw_plot import OddsPlot
+from app.gui.territory import TerritoryWindow
+from engine.grids import Cell
+
+pytestmark = pytest.mark.gui
+
+ROOT = Path(__file__).resolve().parents[2]
+MAPS = ROOT / "maps"
+ACW = str(MAPS / "acw_short_campaign.json")
+CWOL = str(MAPS / "cwol_mobile_columbus.json")
+GITM = str(MAPS / "gitm_graphic1.json")
+EUROPE = str(MAPS / "railroad_module_europe.json")
+RAIL_OPTIONS = str(MAPS / "aa_rail_options.json")
+QT_OBJECT_ERRORS = ("already deleted", "Internal C++ object", "Traceback")
+
+
+def pump() -> None:
+    """Run what the event loop would: posted events and deferred deletes."""
+    for _ in range(3):
+        QApplication.processEvents()
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def grid_window(qtbot: Any, tmp_path: Path, path: str = ACW) -> MainWindow:
+    from engine.io import load_any
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(load_any(path), path, settings, tmp_path / "state", previews=available())
+    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(w)
+    w.resize(1280, 820)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def docks_alive(w: Any) -> list[str]:
+    """Object names of the window's docks; fails on any deleted one."""
+    names = []
+    for d in w.findChildren(QDockWidget):
+        assert shiboken6.isValid(d) and d.widget() is not None and shiboken6.isValid(d.widget()), d.objectName()
+        names.append(d.objectName())
+    return names
+
+
+def point(w: MainWindow, label: str) -> Any:
+    s = w.document.scenario
+    x, y = w.canvas.layout().center(s.map.parse_label(label))
+    return w.canvas.map_to_view(x, y).toPoint()
+
+
+def click(w: MainWindow, label: str) -> None:
+    vp, p = w.canvas.viewport(), point(w, label)
+    QTest.mouseMove(vp, p)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, p)
+
+
+def test_switching_maps_keeps_the_odds_dock(qtbot, tmp_path, capfd) -> None:
+    w = grid_window(qtbot, tmp_path)
+    w.set_tool("adjudicate")
+    first = w.dock_preview
+    assert first is not None and isinstance(first.widget(), OddsPlot)
+    expected = set(docks_alive(w))
+    for path in (CWOL, ACW, GITM, ACW, CWOL, ACW):
+        assert w.open_file(path)
+        pump()
+        assert set(docks_alive(w)) == expected
+        if path == ACW:
+            assert w.dock_preview is first and first.isVisible()
+        else:
+            assert w.dock_preview is None and not first.isVisible()
+    # the ACW preview works in the status bar and its plot after the switches
+    w.canvas.fit()
+    pump()
+    click(w, "0605")
+    QTest.mouseMove(w.canvas.viewport(), point(w, "0706"))
+    assert "moves to 0706" in w.statusBar().currentMessage()
+    err = capfd.readouterr().err
+    assert not any(e in err for e in QT_OBJECT_ERRORS), err
+
+
+def test_the_odds_dock_forgets_the_attack_of_another_unit(qtbot, tmp_path) -> None:
+    w = grid_window(qtbot, tmp_path)
+    s = w.document.scenario
+    s.unit("CS-39").at = s.map.parse_label("1007")
+    w.set_tool("adjudicate")
+    w.canvas.fit()
+    pump()
+    plot = w.dock_preview.widget()
+    click(w, "0605")
+    QTest.mouseMove(w.canvas.viewport(), point(w, "0907"))
+    assert plot.attack is not None
+    other = s.unit("US-6")  # alone at 0505 with US-27; the first there is selected
+    click(w, s.map.label(other.at))
+    assert w.state.selected_unit in {u.id for u in s.units_at(other.at)}
+    assert plot.attack is None and "Point at a hex" in plot.title.text()
+    # right-click drops the selection: nothing is pending either
+    QTest.mouseMove(w.canvas.viewport(), point(w, "0907"))
+    vp, p = w.canvas.viewport(), point(w, "0907")
+    QTest.mousePress(vp, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, p)
+    QTest.mouseRelease(vp, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, p)
+    assert w.state.selected_unit is None and plot.attack is None
+
+
+def test_the_brush_outline_goes_with_the_old_map(qtbot, tmp_path) -> None:
+    w = grid_window(qtbot, tmp_path, GITM)
+    w.set_tool("brush")
+    w.canvas.fit()
+    pump()
+    QTest.mouseMove(w.canvas.viewport(), point(w, w.document.scenario.map.label(Cell(2, 2))))
+    assert w.canvas.overlays(), "the brush shows its outline"
+    assert w.open_file(CWOL)
+    pump()
+    assert w.canvas.overlays() == []
+
+
+def test_a_closed_territory_window_comes_back(qtbot, tmp_path, capfd) -> None:
+    w = grid_window(qtbot, tmp_path)
+    for path in (EUROPE, RAIL_OPTIONS, EUROPE):
+        assert w.open_file(path)
+        pump()
+        tw = w._other_windows[-1]
+        assert isinstance(tw, TerritoryWindow) and tw.isVisible()
+        assert tw.document.path == path
+        docks_alive(tw)
+        tw.act_close.trigger()  # Ctrl+W
+        pump()
+        assert w._other_windows == []
+    err = capfd.readouterr().err
+    assert not any(e in err for e in QT_OBJECT_ERRORS), err
+
+
+def test_two_territory_windows_close_in_any_order(qtbot, tmp_path) -> None:
+    w = grid_window(qtbot, tmp_path)
+    w.open_file(EUROPE)
+    w.open_file(RAIL_OPTIONS)
+    pump()
+    a, b = w._other_windows
+    a.close()
+    pump()
+    assert w._other_windows == [b] and b.isVisible()
+    w.open_file(EUROPE)
+    pump()
+    assert len(w._other_windows) == 2 and all(x.isVisible() for x in w._other_windows)
+
+
+def test_close_and_reopen_each_kind_of_window(qtbot, tmp_path, capfd) -> None:
+    for _round in range(2):
+        w = grid_window(qtbot, tmp_path, CWOL)
+        w.set_tool("adjudicate")
+        assert set(docks_alive(w)) >= {"toolsDock", "verdictDock", "historyDock"}
+        w.close()
+        pump()
+    from engine.io import load_any
+
+    for _round in range(2):
+        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        tw = TerritoryWindow(load_any(EUROPE), EUROPE, settings, tmp_path / "state")
+        tw.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+        tw.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        tw.show()
+        pump()
+        docks_alive(tw)
+        tw.close()
+        pump()
+    err = capfd.readouterr().err
+    assert not any(e in err for e in QT_OBJECT_ERRORS), err
