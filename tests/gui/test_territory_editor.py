@@ -17,7 +17,7 @@ from app.cli import main as cli_main
 from app.gui.territory import TerritoryWindow
 from app.gui.territory.canvas import land_color
 from app.gui.territory.railplan import BOTTLENECK, RailPlanner
-from engine.scenario_io import load_any
+from engine.io import load_any
 from engine.territory import BorderKind, TerritoryScenario
 
 pytestmark = pytest.mark.gui
@@ -184,7 +184,7 @@ def test_station_features_and_borders_are_undoable(qtbot, tmp_path) -> None:
     w.inspector.border_kind.activated.emit(i)
     b = w.scenario.map.border("germany", "austria")
     assert b is not None and b.kind == BorderKind.CLOSED
-    assert any(kind == BorderKind.CLOSED for kind, _ in w.canvas._border_lines)
+    assert any(kind == BorderKind.CLOSED for kind, _ in w.canvas.renderer().border_lines)
     stack.undo()
     b = w.scenario.map.border("germany", "austria")
     assert b is not None and b.kind == BorderKind.ORDINARY
