@@ -1,0 +1,318 @@
+"""A game run turn by turn through one rules system, every step journalled.
+
+:class:`Game` stands between the game master and a rules system found in the
+registry (:mod:`engine.rules.base`).  It adds what no single order can know:
+
+* **only the side to move acts** — an order for a unit of another side is
+  refused, naming whose move it is;
+* **a unit acts once** — an order whose action (``moved``, ``railed``,
+  ``marched``...) the unit already took this turn is refused, naming the
+  journal entry where it did (the system says which actions are once a turn);
+* **phases** — an order given in a phase its system does not allow it in is
+  refused, naming the phases it belongs to;
+
+then asks the system's own ``check`` (which sees the turn state through
+``scenario.state["game"]["turn"]``, e.g. Module I capacity spent this turn),
+applies the order through the system's ``apply`` (a reversible
+:class:`~engine.rules.base.Record`) and writes a journal entry: the order, the
+verdict with its reasons, the effect.  A refused order is journalled too
+(kind ``refused``) and changes nothing else.  ``end_phase`` runs the
+system's end-of-phase effects (``end_phase_effects``, optional) and moves to
+the next phase; after the last phase the move passes to the next side, and
+after the last side the turn number grows and every unit may act again.
+
+``undo`` takes back the last entry (its record, or for an end of phase the
+turn state as it was), so the editor's undo and the journal stay one.
+
+A system takes part by setting, beside the :class:`RulesSystem` interface:
+``phases`` (tuple of phase names; default one phase, ``"orders"``),
+``once_per_turn`` (actions a unit takes at most once a turn; default moved,
+railed, marched), ``action_of(order)`` (default ``"moved"``),
+``order_phases(order)`` (default: every phase), ``side_order(scenario)``
+(default: the scenario's sides in file order) and
+``end_phase_effects(scenario, turn)`` (default: none).  See
+``docs/developing.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.model import ModelError
+from engine.rules.base import Record, RulesSystem, Verdict, get
+
+from .journal import Entry, EntryKind, Journal, JournalError
+from .state import TurnState
+
+GAME_KEY = "game"
+"""Where a game keeps its data in ``scenario.state``."""
+
+DEFAULT_ONCE = frozenset({"moved", "railed", "marched"})
+
+VERBS = {"moved": "moves", "railed": "moves by rail", "marched": "marches", "fought": "fights",
+         "retreated": "retreats", "fortified": "fortifies", "reinforced": "is reinforced", "bought": "buys",
+         "placed": "is placed", "bombed": "bombs", "destroyed": "destroys"}
+"""How a reason says that an action is taken once a turn."""
+
+
+@dataclass(frozen=True)
+class TurnVerdict:
+    """The verdict on an order in the game: the turn's own reasons (side to
+    move, once a turn, phase) and the system's verdict (``None`` when the
+    turn's reasons refused the order before the system was asked)."""
+
+    ok: bool
+    reasons: tuple[str, ...]
+    system: Verdict | None
+
+    def to_data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"ok": self.ok, "reasons": list(self.reasons)}
+        if self.system is not None:
+            data["verdict"] = self.system.to_data()
+        return data
+
+
+@dataclass(frozen=True)
+class EffectRecord:
+    """An end-of-phase effect the system applied: what it says and the
+    record that undoes it."""
+
+    summary: str
+    record: Record
+
+
+class Game:
+    """One scenario's game under one rules system (see the module docstring).
+
+    ``system`` is a registered name or instance; ``None`` picks the only
+    registered system whose options the scenario's ruleset sets and whose map
+    kinds include the map's (a :class:`ModelError` names the candidates when
+    there is not exactly one)."""
+
+    def __init__(self, scenario: Any, system: RulesSystem[Any, Any] | str | None = None) -> None:
+        self.scenario = scenario
+        data = scenario.state.get(GAME_KEY)
+        if system is None and isinstance(data, Mapping) and isinstance(data.get("system"), str):
+            system = data["system"]
+        self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
+        self._records: list[Record | TurnState | None] = []
+        if isinstance(data, Mapping):
+            self.turn = TurnState.from_data(data.get("turn", {}), f"state.{GAME_KEY}.turn")
+            self.journal = Journal.from_data(data.get("journal", {}), f"state.{GAME_KEY}.journal")
+            self._records = [None] * len(self.journal)
+        else:
+            sides = self.sides()
+            self.turn = TurnState(turn=max(1, int(getattr(scenario, "turn", 1))), phase=self.phases[0],
+                                  side=sides[0] if sides else None)
+            self.journal = Journal()
+        if self.turn.phase not in self.phases:
+            raise JournalError(f"state.{GAME_KEY}.turn.phase: {self.turn.phase!r} is not a phase of "
+                               f"{self.system.title} ({', '.join(self.phases)})")
+        self._save()
+
+    # ------------------------------------------------------------------
+    # what the system says about turns
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        phases = getattr(self.system, "phases", None)
+        return tuple(phases) if phases else ("orders",)
+
+    def sides(self) -> list[str]:
+        order = getattr(self.system, "side_order", None)
+        if callable(order):
+            return list(order(self.scenario))
+        return [s.id for s in self.scenario.sides]
+
+    def _once(self) -> frozenset[str]:
+        return frozenset(getattr(self.system, "once_per_turn", DEFAULT_ONCE))
+
+    def _action(self, order: Mapping[str, Any]) -> str:
+        f = getattr(self.system, "action_of", None)
+        return str(f(order)) if callable(f) else "moved"
+
+    def _side_name(self, side: str | None) -> str:
+        if side is None:
+            return "nobody"
+        try:
+            return str(self.scenario.side(side).name)
+        except ModelError:
+            return side
+
+    # ------------------------------------------------------------------
+    # orders
+
+    def check(self, order: Mapping[str, Any]) -> TurnVerdict:
+        """The verdict on ``order`` now, with the orders already applied this
+        turn counted.  Never changes anything."""
+        if not isinstance(order, Mapping):
+            raise ModelError(f"an order must be an object of keys and values, got {order!r}")
+        reasons: list[str] = []
+        phases_of = getattr(self.system, "order_phases", None)
+        allowed = phases_of(order) if callable(phases_of) else None
+        if allowed and self.turn.phase not in allowed:
+            reasons.append(f"This order belongs to the {' or '.join(allowed)} phase; "
+                           f"the game is in the {self.turn.phase} phase.")
+        unit_id = order.get("unit")
+        if isinstance(unit_id, str):
+            unit = self.scenario.unit(unit_id)  # ModelError names an unknown unit
+            if self.turn.side is not None and unit.side != self.turn.side:
+                reasons.append(f"It is the {self._side_name(self.turn.side)}'s move: {unit_id} "
+                               f"({self._side_name(unit.side)}) cannot act now.")
+            action = self._action(order)
+            if action in self._once() and self.turn.did(unit_id, action):
+                verb = VERBS.get(action, action)
+                reasons.append(f"{unit_id} has already {action} this turn ({self._where(unit_id, action)}); "
+                               f"a unit {verb} once a turn.")
+        if reasons:
+            return TurnVerdict(False, tuple(reasons), None)
+        verdict = self.system.check(self.scenario, order)
+        return TurnVerdict(bool(verdict.ok), tuple(verdict.reasons), verdict)
+
+    def _where(self, unit_id: str, action: str) -> str:
+        for i in range(len(self.journal) - 1, -1, -1):
+            e = self.journal[i]
+            if e.turn != self.turn.turn:
+                break
+            if e.kind == "order" and e.order.get("unit") == unit_id and e.effect.get("action") == action:
+                return f"journal entry {i + 1}"
+        return "this turn"
+
+    def give(self, order: Mapping[str, Any], time: str | None = None, summary: str | None = None) -> Entry:
+        """Check ``order`` and carry it out, or refuse it; either way the
+        journal gets an entry, which is returned (``kind`` ``"order"`` or
+        ``"refused"``).  ``time`` is the time of the post where the rules
+        take a number from it."""
+        verdict = self.check(order)
+        text = summary or _summary(order)
+        if not verdict.ok:
+            entry = self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
+                                       kind="refused", system=self.system.name, summary=text, order=dict(order),
+                                       verdict=verdict.to_data(), reasons=verdict.reasons, time=time), None)
+            return entry
+        assert verdict.system is not None
+        before = self.turn.copy()
+        record = self.system.effect(self.scenario, order, verdict.system)
+        action = self._action(order)
+        who = order.get("unit")
+        if isinstance(who, str):
+            self.turn.record(who, action)
+        effect = {"action": action, "record": record.to_data()}
+        try:
+            return self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="order",
+                                      system=self.system.name, summary=text, order=dict(order),
+                                      verdict=verdict.to_data(), reasons=verdict.reasons, effect=effect,
+                                      time=time), record)
+        except (ValueError, TypeError):
+            record.undo(self.scenario)
+            self.turn = before
+            self._save()
+            raise
+
+    def end_phase(self) -> list[Entry]:
+        """Run the system's end-of-phase effects, journal them, and move on:
+        to the next phase, or (after the last) to the next side's first
+        phase, or (after the last side) to the next turn."""
+        before = self.turn.copy()
+        hook = getattr(self.system, "end_phase_effects", None)
+        effects: Sequence[EffectRecord] = hook(self.scenario, self.turn) if callable(hook) else ()
+        out = []
+        for fx in effects:
+            out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="effect",
+                                          system=self.system.name, summary=fx.summary,
+                                          effect={"record": fx.record.to_data()}), fx.record))
+        last_phase = self.turn.phase == self.phases[-1]
+        before_move = self.turn.copy()
+        if not last_phase:
+            self.turn.phase = self.phases[self.phases.index(self.turn.phase) + 1]
+            kind: EntryKind = "end_phase"
+            text = f"end of the {before.phase} phase; the {self.turn.phase} phase begins"
+        else:
+            sides = self.sides()
+            i = sides.index(self.turn.side) if self.turn.side in sides else -1
+            nxt = i + 1
+            if nxt >= len(sides):
+                nxt = 0
+                self.turn.turn += 1
+                self.scenario.turn = self.turn.turn
+            self.turn.side = sides[nxt] if sides else None
+            self.turn.phase = self.phases[0]
+            self.turn.acted = {}
+            self.turn.used = {}
+            kind = "end_turn"
+            text = (f"end of the {self._side_name(before.side)}'s move; "
+                    f"turn {self.turn.turn}: the {self._side_name(self.turn.side)} to move")
+        out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind=kind,
+                                      system=self.system.name, summary=text,
+                                      effect={"turn": self.turn.to_data()}), before_move))
+        return out
+
+    def end_turn(self) -> list[Entry]:
+        """End every remaining phase of the side to move."""
+        side, turn = self.turn.side, self.turn.turn
+        out: list[Entry] = []
+        while self.turn.side == side and self.turn.turn == turn:
+            out.extend(self.end_phase())
+        return out
+
+    def undo(self) -> Entry:
+        """Take back the last journal entry and its effect."""
+        if not len(self.journal):
+            raise JournalError("nothing to take back: the journal is empty")
+        held = self._records[-1]
+        if held is None and self.journal[-1].kind != "refused":
+            raise JournalError(f"{self.journal[-1].label(len(self.journal))} was loaded from the file; "
+                               f"it can be taken back by replaying the game to the entry before it")
+        entry = self.journal.pop()
+        self._records.pop()
+        if isinstance(held, TurnState):
+            if entry.kind == "end_turn":
+                self.scenario.turn = held.turn
+            self.turn = held
+        elif held is not None:
+            held.undo(self.scenario)
+            if entry.kind == "order":
+                who = entry.order.get("unit")
+                if isinstance(who, str) and self.turn.acted.get(who):
+                    self.turn.acted[who].pop()
+                    if not self.turn.acted[who]:
+                        del self.turn.acted[who]
+        self._save()
+        return entry
+
+    # ------------------------------------------------------------------
+
+    def _append(self, entry: Entry, record: Record | TurnState | None) -> Entry:
+        sealed = self.journal.append(entry)
+        self._records.append(record)
+        self._save()
+        return sealed
+
+    def _save(self) -> None:
+        self.scenario.state[GAME_KEY] = {"system": self.system.name, "turn": self.turn.to_data(),
+                                         "journal": self.journal.to_data()}
+
+
+def _summary(order: Mapping[str, Any]) -> str:
+    unit, to = order.get("unit"), order.get("to")
+    if isinstance(unit, str) and to is not None:
+        return f"{unit} to {to}"
+    return ", ".join(f"{k} {v}" for k, v in order.items())
+
+
+def _resolve(scenario: Any, system: RulesSystem[Any, Any] | str | None) -> RulesSystem[Any, Any]:
+    if isinstance(system, RulesSystem):
+        return system
+    if isinstance(system, str):
+        return get(system)
+    from engine.rules.base import systems
+
+    options = getattr(getattr(scenario, "ruleset", None), "options", {}) or {}
+    found = [s for s in systems() if s.name in options]
+    if len(found) == 1:
+        return found[0]
+    names = ", ".join(s.name for s in (found or systems()))
+    raise ModelError(f"which rules system runs this game? the ruleset names "
+                     f"{'none' if not found else 'several'} (candidates: {names}); give one")
