@@ -188,3 +188,27 @@ def test_close_and_reopen_each_kind_of_window(qtbot, tmp_path, capfd) -> None:
         pump()
     err = capfd.readouterr().err
     assert not any(e in err for e in QT_OBJECT_ERRORS), err
+
+
+def test_the_rail_plan_chart_forgets_the_previous_map(qtbot, tmp_path) -> None:
+    import json
+
+    from engine.io import load_any
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    tw = TerritoryWindow(load_any(EUROPE), EUROPE, settings, tmp_path / "state")
+    tw.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(tw)
+    tw.show()
+    tw.set_mode("railplan")
+    raw = json.loads((ROOT / "tests" / "territory" / "europe_orders.json").read_text())["orders"]
+    tw.planner.add_orders(raw)
+    qtbot.waitUntil(lambda: tw.planner.exact is not None, timeout=20000)
+    axis = tw.plan_panel.chart.getAxis("bottom")
+    names = {name for level in axis._tickLevels for _x, name in level}
+    assert "Prussia" in names
+    assert tw.open_file(RAIL_OPTIONS)
+    pump()
+    assert tw.planner.orders == [] and tw.plan_panel.bars_used is None
+    assert axis._tickLevels is None, "no territory of the previous map is left on the chart's axis"
+    assert tw.plan_panel.orders.count() == 0

@@ -314,6 +314,7 @@ class RailPlanPanel(QWidget):
         self.chart.clear()
         if not data:
             self.bars_cap = self.bars_used = None
+            self.chart.getAxis("bottom").setTicks(None)  # no names of a previous plan (or map) left behind
             return
         xs = list(range(len(data)))
         cap = [c for _, _, c in data]
