@@ -22,7 +22,7 @@ from shapely.geometry import MultiPoint
 
 from engine.model import Faction, Ruleset, TerrainType
 from engine.territory import Territory, TerritoryMap, TerritoryScenario
-from engine.territory.rail import RailOrder, RailRules, plan, preview
+from engine.rules.railroads import RailOrder, RailRules, plan, preview
 
 PREVIEW_TARGET_MS = 2.0
 PLAN_TARGET_MS = 250.0

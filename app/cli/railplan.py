@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.territory.rail import RailRules, plan, plan_to_data, preview
+from engine.rules.railroads import RailRules, plan, preview
 
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
 
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     rules = RailRules(s)
     orders = rules.read_orders(read_orders_file(args.orders))
     result = preview(s, orders, rules, thorough=True) if args.quick else plan(s, orders, rules)
-    data = plan_to_data(s, result)
+    data = result.to_data()
 
     def text() -> str:
         lines = [("FEASIBLE" if result.feasible else "NOT FEASIBLE") + f" ({result.method}): {result.reason}"]

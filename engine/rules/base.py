@@ -19,9 +19,10 @@ subclasses :class:`RulesSystem` and decorates the class with
   scenario and return a :class:`Record` whose ``undo`` puts it back — the
   push/pop of python-chess, so previews and replays need no copy.
 
-The registry finds systems by name or map kind.  The built-in systems are
-imported only when the registry is first asked (:data:`BUILTIN_MODULES`), so
-importing this module (and ``adjutant --help``) stays cheap.  The recipe for a
+The registry (:mod:`engine.rules.registry`, re-exported here) finds systems
+by name or map kind.  The built-in systems are imported only when the
+registry is first asked (:data:`BUILTIN_MODULES`), so importing this module
+(and ``adjutant --help``) stays cheap.  The recipe for a
 new system is in ``docs/developing.md`` ("How to add a rules system").
 """
 
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import importlib
 import sys
 import types
 import typing
@@ -40,6 +40,7 @@ from fractions import Fraction
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
 
 from ..model import ModelError
+from .registry import BUILTIN_MODULES, MAP_KINDS, for_map_kind, get, names, register, systems, unregister
 
 T = TypeVar("T")
 ScenarioT = TypeVar("ScenarioT")
@@ -286,7 +287,7 @@ def _read_dataclass(cls: type[T], raw: Mapping[str, Any] | None, where: str, key
         raw = {}
     if not isinstance(raw, Mapping):
         raise error(f"{where} must be an object of option names and values, got {raw!r}")
-    fields = {f.name: f for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+    fields = {_key(f): f for f in dataclasses.fields(cls)  # type: ignore[arg-type]
               if f.init and not f.name.startswith("_")}
     for key in raw:
         if key not in fields:
@@ -296,12 +297,18 @@ def _read_dataclass(cls: type[T], raw: Mapping[str, Any] | None, where: str, key
     hints = _hints(cls)
     reading = _Reading(error)
     values: dict[str, Any] = {}
-    for name, f in fields.items():
-        if name in raw:
-            values[name] = reading.read(hints[name], raw[name], label(name))
+    for key, f in fields.items():
+        if key in raw:
+            values[f.name] = reading.read(hints[f.name], raw[key], label(key))
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-            raise error(f"{label(name)} is missing ({reading.what(hints[name])})")
+            raise error(f"{label(key)} is missing ({reading.what(hints[f.name])})")
     return cls(**values)
+
+
+def _key(f: dataclasses.Field[Any]) -> str:
+    """The key a field is read from: its name, or ``metadata["key"]`` for
+    keys that cannot be Python names (``field(metadata={"key": "from"})``)."""
+    return str(f.metadata.get("key", f.name))
 
 
 def read_options(cls: type[T], raw: Mapping[str, Any] | None, where: str, *, key_style: str | None = None,
@@ -315,7 +322,8 @@ def read_options(cls: type[T], raw: Mapping[str, Any] | None, where: str, *, key
     ``dict[str, X]``, ``X | None``, nested dataclasses (from an object), and
     ``Annotated[X, AtLeast(n), AtMost(n), NonEmpty(), Reader(f)]`` for ranges
     and shapes of their own.  A missing key keeps the field's default (a
-    field without one is required); ``raw`` ``None`` means all defaults.
+    field without one is required); ``raw`` ``None`` means all defaults.  A
+    field is read from the key of its name, or from ``metadata["key"]``.
 
     ``where`` names the mapping (``"ruleset.options.gitm"``); a bad value
     raises ``error`` (default :class:`OptionError`) saying ``<where>.<key>
@@ -335,7 +343,7 @@ def option_help(cls: type) -> dict[str, str]:
     (the same words the error messages use)."""
     hints = _hints(cls)
     reading = _Reading(OptionError)
-    return {f.name: reading.what(hints[f.name]) for f in dataclasses.fields(cls)
+    return {_key(f): reading.what(hints[f.name]) for f in dataclasses.fields(cls)
             if f.init and not f.name.startswith("_")}
 
 
@@ -382,11 +390,60 @@ class PlainVerdict:
         return {"ok": self.ok, "reasons": list(self.reasons)}
 
 
+@dataclass(frozen=True)
+class UnitMove:
+    """One unit moved by an applied order: from ``before`` to ``after``
+    (cells or territory ids), with the map's labels of both."""
+
+    unit: str
+    before: Any
+    after: Any
+    before_label: str
+    after_label: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {"unit": self.unit, "from": self.before_label, "to": self.after_label}
+
+
+@dataclass(frozen=True)
+class UnitsMoved:
+    """The record of an order that moved units (the usual effect of a move
+    order on either kind of map).  :meth:`undo` puts each unit back, last
+    moved first, and refuses (:class:`ModelError`) when a unit is no longer
+    where the order left it — something applied later was not undone."""
+
+    system: str
+    moves: tuple[UnitMove, ...]
+
+    @staticmethod
+    def move(scenario: Any, system: str, moves: Iterable[tuple[str, Any]]) -> UnitsMoved:
+        """Move each unit id of ``moves`` to its new place in ``scenario``
+        and return the record (``scenario.map.label`` names the places)."""
+        done: list[UnitMove] = []
+        label = scenario.map.label
+        for unit_id, to in moves:
+            u = scenario.unit(unit_id)
+            done.append(UnitMove(u.id, u.at, to, label(u.at), label(to)))
+            u.at = to
+        return UnitsMoved(system, tuple(done))
+
+    def undo(self, scenario: Any) -> None:
+        for m in reversed(self.moves):
+            u = scenario.unit(m.unit)
+            if u.at != m.after:
+                raise ModelError(f"cannot undo the {self.system} move of {m.unit}: it is at "
+                                 f"{scenario.map.label(u.at)}, not {m.after_label}; undo the later orders first")
+        for m in reversed(self.moves):
+            scenario.unit(m.unit).at = m.before
+
+    def to_data(self) -> dict[str, Any]:
+        return {"system": self.system, "moved": [m.to_data() for m in self.moves]}
+
+
 # ---------------------------------------------------------------------------
 # the interface
 
 MapKind = Literal["square", "hex", "territory"]
-MAP_KINDS: frozenset[str] = frozenset({"square", "hex", "territory"})
 
 
 class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
@@ -415,7 +472,7 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
     @property
     def order_keys(self) -> tuple[str, ...]:
         """The order keys this system understands (the fields of :attr:`Order`)."""
-        return tuple(f.name for f in dataclasses.fields(self.Order))
+        return tuple(_key(f) for f in dataclasses.fields(self.Order))
 
     @property
     def option_keys(self) -> tuple[str, ...]:
@@ -465,88 +522,8 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
         return f"<rules system {self.name}>"
 
 
-# ---------------------------------------------------------------------------
-# the registry
-
-BUILTIN_MODULES: tuple[str, ...] = (
-    "engine.rules.cwol_rail",
-    "engine.rules.gitm",
-    "engine.rules.acw",
-    "engine.rules.railroads",
-    "engine.rules.rail_options",
-)
-"""The modules of the systems that ship with Adjutant, imported the first
-time the registry is asked (each registers itself on import)."""
-
-_SYSTEMS: dict[str, RulesSystem[Any, Any]] = {}
-_loaded = False
-
-S = TypeVar("S", bound=type[RulesSystem[Any, Any]])
-
-
-def register(cls: S) -> S:
-    """Class decorator: check ``cls`` and add an instance of it to the
-    registry under ``cls.name``.  Raises :class:`TypeError` for a class that
-    lacks a class attribute or names a map kind not in :data:`MAP_KINDS`, and
-    :class:`ValueError` when another class holds the name."""
-    for attr in ("name", "title", "map_kinds", "Options", "Order"):
-        if not hasattr(cls, attr):
-            raise TypeError(f"rules system {cls.__qualname__} has no {attr}")
-    for attr in ("Options", "Order"):
-        if not dataclasses.is_dataclass(getattr(cls, attr)):
-            raise TypeError(f"{cls.__qualname__}.{attr} must be a dataclass")
-    bad = set(cls.map_kinds) - MAP_KINDS
-    if bad or not cls.map_kinds:
-        raise TypeError(f"{cls.__qualname__}.map_kinds must be some of {', '.join(sorted(MAP_KINDS))}, "
-                        f"got {sorted(cls.map_kinds)}")
-    old = _SYSTEMS.get(cls.name)
-    if old is not None and f"{type(old).__module__}.{type(old).__qualname__}" != f"{cls.__module__}.{cls.__qualname__}":
-        raise ValueError(f"rules system name {cls.name!r} is taken by {type(old).__qualname__}")
-    _SYSTEMS[cls.name] = cls()
-    return cls
-
-
-def unregister(name: str) -> None:
-    """Remove a system (tests that register a throw-away system)."""
-    _SYSTEMS.pop(name, None)
-
-
-def _load_builtins() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        for module in BUILTIN_MODULES:
-            importlib.import_module(module)
-
-
-def systems() -> list[RulesSystem[Any, Any]]:
-    """Every registered system, by name."""
-    _load_builtins()
-    return [_SYSTEMS[n] for n in sorted(_SYSTEMS)]
-
-
-def names() -> list[str]:
-    """The registered names, sorted."""
-    return [s.name for s in systems()]
-
-
-def get(name: str) -> RulesSystem[Any, Any]:
-    """The system registered as ``name``; raises :class:`ModelError` listing
-    the known names."""
-    _load_builtins()
-    try:
-        return _SYSTEMS[name]
-    except KeyError:
-        raise ModelError(f"no rules system {name!r} (known: {', '.join(sorted(_SYSTEMS))})") from None
-
-
-def for_map_kind(kind: str) -> list[RulesSystem[Any, Any]]:
-    """The systems that play on maps of ``kind``, by name."""
-    return [s for s in systems() if kind in s.map_kinds]
-
-
 __all__ = [
     "BUILTIN_MODULES", "MAP_KINDS", "AtLeast", "AtMost", "MapKind", "NonEmpty", "OptionError", "PlainVerdict",
-    "Reader", "Record", "RefusedOrder", "RulesSystem", "Verdict", "for_map_kind", "get", "names", "option_help",
-    "read_options", "register", "systems", "unregister",
+    "Reader", "Record", "RefusedOrder", "RulesSystem", "UnitMove", "UnitsMoved", "Verdict", "for_map_kind", "get",
+    "names", "option_help", "read_options", "register", "systems", "unregister",
 ]

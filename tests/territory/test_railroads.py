@@ -12,7 +12,7 @@ import pytest
 from engine.model import Faction, Ruleset, TerrainType
 from engine.scenario_io import load_any
 from engine.territory import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
-from engine.territory.rail import RailOrder, RailOrderError, RailRules, plan, preview
+from engine.rules.railroads import RailOrder, RailOrderError, RailRules, plan, preview
 
 ROOT = Path(__file__).resolve().parents[2]
 EUROPE = ROOT / "maps" / "railroad_module_europe.json"

@@ -176,7 +176,7 @@ def test_import_command_reports_bad_files(tmp_path: Path, capsys: pytest.Capture
     ("americans", "Central America", "Colombia", "Panama Canal"),
 ])
 def test_each_sea_crossing_on_the_imported_map(nation: str, a: str, b: str, crossing: str) -> None:
-    from engine.territory.rail import RailOrder, plan
+    from engine.rules.railroads import RailOrder, plan
 
     g = parse_game_xml((G40 / "ww2global40_2nd_edition.xml").read_bytes(), "g40")
     polys = parse_polygons((G40 / "polygons.txt").read_text(encoding="utf-8"))

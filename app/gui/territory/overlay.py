@@ -2,7 +2,7 @@
 small Qt-free value types (colours are ``"#rrggbb"`` or ``"#rrggbbaa"``).
 
 The rail-plan and rail-options modes turn engine results (a
-:class:`~engine.territory.rail.RailPlan`, a
+:class:`~engine.rules.railroads.RailPlan`, a
 :class:`~engine.rules.rail_options.RailReach`) into a
 :class:`TerritoryOverlay`; :class:`~app.gui.territory.canvas.TerritoryCanvas`
 draws it fresh every frame above its cached static layer.

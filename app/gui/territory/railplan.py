@@ -4,11 +4,11 @@ feasibility preview, and the exact routing off the GUI thread.
 :class:`RailPlanner` keeps the orders being planned (they are a plan, not
 map data, so they are not on the undo stack).  On every change it
 
-1. runs the engine's fast max-flow check (:func:`engine.territory.rail.preview`)
+1. runs the engine's fast max-flow check (:func:`engine.rules.railroads.preview`)
    at once on the GUI thread and publishes its overlay (each order as a
    dashed line from start to destination; when a cut rules the orders out,
    the cut outlined);
-2. starts the exact routing (:func:`engine.territory.rail.plan`, an integer
+2. starts the exact routing (:func:`engine.rules.railroads.plan`, an integer
    program) on a :class:`QThreadPool` worker, on a copy of the scenario
    without shapes.  Each job carries a generation number; a result that
    arrives after the orders changed again is dropped.  The exact result
@@ -31,7 +31,7 @@ from shapely.geometry import Polygon
 
 from engine.model import ModelError
 from engine.territory import TerritoryMap, TerritoryScenario
-from engine.territory.rail import RailOrder, RailPlan, RailRules, plan, preview
+from engine.rules.railroads import RailOrder, RailPlan, RailRules, plan, preview
 
 from .overlay import Route, Shade, TerritoryOverlay
 
