@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
-from .base import Cell, Grid, GridError, GridKind, Layout, Link, Point, Edge
-from .hexgrid import HEX_DIRECTIONS, FractionalHex, Hex, HexGrid, HexLayout, Orientation, Parity
+from .base import Cell, Edge, Grid, GridError, GridKind, Layout, Link, Point, Step, StepTable, step_class
+from .hexgrid import HEX_DIRECTIONS, FractionalHex, Hex, HexGrid, HexLayout, Orientation, Parity, cube_round_arrays
 from .square import SquareGrid, SquareLayout
 
 __all__ = [
-    "Cell", "Grid", "GridError", "GridKind", "Layout", "Link", "Point", "Edge",
-    "HEX_DIRECTIONS", "FractionalHex", "Hex", "HexGrid", "HexLayout", "Orientation", "Parity",
-    "SquareGrid", "SquareLayout",
+    "HEX_DIRECTIONS",
+    "Cell",
+    "Edge",
+    "FractionalHex",
+    "Grid",
+    "GridError",
+    "GridKind",
+    "Hex",
+    "HexGrid",
+    "HexLayout",
+    "Layout",
+    "Link",
+    "Orientation",
+    "Parity",
+    "Point",
+    "SquareGrid",
+    "SquareLayout",
+    "Step",
+    "StepTable",
+    "cube_round_arrays",
+    "step_class",
 ]

@@ -14,12 +14,27 @@ kind of grid it runs on.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
+import numpy as np
+
 Point = tuple[float, float]
+Step = tuple[int, int]
+"""A step ``(dcol, drow)`` in storage coordinates from a cell to another."""
+StepTable = tuple[tuple[Step, ...], tuple[Step, ...], tuple[Step, ...], tuple[Step, ...]]
+"""Steps to the neighbours of a cell for each :func:`step_class`."""
+
+
+def step_class(col: int, row: int) -> int:
+    """Which row of a :data:`StepTable` holds the steps of the cell at
+    ``col``, ``row``: ``(col & 1) | (row & 1) << 1``.  The steps to a cell's
+    neighbours depend only on the parity of its column and row (hex offset
+    storage shoves every other column or row), so four rows cover every
+    cell of every kind of grid."""
+    return (col & 1) | (row & 1) << 1
 
 
 class GridKind(str, Enum):
@@ -161,6 +176,75 @@ class Grid(ABC):
             raise GridError(f"{a!r} and {b!r} cannot be joined by a link")
         return Edge.between(a, b)
 
+    # -- kind-specific math, behind one interface -------------------------
+    # Callers ask the grid, never its class: each kind implements these in
+    # its own coordinates (col/row for squares, cube/axial for hexes).
+
+    @abstractmethod
+    def neighbour_steps(self, cell: Cell) -> tuple[Step, ...]:
+        """Steps from ``cell`` to each of its neighbours, on the map or not,
+        in :meth:`neighbours` order."""
+
+    def link_steps(self, cell: Cell) -> tuple[Step, ...]:
+        """Steps from ``cell`` to each cell a link may join, on the map or
+        not, in :meth:`link_neighbours` order."""
+        return self.neighbour_steps(cell)
+
+    def neighbour_step_table(self) -> StepTable:
+        """:meth:`neighbour_steps` for each :func:`step_class`: search code
+        that numbers cells ``row * width + col`` steps with
+        ``table[step_class(col, row)]`` and no :class:`Cell` per step."""
+        return (self.neighbour_steps(Cell(0, 0)), self.neighbour_steps(Cell(1, 0)),
+                self.neighbour_steps(Cell(0, 1)), self.neighbour_steps(Cell(1, 1)))
+
+    def link_step_table(self) -> StepTable:
+        """:meth:`link_steps` for each :func:`step_class`."""
+        return (self.link_steps(Cell(0, 0)), self.link_steps(Cell(1, 0)),
+                self.link_steps(Cell(0, 1)), self.link_steps(Cell(1, 1)))
+
+    @abstractmethod
+    def to_axial(self, cell: Cell) -> tuple[int, int]:
+        """The cell's axial coordinates ``(q, r)``: those in which adjacency
+        is the same fixed pattern of steps everywhere (:meth:`side_structure`).
+        Squares: ``(col, row)``; hexes: Red Blob's axial ``(q, r)``."""
+
+    @abstractmethod
+    def from_axial(self, q: int, r: int) -> Cell:
+        """The cell (on the map or not) at axial ``(q, r)``; inverse of
+        :meth:`to_axial`."""
+
+    @abstractmethod
+    def offset_to_axial_arrays(self, cols: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`to_axial` for whole integer arrays of columns and rows at
+        once (any shape, dtype kept)."""
+
+    @abstractmethod
+    def axial_to_offset_arrays(self, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`from_axial` for whole integer arrays: ``(cols, rows)``."""
+
+    @abstractmethod
+    def side_structure(self) -> np.ndarray:
+        """A 3x3 boolean array indexed ``[dq + 1, dr + 1]``: which axial
+        steps lead to a cell sharing a side (the centre is ``True``).  With
+        :meth:`offset_to_axial_arrays` it turns region questions (a bucket
+        fill) into array labelling with one structure on every kind."""
+
+    @abstractmethod
+    def disc(self, center: Cell, radius: int) -> list[Cell]:
+        """On-map cells at :meth:`distance` ``<= radius`` from ``center``
+        (which may lie off the map), in the order each kind documents."""
+
+    @abstractmethod
+    def brush(self, center: Cell, size: int) -> list[Cell]:
+        """The on-map cells a brush ``size`` cells wide centred on
+        ``center`` covers, sorted; each kind documents its shape."""
+
+    @abstractmethod
+    def line(self, a: Cell, b: Cell) -> list[Cell]:
+        """The cells of a straight line from ``a`` to ``b``, both included,
+        each link-adjacent to the next (so a line is also a valid rail or
+        road); each kind documents its interpolation."""
+
     @abstractmethod
     def to_dict(self) -> dict[str, Any]:
         """The grid's description as stored in scenario files."""
@@ -198,18 +282,8 @@ class Layout(ABC):
     def bounds(self) -> tuple[float, float]:
         """Width and height of the whole map's bounding box."""
 
-    def polygon(self, cell: Cell) -> list[Point]:
-        return self.corners(cell)
-
     @abstractmethod
     def cells_in_rect(self, x0: float, y0: float, x1: float, y1: float) -> tuple[range, range]:
         """Column and row ranges (clipped to the map) of the cells that may
         overlap the rectangle; a small superset is allowed."""
 
-
-def shared_segment(a: Sequence[Point], b: Sequence[Point], eps: float = 1e-6) -> tuple[Point, Point]:
-    """The edge two polygons share (two corners within ``eps`` of each other)."""
-    common = [p for p in a if any(abs(p[0] - q[0]) < eps and abs(p[1] - q[1]) < eps for q in b)]
-    if len(common) != 2:
-        raise GridError("cells share no edge")
-    return common[0], common[1]

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from .base import Cell, Grid, GridError, GridKind, Layout, Point, Edge
+import numpy as np
+
+from .base import Cell, Edge, Grid, GridError, GridKind, Layout, Point, Step
 
 SQRT3 = math.sqrt(3.0)
 
@@ -69,9 +71,6 @@ class Hex:
         """Number of hex steps between two hexes (cube distance)."""
         return (self - other).length()
 
-    def neighbour(self, direction: int) -> Hex:
-        return self + HEX_DIRECTIONS[direction % 6]
-
 
 # Red Blob's direction order; direction 0 is +q ("east-ish"), then
 # counter-clockwise in cube space.
@@ -91,6 +90,8 @@ class FractionalHex:
     s: float
 
     def round(self) -> Hex:
+        """Cube rounding: round each coordinate, then recompute the one that
+        moved most from the other two (Red Blob's ``cube_round``)."""
         q, r, s = round(self.q), round(self.r), round(self.s)
         dq, dr, ds = abs(q - self.q), abs(r - self.r), abs(s - self.s)
         if dq > dr and dq > ds:
@@ -100,6 +101,27 @@ class FractionalHex:
         else:
             s = -q - r
         return Hex(int(q), int(r), int(s))
+
+
+def cube_round_arrays(q: np.ndarray, r: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`FractionalHex.round` for whole float arrays at once: the
+    rounded axial ``(q, r)``, still floats of the input dtype (ties go to
+    even, as :func:`numpy.rint` does)."""
+    rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
+    dq, dr, ds = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
+    fix_q = (dq > dr) & (dq > ds)
+    fix_r = ~fix_q & (dr > ds)
+    rq = np.where(fix_q, -rr - rs, rq)
+    rr = np.where(fix_r, -rq - rs, rr)
+    return rq, rr
+
+
+def _shove(n: np.ndarray, odd: bool) -> np.ndarray:
+    """How far offset storage shoves each column (flat) or row (pointy) in
+    ``n`` along the other axis: the offset<->axial formula of
+    :meth:`HexGrid.to_axial`, for integer arrays (dtype kept)."""
+    out: np.ndarray = (n - (n & 1)) // 2 if odd else (n + (n & 1)) // 2
+    return out
 
 
 class HexGrid(Grid):
@@ -127,24 +149,36 @@ class HexGrid(Grid):
         self._flat = self.orientation is Orientation.FLAT
         self._odd = self.parity is Parity.ODD
 
-    # -- offset <-> cube -------------------------------------------------
+    # -- offset <-> cube / axial ------------------------------------------
+    # The scalar forms spell :func:`_shove` out: they run for every step of
+    # every search, where a function call per conversion costs a fifth.
     def to_hex(self, cell: Cell) -> Hex:
-        col, row = cell.col, cell.row
-        if self._flat:
-            q = col
-            r = row - ((col - (col & 1)) // 2 if self._odd else (col + (col & 1)) // 2)
-        else:
-            r = row
-            q = col - ((row - (row & 1)) // 2 if self._odd else (row + (row & 1)) // 2)
+        q, r = self.to_axial(cell)
         return Hex(q, r, -q - r)
 
     def to_cell(self, h: Hex) -> Cell:
-        q, r = h.q, h.r
+        return self.from_axial(h.q, h.r)
+
+    def to_axial(self, cell: Cell) -> tuple[int, int]:
+        col, row = cell.col, cell.row
         if self._flat:
-            row = r + ((q - (q & 1)) // 2 if self._odd else (q + (q & 1)) // 2)
-            return Cell(q, row)
-        col = q + ((r - (r & 1)) // 2 if self._odd else (r + (r & 1)) // 2)
-        return Cell(col, r)
+            return col, row - ((col - (col & 1)) // 2 if self._odd else (col + (col & 1)) // 2)
+        return col - ((row - (row & 1)) // 2 if self._odd else (row + (row & 1)) // 2), row
+
+    def from_axial(self, q: int, r: int) -> Cell:
+        if self._flat:
+            return Cell(q, r + ((q - (q & 1)) // 2 if self._odd else (q + (q & 1)) // 2))
+        return Cell(q + ((r - (r & 1)) // 2 if self._odd else (r + (r & 1)) // 2), r)
+
+    def offset_to_axial_arrays(self, cols: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self._flat:
+            return cols, rows - _shove(cols, self._odd)
+        return cols - _shove(rows, self._odd), rows
+
+    def axial_to_offset_arrays(self, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if self._flat:
+            return q, r + _shove(q, self._odd)
+        return q + _shove(r, self._odd), r
 
     # -- topology --------------------------------------------------------
     def neighbours(self, cell: Cell) -> list[Cell]:
@@ -157,6 +191,21 @@ class HexGrid(Grid):
                 out.append(c)
         return out
 
+    def neighbour_steps(self, cell: Cell) -> tuple[Step, ...]:
+        """In :data:`HEX_DIRECTIONS` order; they depend on the parity of the
+        cell's column (flat-top) or row (pointy-top)."""
+        q, r = self.to_axial(cell)
+        out = []
+        for d in HEX_DIRECTIONS:
+            n = self.from_axial(q + d.q, r + d.r)
+            out.append((n.col - cell.col, n.row - cell.row))
+        return tuple(out)
+
+    def side_structure(self) -> np.ndarray:
+        """The six axial directions (+1,0) (+1,-1) (0,-1) (-1,0) (-1,+1)
+        (0,+1): every hex neighbour shares a side."""
+        return np.array([[0, 1, 1], [1, 1, 1], [1, 1, 0]], bool)
+
     def distance(self, a: Cell, b: Cell) -> int:
         """Cube distance: the number of hex steps between the two hexes."""
         return self.to_hex(a).distance(self.to_hex(b))
@@ -164,15 +213,53 @@ class HexGrid(Grid):
     def can_link(self, a: Cell, b: Cell) -> bool:
         return self.contains(a) and self.contains(b) and self.distance(a, b) == 1
 
-    def within(self, cell: Cell, radius: int) -> list[Cell]:
-        """On-map cells at distance ``<= radius`` from ``cell`` (a hex brush)."""
-        h = self.to_hex(cell)
+    def disc(self, center: Cell, radius: int) -> list[Cell]:
+        """On-map hexes at most ``radius`` steps from ``center``, by axial
+        ``dq`` then ``dr`` (Red Blob's "range")."""
+        q, r = self.to_axial(center)
         out = []
         for dq in range(-radius, radius + 1):
             for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1):
-                c = self.to_cell(Hex(h.q + dq, h.r + dr, -h.q - dq - h.r - dr))
-                if self.contains(c):
+                c = self.from_axial(q + dq, r + dr)
+                if 0 <= c.col < self.width and 0 <= c.row < self.height:
                     out.append(c)
+        return out
+
+    def within(self, cell: Cell, radius: int) -> list[Cell]:
+        """:meth:`disc` under its older name."""
+        return self.disc(cell, radius)
+
+    def brush(self, center: Cell, size: int) -> list[Cell]:
+        """For an odd size the hexes within ``(size - 1) / 2`` steps of
+        ``center`` (size 5: a radius-2 hex of 19); for an even size the
+        hexes whose distances to ``center`` and to its neighbour in direction
+        0 add up to at most ``size - 1`` (size 2 is two hexes, size 4 a
+        ten-hex "oval"), so every size is as wide as its number."""
+        if size % 2 == 1:
+            return sorted(self.disc(center, (size - 1) // 2))
+        h0 = self.to_hex(center)
+        h1 = h0 + HEX_DIRECTIONS[0]
+        out = []
+        for c in self.disc(center, size // 2):
+            h = self.to_hex(c)
+            if h.distance(h0) + h.distance(h1) <= size - 1:
+                out.append(c)
+        return sorted(out)
+
+    def line(self, a: Cell, b: Cell) -> list[Cell]:
+        """Red Blob's cube interpolation: ``distance(a, b) + 1`` hexes, each
+        point nudged by (1e-6, 1e-6, -2e-6) so ties round the same way."""
+        ha, hb = self.to_hex(a), self.to_hex(b)
+        n = ha.distance(hb)
+        if n == 0:
+            return [a]
+        out = []
+        for i in range(n + 1):
+            t = i / n
+            q = ha.q + (hb.q - ha.q) * t + 1e-6
+            r = ha.r + (hb.r - ha.r) * t + 1e-6
+            s = ha.s + (hb.s - ha.s) * t - 2e-6
+            out.append(self.to_cell(FractionalHex(q, r, s).round()))
         return out
 
     def direction_of(self, a: Cell, b: Cell) -> int:

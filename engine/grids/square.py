@@ -1,11 +1,17 @@
-"""Square grids, 4- or 8-neighbour."""
+"""Square grids, 4- or 8-neighbour.
+
+Axial coordinates of a square are its column and row, so the conversions
+of :class:`~engine.grids.base.Grid` are the identity here.
+"""
 
 from __future__ import annotations
 
 import math
 from typing import Any, Literal
 
-from .base import Cell, Grid, GridError, GridKind, Layout, Point, Edge
+import numpy as np
+
+from .base import Cell, Edge, Grid, GridError, GridKind, Layout, Point, Step
 
 # Neighbour order: N, E, S, W, then NE, SE, SW, NW.  Rules that must break
 # ties deterministically rely on this order.
@@ -55,6 +61,58 @@ class SquareGrid(Grid):
         """Links may join any two of the eight neighbours (on either grid)."""
         return a != b and max(abs(a.col - b.col), abs(a.row - b.row)) == 1 and self.contains(a) and self.contains(b)
 
+    def neighbour_steps(self, cell: Cell) -> tuple[Step, ...]:
+        """N, E, S, W (then NE, SE, SW, NW), the same for every square."""
+        return self._steps
+
+    def link_steps(self, cell: Cell) -> tuple[Step, ...]:
+        """All eight steps, N, E, S, W, NE, SE, SW, NW (links may join
+        diagonal neighbours on either grid)."""
+        return ORTHOGONAL + DIAGONAL
+
+    def to_axial(self, cell: Cell) -> tuple[int, int]:
+        return cell.col, cell.row
+
+    def from_axial(self, q: int, r: int) -> Cell:
+        return Cell(q, r)
+
+    def offset_to_axial_arrays(self, cols: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(cols), np.asarray(rows)
+
+    def axial_to_offset_arrays(self, q: np.ndarray, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return np.asarray(q), np.asarray(r)
+
+    def side_structure(self) -> np.ndarray:
+        """Orthogonal steps only: diagonal squares share a corner, not a side."""
+        return np.array([[0, 1, 0], [1, 1, 1], [0, 1, 0]], bool)
+
+    def disc(self, center: Cell, radius: int) -> list[Cell]:
+        """On-map squares within :meth:`distance` (Manhattan or Chebyshev)
+        of ``center``, row by row, west to east."""
+        c0, r0 = center.col, center.row
+        return [Cell(c, r)
+                for r in range(max(0, r0 - radius), min(self.height, r0 + radius + 1))
+                for c in range(max(0, c0 - radius), min(self.width, c0 + radius + 1))
+                if self.distance(center, Cell(c, r)) <= radius]
+
+    def brush(self, center: Cell, size: int) -> list[Cell]:
+        """A ``size`` x ``size`` block (whatever the neighbour count); for an
+        even size it reaches one square further east and south than west and
+        north.  Row by row, west to east."""
+        lo, hi = (size - 1) // 2, size // 2
+        return [Cell(c, r)
+                for r in range(max(0, center.row - lo), min(self.height, center.row + hi + 1))
+                for c in range(max(0, center.col - lo), min(self.width, center.col + hi + 1))]
+
+    def line(self, a: Cell, b: Cell) -> list[Cell]:
+        """``max(|dc|, |dr|) + 1`` squares, interpolated and rounded half up
+        (diagonal steps allowed, as links allow them)."""
+        n = max(abs(b.col - a.col), abs(b.row - a.row))
+        if n == 0:
+            return [a]
+        return [Cell(_round_half_up(a.col + (b.col - a.col) * i / n), _round_half_up(a.row + (b.row - a.row) * i / n))
+                for i in range(n + 1)]
+
     def distance(self, a: Cell, b: Cell) -> int:
         """Manhattan distance on a 4-neighbour grid, Chebyshev distance on an
         8-neighbour grid."""
@@ -70,6 +128,10 @@ class SquareGrid(Grid):
 
     def make_layout(self, size: float) -> SquareLayout:
         return SquareLayout(self, size)
+
+
+def _round_half_up(x: float) -> int:
+    return math.floor(x + 0.5)
 
 
 class SquareLayout(Layout):

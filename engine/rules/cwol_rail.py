@@ -60,7 +60,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ..grids import Cell, Grid, SquareGrid
+from ..grids import Cell, step_class
 from ..model import GridMap, ModelError, Ruleset, Scenario, Unit
 
 SYSTEM = "cwol_rail"
@@ -131,11 +131,6 @@ class RailOptions:
 # ---------------------------------------------------------------------------
 # the rail network snapshot
 
-_SQUARE_RANK = {(0, -1): 0, (1, 0): 1, (0, 1): 2, (-1, 0): 3, (1, -1): 4, (1, 1): 5, (-1, 1): 6, (-1, -1): 7}
-"""Rank of each square link direction: N, E, S, W, NE, SE, SW, NW (the order
-of :meth:`SquareGrid.link_neighbours`)."""
-
-
 class RailNetwork:
     """Which squares a kind of link joins: an immutable snapshot.
 
@@ -164,14 +159,12 @@ class RailNetwork:
             lists.setdefault(a, []).append(b)
             lists.setdefault(b, []).append(a)
         adj: dict[int, tuple[int, ...]] = {}
-        square = isinstance(grid, SquareGrid)
+        ranks = [{step: k for k, step in enumerate(steps)} for steps in grid.link_step_table()]
         for i, ns in lists.items():
             if len(ns) > 1:
-                if square:
-                    r, c = divmod(i, w)
-                    ns.sort(key=lambda j: _SQUARE_RANK[(j % w - c, j // w - r)])
-                else:
-                    ns.sort(key=_order_key(grid, i, w))
+                r, c = divmod(i, w)
+                rank = ranks[step_class(c, r)]
+                ns.sort(key=lambda j: rank.get((j % w - c, j // w - r), len(rank)))
             adj[i] = tuple(ns)
         self.adj = adj
 
@@ -200,12 +193,6 @@ class RailNetwork:
     def __len__(self) -> int:
         """Number of squares on a link of this kind."""
         return len(self.adj)
-
-
-def _order_key(grid: Grid, i: int, w: int) -> Any:
-    r, c = divmod(i, w)
-    order = {n.row * w + n.col: k for k, n in enumerate(grid.link_neighbours(Cell(c, r)))}
-    return lambda j: order.get(j, len(order))
 
 
 _CACHE: weakref.WeakKeyDictionary[GridMap, dict[str, RailNetwork]] = weakref.WeakKeyDictionary()

@@ -29,7 +29,7 @@ from typing import Literal
 
 import numpy as np
 
-from engine.grids import Cell, Grid, HexGrid, Orientation
+from engine.grids import Cell, Grid
 from engine.model import ModelError, Scenario, Unit
 
 from .options import AcwOptions, options_for
@@ -37,17 +37,6 @@ from .stacking import Stack, stack_at
 from .units import display_name, movement_of
 
 Crossing = Literal["river", "rail bridge", "road bridge", "bridge"]
-
-
-def _hex_deltas(grid: HexGrid) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
-    """Offset steps to the six neighbours, for an even and an odd column
-    (flat-top) or row (pointy-top), in the grid's neighbour order."""
-    probe = HexGrid(8, 8, grid.orientation, grid.parity)
-    out = []
-    for parity in (0, 1):
-        c = Cell(4 + parity, 4) if grid.orientation is Orientation.FLAT else Cell(4, 4 + parity)
-        out.append(tuple((n.col - c.col, n.row - c.row) for n in probe.neighbours(c)))
-    return out[0], out[1]
 
 
 class Board:
@@ -74,8 +63,7 @@ class Board:
                 and self.terrain.size and int(self.terrain.max()) < len(self.terrain_cost)):
             lut = np.array([255 if c is None else c for c in self.terrain_cost], dtype=np.uint8)
             self._enter = lut[self.terrain].tobytes()
-        self._flat = isinstance(self.grid, HexGrid) and self.grid.orientation is Orientation.FLAT
-        self._deltas = _hex_deltas(self.grid) if isinstance(self.grid, HexGrid) else None
+        self._steps = self.grid.neighbour_step_table()
         w = self.width
         self.rivers: dict[int, dict[int, str | None]] = {}
         for e in gm.rivers:
@@ -102,11 +90,8 @@ class Board:
     def neighbours(self, i: int) -> list[int]:
         w, h = self.width, self.height
         row, col = divmod(i, w)
-        if self._deltas is None:
-            return [n.row * w + n.col for n in self.grid.neighbours(Cell(col, row))]
-        deltas = self._deltas[(col if self._flat else row) & 1]
         out = []
-        for dc, dr in deltas:
+        for dc, dr in self._steps[(col & 1) | (row & 1) << 1]:  # grids.step_class, inlined
             c, r = col + dc, row + dr
             if 0 <= c < w and 0 <= r < h:
                 out.append(r * w + c)
