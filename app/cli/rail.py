@@ -9,7 +9,6 @@ bad input (unknown unit, label off the map, unknown side, malformed
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
@@ -58,20 +57,6 @@ def parse_control(scenario: Scenario, items: list[str]) -> dict[Cell, str | None
     return out
 
 
-def as_json(s: Scenario, r: RailMove) -> dict[str, Any]:
-    """The verdict with exactly the keys of the CLI contract."""
-    lab = s.map.label
-    return {
-        "status": r.status,
-        "path": None if r.path is None else [lab(c) for c in r.path],
-        "path_length": r.path_length,
-        "moved": r.moved,
-        "stop": lab(r.stop),
-        "ties": [lab(c) for c in r.ties],
-        "reason": r.reason,
-    }
-
-
 def as_text(s: Scenario, r: RailMove) -> str:
     lab = s.map.label
     head = {
@@ -98,6 +83,6 @@ def run(args: argparse.Namespace) -> int:
     if changes:
         s = with_control(s, changes)
     r = rail_move(s, unit.id, dest)
-    emit(args, as_json(s, r), lambda: as_text(s, r))
+    emit(args, r.to_data(), lambda: as_text(s, r))
     # like every rules command: 0 when the unit moves, 1 when the rules say no
     return EXIT_FAIL if r.status == "no_valid_path" else EXIT_OK

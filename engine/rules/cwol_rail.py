@@ -56,12 +56,14 @@ Speed
 from __future__ import annotations
 
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from ..grids import Cell, step_class
 from ..model import GridMap, ModelError, Ruleset, Scenario, Unit
+from .base import AtLeast, NonEmpty, RulesSystem, UnitsMoved, Verdict, read_options
+from .registry import register
 
 SYSTEM = "cwol_rail"
 """Key of this system's options in :attr:`Ruleset.options`."""
@@ -94,38 +96,19 @@ class RailOptions:
     ``link_kind``: the kind of link that is railway (``"rail"``).
     """
 
-    max_move: int = 40
-    max_path: int = 80
+    max_move: Annotated[int, AtLeast(1)] = 40
+    max_path: Annotated[int, AtLeast(1)] = 80
     allied_control_counts: bool = False
     enemy_units_block: bool = False
     measure_long_paths: bool = True
-    link_kind: str = "rail"
-
-    def __post_init__(self) -> None:
-        for key in ("max_move", "max_path"):
-            v = getattr(self, key)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ModelError(f"ruleset option {SYSTEM}.{key} must be a whole number of squares of 1 or more, "
-                                 f"got {v!r}")
-        for key in ("allied_control_counts", "enemy_units_block", "measure_long_paths"):
-            v = getattr(self, key)
-            if not isinstance(v, bool):
-                raise ModelError(f"ruleset option {SYSTEM}.{key} must be true or false, got {v!r}")
-        if not isinstance(self.link_kind, str) or not self.link_kind:
-            raise ModelError(f"ruleset option {SYSTEM}.link_kind must be a link kind such as 'rail', "
-                             f"got {self.link_kind!r}")
+    link_kind: Annotated[str, NonEmpty()] = "rail"
 
     @classmethod
     def from_ruleset(cls, ruleset: Ruleset) -> RailOptions:
         """The options a ruleset sets, defaults for the rest; raises
-        :class:`ModelError` naming a bad or unknown key."""
-        given: Mapping[str, Any] = ruleset.options.get(SYSTEM, {})
-        known = set(cls.__dataclass_fields__)
-        unknown = sorted(set(given) - known)
-        if unknown:
-            raise ModelError(f"unknown ruleset option {SYSTEM}.{unknown[0]} (known: {', '.join(sorted(known))})")
-        d = cls()
-        return cls(**{k: ruleset.option(SYSTEM, k, getattr(d, k)) for k in known})
+        :class:`~engine.rules.base.OptionError` naming a bad or unknown key
+        (read by :func:`~engine.rules.base.read_options`)."""
+        return read_options(cls, ruleset.options.get(SYSTEM), f"ruleset.options.{SYSTEM}")
 
 
 # ---------------------------------------------------------------------------
@@ -255,6 +238,8 @@ class RailMove:
     blocked: tuple[Cell, ...] = ()
     over_limit_length: int | None = None
     notes: tuple[str, ...] = field(default=())
+    label: Callable[[Cell], str] = field(default=str, compare=False, repr=False)
+    """How the map labels a square (for :meth:`to_data`)."""
 
     @property
     def path_length(self) -> int | None:
@@ -269,6 +254,25 @@ class RailMove:
     @property
     def unique(self) -> bool:
         return not self.ties
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """:attr:`reason` as the verdict's reasons (:class:`engine.rules.base.Verdict`)."""
+        return (self.reason,)
+
+    def to_data(self) -> dict[str, Any]:
+        """The verdict with exactly the keys of the CLI contract
+        (``adjutant rail --json``), squares as the map labels them."""
+        lab = self.label
+        return {
+            "status": self.status,
+            "path": None if self.path is None else [lab(c) for c in self.path],
+            "path_length": self.path_length,
+            "moved": self.moved,
+            "stop": lab(self.stop),
+            "ties": [lab(c) for c in self.ties],
+            "reason": self.reason,
+        }
 
 
 # ---------------------------------------------------------------------------
@@ -321,7 +325,7 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
 
     def no(reason: str, **kw: Any) -> RailMove:
         return RailMove(u.id, side.id, u.at, dest, NO_VALID_PATH, None, 0, u.at, (), _sentence(reason),
-                        opts.max_move, opts.max_path, **kw)
+                        opts.max_move, opts.max_path, label=label, **kw)
 
     def refusal(i: int) -> str | None:
         """Why square ``i`` cannot be on a valid path, or ``None``."""
@@ -348,7 +352,7 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
         return no(f"{why}, so no valid rail path can end there; {u.id} does not move.", blocked=(dest,))
     if start_i == dest_i:
         return RailMove(u.id, side.id, u.at, dest, ARRIVED, (u.at,), 0, u.at, (),
-                        f"{u.id} is already at {where(dest)}.", opts.max_move, opts.max_path, searched=1)
+                        f"{u.id} is already at {where(dest)}.", opts.max_move, opts.max_path, searched=1, label=label)
 
     # Bounded breadth-first search: layers[k] holds the squares first reached
     # at k steps; nothing found at max_path steps is ever expanded.
@@ -428,7 +432,7 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
         reason = (f"the shortest {held_by} rail path from {where(u.at)} to {where(dest)} is {d} squares, "
                   f"within the {opts.max_move}-square move, so {u.id} arrives.")
         return RailMove(u.id, side.id, u.at, dest, ARRIVED, path, d, dest, (), _sentence(reason), opts.max_move,
-                        opts.max_path, searched=searched, blocked=blocked_cells)
+                        opts.max_path, searched=searched, blocked=blocked_cells, label=label)
     m = opts.max_move
     stop = path[m]
     ties = tuple(sorted(net.cell(i) for i in on[m] if i != path_i[m]))
@@ -443,7 +447,7 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
                   f"shortest path."),)
         reason = reason[:-1] + f"; equally short paths would stop it at {others} instead."
     return RailMove(u.id, side.id, u.at, dest, STOPPED_SHORT, path, m, stop, ties, _sentence(reason), opts.max_move,
-                    opts.max_path, searched=searched, blocked=blocked_cells, notes=notes)
+                    opts.max_path, searched=searched, blocked=blocked_cells, notes=notes, label=label)
 
 
 def _sentence(text: str) -> str:
@@ -484,7 +488,45 @@ def with_control(scenario: Scenario, changes: Mapping[Cell, str | None]) -> Scen
     return s
 
 
+# ---------------------------------------------------------------------------
+# the registered system
+
+
+@dataclass(frozen=True)
+class CwolRailOrder:
+    """``{"unit": ID, "to": LABEL}``: move the unit by rail towards the
+    square (a label or place name)."""
+
+    unit: str
+    to: str
+
+
+@register
+class CwolRail(RulesSystem[Scenario, RailOptions]):
+    """CWOL rail movement as a registered system: :meth:`check` adjudicates
+    with :func:`rail_move`; apply moves the unit to where the verdict stops
+    it (the destination, or ``max_move`` squares along the path)."""
+
+    name = SYSTEM
+    title = "CWOL rail movement (40/80 squares)"
+    map_kinds = frozenset({"square", "hex"})
+    Options = RailOptions
+    Order = CwolRailOrder
+    doc = "docs/rules/cwol-rail.md"
+
+    def options(self, scenario: Scenario) -> RailOptions:
+        return RailOptions.from_ruleset(scenario.ruleset)
+
+    def check(self, scenario: Scenario, order: Mapping[str, Any]) -> RailMove:
+        o: CwolRailOrder = self.read_order(order)
+        return rail_move(scenario, o.unit, o.to)
+
+    def effect(self, scenario: Scenario, order: Mapping[str, Any], verdict: Verdict) -> UnitsMoved:
+        assert isinstance(verdict, RailMove)
+        return UnitsMoved.move(scenario, self.name, [(verdict.unit_id, verdict.stop)])
+
+
 __all__ = [
-    "ARRIVED", "NO_VALID_PATH", "STOPPED_SHORT", "SYSTEM", "RailMove", "RailNetwork", "RailOptions", "Status",
-    "invalidate_rail_network", "rail_move", "rail_network", "with_control",
+    "ARRIVED", "NO_VALID_PATH", "STOPPED_SHORT", "SYSTEM", "CwolRail", "CwolRailOrder", "RailMove", "RailNetwork",
+    "RailOptions", "Status", "invalidate_rail_network", "rail_move", "rail_network", "with_control",
 ]
