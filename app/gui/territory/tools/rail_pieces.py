@@ -7,72 +7,58 @@ left button lays, right button removes, a click without a drag on a laid
 piece removes it (like the Rail tool's "click a track to remove it"),
 shift-click lays a straight run from the last piece laid.
 
-* :class:`StationTool` — click a land territory to place a station (bought
-  on the tool options' turn) and select it; click a station to select it
-  (the tool options then edit its damage markers and the turn it was
-  bought); right-click a station to remove it.
-* :class:`RailroadTool` — click or drag across land territories to lay
+* :class:`StationTool` (T) — click a land territory to place a station
+  (bought on the tool options' turn) and select it; click a station to
+  select it (the tool options then edit its damage markers and the turn it
+  was bought); right-click a station to remove it.
+* :class:`RailroadTool` (L) — click or drag across land territories to lay
   railroad markers (one undo step a drag); click a marker to remove it;
   right-click or right-drag removes; shift-click lays markers along the
   shortest land route from the last marker laid.
 
-Every edit is a :meth:`~.document.TerritoryDocument.set_feature` (one
-``EditCommand``; a drag's edits share a stroke and merge).  The tools
+Where a piece may stand, what a new one holds, a station's checks and the
+land route are the engine's (:mod:`engine.rules.rail_options.pieces`).
+Every edit is a :meth:`~app.gui.territory.document.TerritoryDocument.set_feature`
+(one ``EditCommand``; a drag's edits share a stroke and merge).  The tools
 never change the model themselves.
 """
 
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Any
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from engine.model import ModelError
-from engine.rules.rail_options import RAILROAD, STATION, RailOptionsError, config_from_dict
-from engine.territory import BorderKind, Territory, TerritoryScenario
+from engine.rules.rail_options import RAILROAD, STATION
+from engine.rules.rail_options.pieces import land_reason, land_route, max_damage, new_piece, station_with
+from engine.territory.geometry import territories_along
 
-from .canvas import TerritoryMouseEvent
+from ..canvas import TerritoryMouseEvent
+from .base import TerritoryTool
 
 if TYPE_CHECKING:
-    from .window import TerritoryWindow
-
-MAX_DAMAGE = 6
+    from ..window import TerritoryWindow
 
 
-def max_damage(s: TerritoryScenario) -> int:
-    """Most damage markers a station may carry under the scenario's options
-    (``max_damage``, 6 by default or when the options are malformed)."""
-    raw = s.ruleset.options.get("rail_options", {})
-    try:
-        return config_from_dict(raw if isinstance(raw, dict) else {}).max_damage
-    except RailOptionsError:
-        return MAX_DAMAGE
+class RailPieceTool(TerritoryTool):
+    """What the Station and Railroad tools share: the "Rail tools" dock."""
+
+    rail_panel = True
+
+    def activate(self) -> None:
+        super().activate()
+        self.w.rail_tools_panel.set_tool(self.id)
+        self.w._show_station()
+        self.w.dock_inspector.raise_()
 
 
-def land_reason(t: Territory, what: str) -> str | None:
-    """Why ``what`` (a rail station, a railroad marker) cannot stand in
-    ``t`` (``None``: it can)."""
-    if t.sea:
-        return f"{t.name} is a sea zone: a {what} stands on land"
-    if t.impassable:
-        return f"{t.name} is impassable: no {what} there"
-    return None
-
-
-def new_piece(bought: int) -> dict[str, Any]:
-    """A new station or marker: bought on turn ``bought`` (0: part of the
-    setup, no ``purchased`` key)."""
-    return {"purchased": bought} if bought > 0 else {}
-
-
-class StationTool:
+class StationTool(RailPieceTool):
     """Place, select, edit and remove rail stations."""
 
     id = "station"
-
-    def __init__(self, window: TerritoryWindow) -> None:
-        self.w = window
+    name = "Station"
+    shortcut = "T"
+    tip = ("Station tool: click land to place a rail station, click a station to edit its damage and purchase turn, "
+           "right-click a station to remove it")
 
     @property
     def selected(self) -> str | None:
@@ -106,12 +92,6 @@ class StationTool:
             self.w.say(f"placed a rail station in {t.name}" + (f", bought on turn {bought}" if bought else ""))
         self.w.select([tid])
 
-    def move(self, ev: TerritoryMouseEvent) -> None:
-        pass
-
-    def release(self, ev: TerritoryMouseEvent) -> None:
-        pass
-
     def remove(self, tid: str) -> bool:
         t = self.w.scenario.map.territories[tid]
         if not isinstance(t.features.get(STATION), dict):
@@ -132,30 +112,24 @@ class StationTool:
         if tid is None:
             return False
         cur = self.w.scenario.map.territories[tid].features[STATION]
-        new = dict(cur)
-        if key == "damage":
-            top = max_damage(self.w.scenario)
-            if not 0 <= value <= top:
-                self.w.say(f"a station carries 0 to {top} damage markers, not {value}")
-                return False
-        if value == 0:
-            new.pop(key, None)
-        else:
-            new[key] = value
         try:
-            return self.w.document.set_feature(tid, STATION, new)
+            return self.w.document.set_feature(tid, STATION, station_with(cur, key, value, max_damage(self.w.scenario)))
         except ModelError as e:
             self.w.say(str(e))
             return False
 
 
-class RailroadTool:
+class RailroadTool(RailPieceTool):
     """Lay and remove railroad markers by clicking or dragging."""
 
     id = "railroad"
+    name = "Railroad"
+    shortcut = "L"
+    tip = ("Railroad tool: click or drag across land to lay railroad markers; click a marker to remove it; "
+           "right-drag removes; shift-click lays a route from the last marker")
 
     def __init__(self, window: TerritoryWindow) -> None:
-        self.w = window
+        super().__init__(window)
         self._stroke: int | None = None
         self._present = True
         self._start: str | None = None
@@ -239,30 +213,16 @@ class RailroadTool:
         """Territories a straight mouse move from ``a`` to ``b`` (map
         coordinates) passes, in order: a fast mouse skips none."""
         c = self.w.canvas
-        (x0, y0), (x1, y1) = a, b
-        if c.wrap and abs(x1 - x0) > c.map_width / 2:
-            x1 += c.map_width if x1 < x0 else -c.map_width
-        step = 3.0 / max(c.zoom(), 1e-9)
-        n = max(1, min(2000, math.ceil(math.hypot(x1 - x0, y1 - y0) / step)))
-        out: list[str] = []
-        for i in range(1, n + 1):
-            f = i / n
-            tid = c.territory_at_map(c.wrap_x(x0 + (x1 - x0) * f), y0 + (y1 - y0) * f)
-            if tid is not None and (not out or out[-1] != tid):
-                out.append(tid)
-        return out
+        pick = c.pick()
+        return [] if pick is None else territories_along(pick, a, b, 3.0 / max(c.zoom(), 1e-9))
 
     def lay_route(self, a: str, b: str) -> int:
         """Lay markers on the shortest land route from ``a`` to ``b`` (land
         territories that are not impassable, across any border but a closed
         one): one undo step; the number of markers laid."""
         m = self.w.scenario.map
-        land = [t.id for t in m.territories.values() if land_reason(t, "railroad marker") is None]
-        sub = m.graph.subgraph(land)
-        view = nx.subgraph_view(sub, filter_edge=lambda u, v: sub.edges[u, v]["border"].kind != BorderKind.CLOSED)
-        try:
-            route = nx.shortest_path(view, a, b)
-        except (nx.NetworkXNoPath, nx.NodeNotFound):
+        route = land_route(m, a, b)
+        if route is None:
             self.w.say(f"no land route from {m.label(a)} to {m.label(b)} to lay railroad along")
             return 0
         self._stroke = self.w.document.new_stroke()
@@ -275,4 +235,4 @@ class RailroadTool:
         return laid
 
 
-__all__ = ["RailroadTool", "StationTool", "land_reason", "max_damage", "new_piece"]
+__all__ = ["RailPieceTool", "RailroadTool", "StationTool"]

@@ -1,0 +1,109 @@
+"""Rail options (O): click a unit to see where it can rail under the
+scenario's option (engine ``reach``), click a highlighted territory to move
+it there (one undoable ``record_move``); hovering a territory says whether
+the move is allowed and why (engine ``judge``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.model import ModelError
+from engine.rules.rail_options import RailOptionsError
+
+from ..canvas import TerritoryMouseEvent
+from ..overlay import Shade, TerritoryOverlay
+from .base import TerritoryTool
+
+if TYPE_CHECKING:
+    from ..window import TerritoryWindow
+
+REACH_FILL = "#2e9e4f70"
+REACH_OUTLINE = "#1c6b2a"
+
+
+class RailOptionsTool(TerritoryTool):
+    """Select a unit (a click on its counter; again: the next unit of the
+    stack), rail it (a click on a destination), drop it (right click)."""
+
+    id = "railoptions"
+    name = "Rail options"
+    shortcut = "O"
+    tip = "Click a unit: where it can rail under the rail option"
+
+    def __init__(self, window: TerritoryWindow) -> None:
+        super().__init__(window)
+        self._judged: str | None = None
+
+    def activate(self) -> None:
+        super().activate()
+        self.w.dock_options.show()
+        self.w.dock_options.raise_()
+        self.w._refresh_options()
+
+    def overlay(self) -> TerritoryOverlay:
+        """The selected unit's reach: each destination shaded with its cost,
+        the start outlined."""
+        r = self.w.reach
+        if r is None:
+            return TerritoryOverlay()
+        shades = [Shade(d.territory, fill=REACH_FILL, outline=REACH_OUTLINE, width=2.5, text=str(d.cost))
+                  for d in r.destinations]
+        shades.append(Shade(r.start, outline="#ffd21f", width=4.0))
+        return TerritoryOverlay(tuple(shades), message=r.reason)
+
+    def status(self, tid: str) -> list[str]:
+        r = self.w.reach
+        if r is None:
+            return []
+        hit = next((d for d in r.destinations if d.territory == tid), None)
+        if hit is None:
+            return []
+        m = self.w.scenario.map
+        return [f"rail: {hit.cost} space{'s' if hit.cost != 1 else ''} via " + " > ".join(m.label(x) for x in hit.path)]
+
+    def press(self, ev: TerritoryMouseEvent) -> None:
+        w = self.w
+        if ev.button == "right":
+            w.select_unit(None)
+            return
+        counter = self.counter_at(ev)
+        if counter is not None:
+            ids = counter[1]
+            unit = w.selected_unit
+            w.select_unit(ids[(ids.index(unit) + 1) % len(ids)] if unit in ids else ids[0])
+        elif ev.territory is not None and w.selected_unit is not None:
+            self.rail_to(ev.territory)
+
+    def move(self, ev: TerritoryMouseEvent) -> None:
+        w = self.w
+        if w.selected_unit is None or ev.territory == self._judged:
+            return
+        self._judged = ev.territory
+        if ev.territory is not None and ev.territory != w.scenario.unit(w.selected_unit).at:
+            try:
+                v = w.rail_options().judge(w.selected_unit, ev.territory)
+            except (RailOptionsError, ModelError) as e:
+                self.say(str(e))
+            else:
+                self.say(("✔ " if v.allowed else "✘ ") + v.reason)
+
+    def rail_to(self, tid: str) -> bool:
+        """Rail the selected unit to ``tid`` if the option allows it (one
+        undo step); otherwise the status bar says why."""
+        w = self.w
+        if w.selected_unit is None:
+            return False
+        try:
+            v = w.rail_options().judge(w.selected_unit, tid)
+        except (RailOptionsError, ModelError) as e:
+            self.say(str(e))
+            return False
+        if not v.allowed:
+            w.statusBar().showMessage(v.reason, 15000)
+            return False
+        w.document.rail_move(v)
+        self.say(v.reason)
+        return True
+
+
+__all__ = ["REACH_FILL", "REACH_OUTLINE", "RailOptionsTool"]
