@@ -4,12 +4,11 @@ straight-line tactical move (shared seed 002), checked square by square."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from engine.grids import Cell
 from engine.labels import NumericNumbering
 from engine.model import Scenario
-from engine.rules.gitm import MarchResult, format_position, march
+from engine.rules.gitm import MarchResult, march
 
 from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit, load
 
@@ -28,27 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--via", metavar="LABEL", help="optional waypoint: two straight lines, each checked")
     add_json_flag(p)
     p.set_defaults(func=run)
-
-
-def result_data(s: Scenario, r: MarchResult) -> dict[str, Any]:
-    """The JSON form of a march verdict (labels only, no storage cells)."""
-    lab = s.map.label
-    return {
-        "unit": r.unit_id,
-        "from": lab(r.start),
-        "to": lab(r.end),
-        "via": None if r.via is None else lab(r.via),
-        "blocked": r.blocked,
-        "auto_success": r.auto_success,
-        "path": [lab(c) for c in r.path],
-        "legs": [{"from": lab(leg.start), "to": lab(leg.end), "direction": leg.direction, "steps": leg.steps,
-                  "positions": [format_position(s.map, c, rw) for c, rw in leg.positions()],
-                  "rounded": [lab(c) for c in leg.rounded]} for leg in r.legs],
-        "checks": [{"cell": lab(c.cell), "kind": c.kind} for c in r.checks],
-        "blocks": [{"cell": lab(b.cell), "by": b.by, "reason": b.reason, "cells": [lab(c) for c in b.cells],
-                    "leg": b.leg + 1, **({"unit": b.unit_id} if b.unit_id else {})} for b in r.blocks],
-        "reason": r.reason,
-    }
 
 
 def picture(s: Scenario, r: MarchResult) -> str | None:
@@ -93,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     to = s.map.parse_label(args.to)
     via = s.map.parse_label(args.via) if args.via else None
     r = march(s, unit, to, via)
-    data = result_data(s, r)
+    data = r.to_data()
 
     def text() -> str:
         lines = [r.reason, "", f"  path:  {' '.join(data['path'])}"]

@@ -49,18 +49,21 @@ Unit blocks
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from itertools import pairwise
 from math import gcd
-from typing import Any, Literal, NamedTuple
+from typing import Annotated, Any, Literal, NamedTuple
 
 import numpy as np
 
 from ..grids import Cell, SquareGrid
 from ..labels import NumericNumbering
 from ..model import GridMap, ModelError, Scenario, Unit
+from .base import AtLeast, RulesSystem, UnitsMoved, Verdict, read_options
+from .registry import register
 
 SYSTEM = "gitm"
 """Key of this system's options in :attr:`Ruleset.options`."""
@@ -198,7 +201,7 @@ class GitmOptions:
       "neutral".  Either way, every side not allied to the mover blocks.
     """
 
-    max_climb: int = 1
+    max_climb: Annotated[int, AtLeast(0)] = 1
     linear_must_match: bool = False
     diagonal_units: DiagonalUnits = "flanks"
     check_start: bool = False
@@ -206,41 +209,18 @@ class GitmOptions:
 
     @classmethod
     def from_scenario(cls, scenario: Scenario) -> GitmOptions:
-        """Read and validate the options; raises :class:`ModelError` naming
-        the bad key.  (Cached by the options' text: the editor may change
-        them at any time, so identity would not do.)"""
-        key = repr(scenario.ruleset.options.get(SYSTEM))
+        """Read and validate the options (:func:`~engine.rules.base.read_options`);
+        raises :class:`~engine.rules.base.OptionError` naming the bad key.
+        (Cached by the options' text: the editor may change them at any
+        time, so identity would not do.)"""
+        raw = scenario.ruleset.options.get(SYSTEM)
+        key = repr(raw)
         cached = _OPTIONS_CACHE.get(key)
         if cached is None:
             if len(_OPTIONS_CACHE) > 64:
                 _OPTIONS_CACHE.clear()
-            cached = _OPTIONS_CACHE[key] = cls._read(scenario)
+            cached = _OPTIONS_CACHE[key] = read_options(cls, raw, f"ruleset.options.{SYSTEM}")
         return cached
-
-    @classmethod
-    def _read(cls, scenario: Scenario) -> GitmOptions:
-        opt = scenario.ruleset.option
-
-        def typed(key: str, default: Any, kind: type | tuple[type, ...], what: str) -> Any:
-            v = opt(SYSTEM, key, default)
-            if not isinstance(v, kind) or (kind is int and isinstance(v, bool)):
-                raise ModelError(f"ruleset option {SYSTEM}.{key} must be {what}, got {v!r}")
-            return v
-
-        max_climb = typed("max_climb", 1, int, "a whole number of elevation levels")
-        if max_climb < 0:
-            raise ModelError(f"ruleset option {SYSTEM}.max_climb must be 0 or more, got {max_climb}")
-        diag = typed("diagonal_units", "flanks", str, "'flanks' or 'adjacent'")
-        if diag not in ("flanks", "adjacent"):
-            raise ModelError(f"ruleset option {SYSTEM}.diagonal_units must be 'flanks' or 'adjacent', got {diag!r}")
-        neutral = opt(SYSTEM, "neutral_sides", None)
-        if neutral is not None and (not isinstance(neutral, list) or not all(isinstance(x, str) for x in neutral)):
-            raise ModelError(f"ruleset option {SYSTEM}.neutral_sides must be a list of side ids, got {neutral!r}")
-        return cls(max_climb=max_climb,
-                   linear_must_match=typed("linear_must_match", False, bool, "true or false"),
-                   diagonal_units=diag,
-                   check_start=typed("check_start", False, bool, "true or false"),
-                   neutral_sides=None if neutral is None else tuple(neutral))
 
 
 _OPTIONS_CACHE: dict[str, GitmOptions] = {}
@@ -373,10 +353,47 @@ class MarchResult:
     options: GitmOptions
     map_size: tuple[int, int]
     """Width and height of the map (for the on-map test of ``U`` squares)."""
+    gmap: GridMap | None = field(default=None, compare=False, repr=False)
+    """The map, for labels and positions in :meth:`to_data`."""
 
     @property
     def blocked(self) -> bool:
         return bool(self.blocks)
+
+    @property
+    def ok(self) -> bool:
+        """The verdict's answer (:class:`engine.rules.base.Verdict`): not blocked."""
+        return not self.blocks
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return (self.reason,)
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON form of the verdict (``adjutant march --json``): labels
+        only, no storage cells."""
+        gmap = self.gmap
+        lab: Callable[[Cell], str] = gmap.label if gmap is not None else str
+
+        def position(c: Fraction, rw: Fraction) -> str:
+            return format_position(gmap, c, rw) if gmap is not None else f"({c}, {rw})"
+
+        return {
+            "unit": self.unit_id,
+            "from": lab(self.start),
+            "to": lab(self.end),
+            "via": None if self.via is None else lab(self.via),
+            "blocked": self.blocked,
+            "auto_success": self.auto_success,
+            "path": [lab(c) for c in self.path],
+            "legs": [{"from": lab(leg.start), "to": lab(leg.end), "direction": leg.direction, "steps": leg.steps,
+                      "positions": [position(c, rw) for c, rw in leg.positions()],
+                      "rounded": [lab(c) for c in leg.rounded]} for leg in self.legs],
+            "checks": [{"cell": lab(c.cell), "kind": c.kind} for c in self.checks],
+            "blocks": [{"cell": lab(b.cell), "by": b.by, "reason": b.reason, "cells": [lab(c) for c in b.cells],
+                        "leg": b.leg + 1, **({"unit": b.unit_id} if b.unit_id else {})} for b in self.blocks],
+            "reason": self.reason,
+        }
 
     @cached_property
     def path(self) -> tuple[Cell, ...]:
@@ -594,7 +611,7 @@ def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = Non
                   if others == 0 else
                   f"Every other unit on the map is allied to {u.id}, so the march {route} succeeds automatically "
                   "(no straight-line check is needed).")
-        return MarchResult(u.id, start, to, via, legs, (), True, reason, opts, (w, h))
+        return MarchResult(u.id, start, to, via, legs, (), True, reason, opts, (w, h), gmap)
 
     blocks: list[Block] = []
     seen: set[tuple[Any, ...]] = set()
@@ -690,7 +707,7 @@ def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = Non
     else:
         reason = (f"{u.id}'s march {route} is clear: no impassable or too-steep terrain on the line and no enemy "
                   "or neutral unit on any square checked.")
-    return MarchResult(u.id, start, to, via, legs, tuple(blocks), False, reason, opts, (w, h))
+    return MarchResult(u.id, start, to, via, legs, tuple(blocks), False, reason, opts, (w, h), gmap)
 
 
 def _unit_context(gmap: GridMap, leg: Leg, cell: Cell, kind: CheckKind, step: int) -> str:
@@ -717,8 +734,49 @@ def fractional_positions(start: Cell, end: Cell) -> int:
     return 0 if n == 0 else n - gcd(n, minor)
 
 
+# ---------------------------------------------------------------------------
+# the registered system
+
+
+@dataclass(frozen=True)
+class GitmOrder:
+    """``{"unit": ID, "to": LABEL, "via": LABEL}``: march in a straight line
+    to the square (through the waypoint when given)."""
+
+    unit: str
+    to: str
+    via: str | None = None
+
+
+@register
+class Gitm(RulesSystem[Scenario, GitmOptions]):
+    """GITM tactical movement as a registered system: :meth:`check` is
+    :func:`march`; apply moves the unit to the destination when nothing
+    blocks the march."""
+
+    name = SYSTEM
+    title = "GITM straight-line tactical movement"
+    map_kinds = frozenset({"square"})
+    Options = GitmOptions
+    Order = GitmOrder
+    doc = "docs/rules/gitm.md"
+
+    def options(self, scenario: Scenario) -> GitmOptions:
+        return GitmOptions.from_scenario(scenario)
+
+    def check(self, scenario: Scenario, order: Mapping[str, Any]) -> MarchResult:
+        o: GitmOrder = self.read_order(order)
+        gmap = scenario.map
+        via = gmap.parse_label(o.via) if o.via is not None else None
+        return march(scenario, o.unit, gmap.parse_label(o.to), via)
+
+    def effect(self, scenario: Scenario, order: Mapping[str, Any], verdict: Verdict) -> UnitsMoved:
+        assert isinstance(verdict, MarchResult)
+        return UnitsMoved.move(scenario, self.name, [(verdict.unit_id, verdict.end)])
+
+
 __all__ = [
-    "SYSTEM", "Block", "BlockBy", "Check", "CheckKind", "DiagonalUnits", "Direction", "GitmOptions", "Leg",
-    "MarchResult", "direction", "format_position", "fractional_positions", "line", "march", "round_half_down",
-    "rounded_line", "step_count",
+    "SYSTEM", "Block", "BlockBy", "Check", "CheckKind", "DiagonalUnits", "Direction", "Gitm", "GitmOptions",
+    "GitmOrder", "Leg", "MarchResult", "direction", "format_position", "fractional_positions", "line", "march",
+    "round_half_down", "rounded_line", "step_count",
 ]
