@@ -416,43 +416,6 @@ class MapRenderer(ABC):
                 p.drawText(box, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, m.label(cell))
 
     # ------------------------------------------------------------------
-    # vector terrain (SVG export)
-
-    def paint_cells_vector(self, p: QPainter, zoom: float, cols: range, rows: range, layers: frozenset[str]) -> None:
-        """Terrain and control tint as one filled path per colour (compact
-        in SVG), and grid outlines."""
-        m = self.scenario.map
-        cc, rr = np.meshgrid(np.arange(cols.start, cols.stop), np.arange(rows.start, rows.stop))
-        cc, rr = cc.ravel(), rr.ravel()
-        if len(cc) == 0:
-            return
-        cx, cy = self.centers(cc, rr)
-        polys = (np.stack([cx, cy], 1)[:, None, :] + self.corner_offsets[None, :, :]) * zoom
-        lut = self._lut("terrain" in layers, "control" in layers and bool(self.scenario.sides), False)
-        nsides = len(self.scenario.sides) + 1
-        key = m.terrain[rr, cc].astype(np.intp) * nsides
-        if "control" in layers and self.scenario.sides:
-            key += np.clip(m.control[rr, cc].astype(np.intp), NO_SIDE, nsides - 2) + 1
-        colours = lut[key]
-        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        for value in np.unique(colours):
-            path = QPainterPath()
-            path.setFillRule(Qt.FillRule.WindingFill)
-            for poly in polys[colours == value]:
-                path.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
-                path.closeSubpath()
-            col = QColor.fromRgb(int(value) & 0xFFFFFF)
-            p.fillPath(path, col)
-            # a hairline in the same colour hides anti-aliasing seams
-            p.strokePath(path, QPen(col, 0.8))
-        if "grid" in layers and self.cell_px(zoom) >= style.GRID_MIN_PX:
-            path = QPainterPath()
-            for poly in polys:
-                path.addPolygon(QPolygonF([QPointF(float(x), float(y)) for x, y in poly]))
-                path.closeSubpath()
-            p.strokePath(path, QPen(style.GRID, 1.0))
-
-    # ------------------------------------------------------------------
     # top pass: places, units, selection, overlays (fresh every frame)
 
     def paint_top(self, p: QPainter, zoom: float, ox: float, oy: float, visible: QRectF,
@@ -480,9 +443,6 @@ class MapRenderer(ABC):
         for ov in overlays:
             self._paint_overlay(p, zoom, ov)
         p.restore()
-
-    def _visible(self, cell: Cell, cols: range, rows: range) -> bool:
-        return cell.col in cols and cell.row in rows
 
     def _places_in(self, cols: range, rows: range) -> list[tuple[Cell, Any]]:
         c0, c1, r0, r1 = cols.start, cols.stop, rows.start, rows.stop

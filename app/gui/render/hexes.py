@@ -1,6 +1,8 @@
 """Hex-grid renderer (flat or pointy top, odd or even offset): pixel to hex
 by vectorised cube rounding, as :meth:`engine.grids.HexLayout.pick` does
-for one point."""
+for one point.  Offset<->axial conversion and cube rounding are the grid's
+(:meth:`engine.grids.HexGrid.offset_to_axial_arrays`,
+:func:`engine.grids.cube_round_arrays`); only the pixel geometry is here."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from engine.grids import Cell, GridKind, HexGrid, HexLayout, Orientation, Parity
+from engine.grids import Cell, GridKind, HexGrid, HexLayout, Orientation, cube_round_arrays
 
 from .base import Array, MapRenderer
 
@@ -35,21 +37,14 @@ class HexRenderer(MapRenderer):
     def _flat(self) -> bool:
         return self.grid.orientation is Orientation.FLAT
 
-    @property
-    def _odd(self) -> bool:
-        return self.grid.parity is Parity.ODD
-
     def centers(self, cols: Array, rows: Array) -> tuple[Array, Array]:
         cols = np.asarray(cols, np.int64)
         rows = np.asarray(rows, np.int64)
         lay = self.layout
         ox, oy = lay.origin
+        q, r = self.grid.offset_to_axial_arrays(cols, rows)
         if self._flat:
-            q = cols
-            r = rows - ((cols - (cols & 1)) // 2 if self._odd else (cols + (cols & 1)) // 2)
             return ox + lay.sx * 1.5 * q, oy + lay.sy * (SQRT3 / 2 * q + SQRT3 * r)
-        r = rows
-        q = cols - ((rows - (rows & 1)) // 2 if self._odd else (rows + (rows & 1)) // 2)
         return ox + lay.sx * (SQRT3 * q + SQRT3 / 2 * r), oy + lay.sy * 1.5 * r
 
     def pick_pixels(self, xs: Array, ys: Array, want_edge: bool) -> tuple[Array, Array, Array | None]:
@@ -63,20 +58,8 @@ class HexRenderer(MapRenderer):
             q = np.float32(SQRT3 / 3.0) * px - np.float32(1.0 / 3.0) * py
             r = np.float32(2.0 / 3.0) * py
         s = -q - r
-        rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
-        dq, dr, ds = np.abs(rq - q), np.abs(rr - r), np.abs(rs - s)
-        fix_q = (dq > dr) & (dq > ds)
-        fix_r = ~fix_q & (dr > ds)
-        rq = np.where(fix_q, -rr - rs, rq)
-        rr = np.where(fix_r, -rq - rs, rr)
-        qi = rq.astype(np.intp)
-        ri = rr.astype(np.intp)
-        if self._flat:
-            cols = qi
-            rows = ri + ((qi - (qi & 1)) // 2 if self._odd else (qi + (qi & 1)) // 2)
-        else:
-            rows = ri
-            cols = qi + ((ri - (ri & 1)) // 2 if self._odd else (ri + (ri & 1)) // 2)
+        rq, rr = cube_round_arrays(q, r, s)
+        cols, rows = self.grid.axial_to_offset_arrays(rq.astype(np.intp), rr.astype(np.intp))
         dist = None
         if want_edge:
             # within a hex, max(|dq-dr|, |dr-ds|, |ds-dq|) runs linearly from 0 at the
