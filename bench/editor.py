@@ -132,7 +132,7 @@ def measure(kind: str, width: int, height: int, runs: int) -> dict[str, tuple[fl
     from PySide6.QtWidgets import QApplication
 
     from engine.editing import brush_cells, plan_paint
-    from engine.scenario_io import load_scenario, save_scenario
+    from engine.io import load_scenario, save_scenario
 
     app = _app()
     assert isinstance(app, QApplication)
@@ -192,7 +192,7 @@ def child_rss(kind: str, width: int, height: int) -> float:
     canvas, paints, zooms and dabs."""
     with tempfile.TemporaryDirectory(prefix="adjutant-bench-editor-") as d:
         path = Path(d) / "map.json"
-        code = (f"from bench.editor import scenario; from engine.scenario_io import save_scenario; "
+        code = (f"from bench.editor import scenario; from engine.io import save_scenario; "
                 f"save_scenario(scenario({kind!r}, {width}, {height}), {str(path)!r})")
         subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
         res = subprocess.run([sys.executable, "-m", "bench.editor", "--child-rss", str(path)], check=True,
@@ -204,7 +204,7 @@ def _rss_child(path: str) -> None:
     from PySide6.QtWidgets import QApplication
 
     from engine.editing import brush_cells, plan_paint
-    from engine.scenario_io import load_scenario
+    from engine.io import load_scenario
 
     app = _app()
     assert isinstance(app, QApplication)

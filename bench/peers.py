@@ -294,7 +294,7 @@ def bench_render(runs: int) -> None:
         return
     assert adjutant is not None and raster is not None
     from bench import cwol_rail as cw
-    from engine.scenario_io import save_scenario
+    from engine.io import save_scenario
 
     with tempfile.TemporaryDirectory(prefix="adjutant-bench-") as d:
         folder = Path(d)

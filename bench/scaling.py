@@ -45,8 +45,8 @@ def child(size: int) -> dict[str, float]:
     import random
 
     from bench import cwol_rail as cw
+    from engine.io import load_scenario, save_scenario
     from engine.rules.cwol_rail import rail_network
-    from engine.scenario_io import load_scenario, save_scenario
 
     cw.SIZE = size  # the benchmark map, at this size
     s = cw.scenario()

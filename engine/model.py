@@ -2,7 +2,7 @@
 
 Plain Python objects and numpy arrays, no Qt.  The editor wraps a
 :class:`Scenario` in a document that turns edits into undo commands; the
-rules read it.  Files are read and written by :mod:`engine.scenario_io`.
+rules read it.  Files are read and written by :mod:`engine.io`.
 
 Naming: a *side* is a party to the game (Union, Confederacy, a neutral); the
 side of a cell that a river lies on is an :class:`~engine.grids.Edge`.

@@ -45,7 +45,7 @@ except ImportError:
     try:
         from engine.io.registry import load_any
     except ImportError:
-        from engine.scenario_io import load_any
+        from engine.io import load_any
 from engine.territory import TerritoryScenario
 from app.gui.main_window import MainWindow
 from app.gui.territory.window import TerritoryWindow

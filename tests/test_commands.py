@@ -17,8 +17,8 @@ from engine.editing import (
     plan_rivers,
 )
 from engine.grids import Cell, Edge
+from engine.io import dumps_scenario
 from engine.model import Unit
-from engine.scenario_io import dumps_scenario
 
 
 def make_doc(qapp) -> Document:

@@ -33,8 +33,8 @@ from engine.editing import (
     revert_edits,
 )
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
+from engine.io import dumps_scenario, loads_scenario
 from engine.model import NO_SIDE, ModelError, Place, Unit
-from engine.scenario_io import dumps_scenario, loads_scenario
 
 
 def picture(grid_w: int, grid_h: int, cells: list[Cell]) -> str:

@@ -17,10 +17,17 @@ from hypothesis import strategies as st
 
 from app.cli import main
 from engine.grids import Cell, Edge
-from engine.model import Place, Unit
-from engine.scenario_io import (
-    MAX_SIDE, ScenarioError, dumps_scenario, load_scenario, loads_scenario, save_scenario, scenario_from_data,
+from engine.io import (
+    MAX_SIDE,
+    OutputError,
+    ScenarioError,
+    dumps_scenario,
+    load_scenario,
+    loads_scenario,
+    save_scenario,
+    scenario_from_data,
 )
+from engine.model import Place, Unit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,7 +116,7 @@ def test_atomic_save_keeps_the_old_file_when_writing_fails(tmp_path: Path, monke
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(OutputError, match="disk full"):
         save_scenario(s, p)
     assert p.read_bytes() == before
     assert [f.name for f in tmp_path.iterdir()] == ["keep.json"]  # no temporary left behind

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from engine.io import ScenarioError, load_any
 from engine.model import NO_SIDE, Scenario
-from engine.scenario_io import ScenarioError, load_any
 from engine.territory import TerritoryScenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit

@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from engine.scenario_io import ScenarioError, load_any
+from engine.io import ScenarioError, load_any
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 

@@ -1,14 +1,14 @@
 """``adjutant import-tiled FILE [--terrain-map MAP.json] --out SCENARIO.json``
 and ``adjutant export-tiled SCENARIO.json --out FILE.tmx|FILE.json``: Tiled
-maps in and out (see ``docs/tiled.md`` and :mod:`engine.interop.tiled`)."""
+maps in and out (see ``docs/tiled.md`` and :mod:`engine.io.tiled`)."""
 
 from __future__ import annotations
 
 import argparse
 
-from engine.interop.tiled import DEFAULT_TILE_SIZE, export_tiled, import_tiled
+from engine.io import save_scenario
+from engine.io.tiled import DEFAULT_TILE_SIZE, export_tiled, import_tiled
 from engine.model import Scenario
-from engine.scenario_io import save_scenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit, load
 

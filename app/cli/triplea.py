@@ -6,8 +6,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from engine.scenario_io import save_any
-from engine.territory.triplea import MAX_XML_BYTES, parse_centers, parse_game_xml, parse_polygons, to_scenario
+from engine.io import save_any
+from engine.io.triplea import MAX_XML_BYTES, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine.scenario_io import iter_problems
+from engine.io import iter_problems
 
 from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit
 

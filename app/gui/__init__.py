@@ -13,7 +13,7 @@ def run(path: str) -> int:
     from PySide6.QtCore import QTimer
 
     from engine.editing import new_scenario
-    from engine.scenario_io import ScenarioError, load_any
+    from engine.io import ScenarioError, load_any
     from engine.territory import TerritoryScenario
 
     from .main_window import MainWindow, ensure_app

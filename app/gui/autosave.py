@@ -23,7 +23,7 @@ from typing import ClassVar
 import platformdirs
 from PySide6.QtCore import QObject, QTimer
 
-from engine.scenario_io import atomic_write_text
+from engine.io import OutputError, write_text_atomic
 
 from .document_base import DocumentBase
 
@@ -139,11 +139,11 @@ class Autosave(QObject):
             return False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(self.data_path, self.document.text())
-            atomic_write_text(self.meta_path, json.dumps({
+            write_text_atomic(self.data_path, self.document.text())
+            write_text_atomic(self.meta_path, json.dumps({
                 "pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
                 "time": time.time()}))
-        except OSError:
+        except (OSError, OutputError):
             return False
         self._written = self._revision
         return True

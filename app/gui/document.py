@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from PySide6.QtCore import Signal
 
 from engine.editing import Edit, Touched, apply_edits, revert_edits
+from engine.io import dumps_scenario, load_scenario, save_scenario
 from engine.model import Scenario
-from engine.scenario_io import dumps_scenario, load_scenario, save_scenario
 
 from .commands import push_edits
 from .document_base import DocumentBase

@@ -103,7 +103,7 @@ class DocumentBase(QObject):
 
     def open(self, path: str) -> None:
         """Load ``path`` and show it.  Raises what :meth:`_load` raises
-        (:class:`~engine.scenario_io.ScenarioError` with the loader's
+        (:class:`~engine.io.ScenarioError` with the loader's
         problems, or a :class:`~engine.model.ModelError` for a map of the
         other kind); the current scenario is then left untouched."""
         scenario = self._load(path)

@@ -35,8 +35,8 @@ from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
 
+from engine.io import ScenarioError, load_any
 from engine.model import ModelError
-from engine.scenario_io import ScenarioError, load_any
 
 from .autosave import Autosave, Recovery
 from .dialogs.error import ErrorDialog

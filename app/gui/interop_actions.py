@@ -1,5 +1,5 @@
 """File > Import Tiled map… and File > Export Tiled map…: the editor's side of
-:mod:`engine.interop.tiled`.
+:mod:`engine.io.tiled`.
 
 :func:`import_tiled` asks for a Tiled map (TMX or JSON) and, optionally, a
 terrain map file (:mod:`app.gui.dialogs.import_tiled`), reads it and returns
@@ -19,8 +19,8 @@ from typing import Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from engine.interop import tiled as interop
-from engine.interop.tiled import ExportReport, TerrainMap, TiledError
+from engine.io import tiled as interop
+from engine.io.tiled import ExportReport, TerrainMap, TiledError
 from engine.model import Scenario
 
 from .dialogs import import_tiled as import_dialog

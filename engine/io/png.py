@@ -2,7 +2,9 @@
 drawing of Adjutant's generated Tiled tilesets: one tile per terrain type, a
 square or a hex filled with the terrain's colour.
 
-Only what the Tiled export needs: no reading, no palettes, no interlacing.
+Only what the Tiled export needs: no palettes, no interlacing; the only
+reading is :func:`check_png`, the check the safe writer makes of a written
+tileset (:mod:`engine.io.atomic`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,47 @@ def png_bytes(rgba: np.ndarray) -> bytes:
     header = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)  # 8-bit RGBA
     return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
             + chunk(b"IDAT", zlib.compress(raw.tobytes(), 9)) + chunk(b"IEND", b""))
+
+
+_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+"""Samples per pixel of each PNG colour type."""
+
+
+def check_png(data: bytes) -> tuple[int, int]:
+    """The (width, height) of a whole, decodable PNG (non-interlaced);
+    :class:`ValueError` saying what is wrong otherwise: the signature, a
+    chunk's length or CRC, the header, the image data's size, a missing end."""
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ValueError("not a PNG file (bad signature)")
+    pos, idat, header = 8, [], None
+    while True:
+        if pos + 12 > len(data):
+            raise ValueError(f"cut short at byte {pos} (no IEND chunk)")
+        (n,) = struct.unpack(">I", data[pos:pos + 4])
+        kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
+        if len(body) != n or pos + 12 + n > len(data):
+            raise ValueError(f"chunk {kind!r} at byte {pos} is cut short")
+        (crc,) = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+        if crc != zlib.crc32(kind + body) & 0xFFFFFFFF:
+            raise ValueError(f"chunk {kind!r} at byte {pos} has a bad CRC")
+        pos += 12 + n
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+    if header is None or header[3] not in _CHANNELS or header[6] != 0:
+        raise ValueError("missing or unsupported IHDR chunk")
+    w, h, depth, ctype = header[:4]
+    try:
+        raw = zlib.decompress(b"".join(idat))
+    except zlib.error as e:
+        raise ValueError(f"image data does not decompress ({e})") from None
+    want = h * (1 + (w * _CHANNELS[ctype] * depth + 7) // 8)
+    if len(raw) != want:
+        raise ValueError(f"image data is {len(raw)} bytes, expected {want} for {w} x {h}")
+    return w, h
 
 
 def hex_corners(width: int, height: int, side: int, flat: bool) -> list[tuple[float, float]]:

@@ -14,21 +14,26 @@ from __future__ import annotations
 
 import json
 import math
+import os
+from pathlib import Path
 from typing import Any
 
 from ..model import Faction, ModelError, Ruleset
-from ..scenario_io import (
-    MAX_PROBLEMS,
-    Problem,
+from ..territory.geometry import GeometryError, shape_from_rings, shape_to_rings
+from ..territory.model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
+from .atomic import write_text_atomic
+from .common import (
+    HeaderBuilder,
     ScenarioError,
-    _Builder,
-    _drop_defaults,
-    _schema_problems,
+    capped,
+    drop_defaults,
     dumps_compact,
+    grid_kind,
     header_data,
+    parse_json,
+    read_text,
+    schema_problems,
 )
-from .geometry import GeometryError, shape_from_rings, shape_to_rings
-from .model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
 KIND = "territory"
 MAX_TERRITORIES = 20000
@@ -37,43 +42,35 @@ MAX_TERRITORIES = 20000
 
 def is_territory_data(data: Any) -> bool:
     """Whether decoded JSON describes a territory map."""
-    if not isinstance(data, dict):
-        return False
-    m = data.get("map")
-    g = m.get("grid") if isinstance(m, dict) else None
-    return isinstance(g, dict) and g.get("kind") == KIND
+    return grid_kind(data) == KIND
 
 
 def territory_scenario_from_data(data: Any, source: str = "<data>") -> TerritoryScenario:
     """Validate decoded JSON and build the scenario; raises
-    :class:`~engine.scenario_io.ScenarioError` listing every problem."""
-    problems = _schema_problems(data, source)
+    :class:`~engine.io.common.ScenarioError` listing every problem."""
+    problems = schema_problems(data, source)
     if problems:
         raise ScenarioError(problems)
-    b = _TBuilder(data, source)
+    b = TerritoryBuilder(data, source)
     s = b.build_territory()
     if b.problems or s is None:
-        raise ScenarioError(b.problems[:MAX_PROBLEMS] + (
-            [Problem(source, "", f"… and {len(b.problems) - MAX_PROBLEMS} more problems")]
-            if len(b.problems) > MAX_PROBLEMS else []))
+        raise ScenarioError(capped(b.problems, source))
     return s
 
 
+def load_territory_scenario(path: str | os.PathLike[str]) -> TerritoryScenario:
+    """Read and validate a territory scenario file; raises :class:`ScenarioError`."""
+    return loads_territory_scenario(read_text(path), str(path))
+
+
 def loads_territory_scenario(text: str, source: str = "<string>") -> TerritoryScenario:
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} "
-                                     f"column {e.colno}")]) from None
-    except RecursionError:
-        raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
-    except ValueError as e:  # e.g. an integer of more than 4300 digits
-        raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
-    return territory_scenario_from_data(data, source)
+    """Parse and validate territory scenario JSON text; raises :class:`ScenarioError`."""
+    return territory_scenario_from_data(parse_json(text, source), source)
 
 
-class _TBuilder(_Builder):
-    """Reuses the grid builder's ruleset and sides checks."""
+class TerritoryBuilder(HeaderBuilder):
+    """Semantic validation and construction of a territory scenario (the
+    ruleset and sides checks are :class:`HeaderBuilder`'s)."""
 
     def build_territory(self) -> TerritoryScenario | None:
         d = self.data
@@ -201,7 +198,7 @@ def territory_to_data(t: Territory) -> dict[str, Any]:
                          "polygons": [[list(p) for p in r] for r in outer],
                          "holes": [[list(p) for p in r] for r in holes],
                          "features": _sorted_keys(t.features)}
-    out = _drop_defaults(d, {"sea": False, "value": 0, "owner": None, "control_since": 0,
+    out = drop_defaults(d, {"sea": False, "value": 0, "owner": None, "control_since": 0,
                              "control_since_side": None, "impassable": False, "label": None, "holes": [],
                              "features": {}})
     if t.controller == t.owner:
@@ -216,15 +213,15 @@ def territory_scenario_to_data(s: TerritoryScenario) -> dict[str, Any]:
     :func:`territory_scenario_from_data`)."""
     m = s.map
     data = header_data(s)
-    grid = _drop_defaults({"kind": KIND, "width": m.width, "height": m.height, "wrap_x": m.wrap_x,
+    grid = drop_defaults({"kind": KIND, "width": m.width, "height": m.height, "wrap_x": m.wrap_x,
                            "backdrop_cell": m.backdrop_cell}, {"wrap_x": False, "backdrop_cell": 0})
     data["map"] = {
         "grid": grid,
         "territories": [territory_to_data(t) for t in m.territories.values()],
-        "borders": [_drop_defaults({"between": [e.a, e.b], "kind": e.kind.value, "name": e.name, "props": e.props},
+        "borders": [drop_defaults({"between": [e.a, e.b], "kind": e.kind.value, "name": e.name, "props": e.props},
                                    {"kind": "ordinary", "name": None, "props": {}}) for e in m.borders()],
     }
-    data["units"] = [_drop_defaults({"id": u.id, "side": u.side, "type": u.type, "at": u.at,
+    data["units"] = [drop_defaults({"id": u.id, "side": u.side, "type": u.type, "at": u.at,
                                      "strength": u.strength, "name": u.name, "props": u.props},
                                     {"strength": 1, "name": None, "props": {}}) for u in s.units]
     if s.state:
@@ -238,7 +235,7 @@ LINE_KEYS = frozenset({"territories", "borders", "units"})
 
 def dumps_territory_data(value: Any, indent: int = 0) -> str:
     """JSON text of territory-scenario data: like
-    :func:`engine.scenario_io.dumps_compact`, but each territory, border and
+    :func:`engine.io.common.dumps_compact`, but each territory, border and
     unit on a line of its own (polygons included), so diffs show which
     territory changed."""
     if not isinstance(value, dict):
@@ -261,8 +258,23 @@ def dumps_territory_data(value: Any, indent: int = 0) -> str:
 
 
 def dumps_territory_scenario(s: TerritoryScenario) -> str:
+    """The scenario's file text (see :func:`dumps_territory_data`)."""
     return dumps_territory_data(territory_scenario_to_data(s)) + "\n"
 
 
-__all__ = ["KIND", "dumps_territory_scenario", "is_territory_data", "loads_territory_scenario",
+def save_territory_scenario(s: TerritoryScenario, path: str | os.PathLike[str]) -> None:
+    """Write atomically (see :func:`engine.io.atomic.write_atomic`); the
+    written file must load back as a territory scenario before it replaces
+    the old one.  Raises :class:`engine.io.atomic.OutputError`."""
+    write_text_atomic(path, dumps_territory_scenario(s), verify=check_loads)
+
+
+def check_loads(path: Path) -> None:
+    """Raise :class:`ScenarioError` unless the territory scenario file at
+    ``path`` loads (the check a save makes of what it wrote)."""
+    load_territory_scenario(path)
+
+
+__all__ = ["KIND", "TerritoryBuilder", "check_loads", "dumps_territory_scenario", "is_territory_data",
+           "load_territory_scenario", "loads_territory_scenario", "save_territory_scenario",
            "territory_scenario_from_data", "territory_scenario_to_data"]

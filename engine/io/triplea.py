@@ -27,8 +27,8 @@ import defusedxml.ElementTree as SafeET
 from defusedxml.common import DefusedXmlException, EntitiesForbidden
 
 from ..model import Faction, Ruleset, TerrainType, UnitType
-from .geometry import GeometryError, shape_from_rings
-from .model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
+from ..territory.geometry import GeometryError, shape_from_rings
+from ..territory.model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
 _T = TypeVar("_T")
 

@@ -4,7 +4,7 @@ nations, units located in territories, and the scenario that holds them.
 A territory map is the third kind of map beside square and hex grids.  It
 lives beside :class:`engine.model.Scenario` (which keeps its grid map): a file
 whose ``map.grid.kind`` is ``"territory"`` loads as a
-:class:`TerritoryScenario` (see :mod:`engine.territory.io` and
+:class:`TerritoryScenario` (see :mod:`engine.io.territory` and
 ``docs/file-format-territory.md``).
 
 Nations (powers) are :class:`engine.model.Faction` objects; their

@@ -13,9 +13,9 @@ from app.gui.overlay import CellMark, EdgeMark, Marker, PathLine
 from app.gui.previews import available
 from app.gui.previews.acw import BRIDGE_COLOR, HALT_OUTLINE, RIVER_COLOR, AcwMovePreview, left_fill
 from engine.grids import Cell
+from engine.io import load_scenario
 from engine.model import Scenario
 from engine.rules.acw import odds, reach
-from engine.scenario_io import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 

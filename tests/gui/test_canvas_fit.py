@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QSettings, QTimer
 from test_canvas_scenarios import make_scenario
 
 from app.gui.main_window import MainWindow
-from engine.scenario_io import load_scenario
+from engine.io import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,10 +14,10 @@ from app.gui.overlay import CellMark, Marker, PathLine
 from app.gui.previews import available
 from app.gui.previews.cwol_rail import BEYOND, REFUSED, THIS_TURN, TIE, CwolRailPreview
 from engine.grids import Cell, Edge, SquareGrid
+from engine.io import load_scenario
 from engine.labels import NumericNumbering
 from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType, Unit
 from engine.rules.cwol_rail import with_control
-from engine.scenario_io import load_scenario
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLE = ROOT / "maps" / "cwol_mobile_columbus.json"

@@ -18,8 +18,8 @@ from app.gui.document import Document
 from app.gui.main_window import MainWindow
 from engine.editing import brush_cells, new_scenario, plan_add_unit, plan_paint
 from engine.grids import Cell, HexGrid, SquareGrid
+from engine.io import dumps_scenario, load_scenario, save_scenario
 from engine.model import Unit
-from engine.scenario_io import dumps_scenario, load_scenario, save_scenario
 
 pytestmark = pytest.mark.gui
 
@@ -349,7 +349,7 @@ def test_a_territory_autosave_is_recovered_in_a_territory_window(qtbot, tmp_path
     """The grid editor starts first after a crashed territory session: the
     territory work is offered and opens in its own window, not lost."""
     from app.gui.territory.document import TerritoryDocument
-    from engine.scenario_io import load_any
+    from engine.io import load_any
 
     root = Path(__file__).resolve().parents[2]
     europe = load_any(root / "maps" / "railroad_module_europe.json")

@@ -12,9 +12,9 @@ from app.gui.overlay import CellMark, PathLine
 from app.gui.previews import available
 from app.gui.previews.gitm import BLOCK_OUTLINE, GitmMarchPreview
 from engine.grids import Cell
+from engine.io import load_scenario
 from engine.labels import NumericNumbering
 from engine.model import ModelError
-from engine.scenario_io import load_scenario
 
 NUM = NumericNumbering()
 ROOT = Path(__file__).resolve().parent.parent.parent

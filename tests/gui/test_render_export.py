@@ -23,7 +23,7 @@ from app.gui import export
 from app.gui.overlay import CellMark, Overlay
 from app.gui.render import renderer_for
 from engine.grids import Cell
-from engine.scenario_io import load_any, save_scenario
+from engine.io import load_any, save_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT / "tests" / "reference"

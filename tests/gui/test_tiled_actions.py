@@ -11,7 +11,7 @@ from test_editor_tools import blank, open_window
 from app.gui import interop_actions
 from app.gui.dialogs import import_tiled as import_dialog
 from engine.grids import Cell
-from engine.interop.tiled import import_tiled as engine_import
+from engine.io.tiled import import_tiled as engine_import
 
 pytestmark = pytest.mark.gui
 

@@ -75,7 +75,7 @@ def test_a_railroad_drag_on_a_territory_map_is_one_command_and_clearing_frees_it
     """The territory editor's strokes (a drag of the Railroad tool) grow one
     command too, and the history frees every command it held."""
     from app.gui.territory.document import TerritoryDocument
-    from engine.scenario_io import load_any
+    from engine.io import load_any
 
     before = alive(EditCommand)
     doc = TerritoryDocument(load_any(RAIL_OPTIONS))

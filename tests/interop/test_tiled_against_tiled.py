@@ -22,11 +22,11 @@ from engine.editing import apply_edits, plan_paint
 from engine.grids import Cell, HexGrid, SquareGrid
 from engine.grids.base import Grid
 from engine.grids.hexgrid import HexLayout
-from engine.interop.png import parse_color
-from engine.interop.tiled import export_tiled, import_tiled
+from engine.io import load_scenario, save_scenario
+from engine.io.png import parse_color
+from engine.io.tiled import export_tiled, import_tiled
 from engine.labels import NumericNumbering
 from engine.model import GridMap, Ruleset, Scenario, TerrainType
-from engine.scenario_io import load_scenario, save_scenario
 
 TILED = shutil.which("tiled")
 RASTERIZER = shutil.which("tmxrasterizer")

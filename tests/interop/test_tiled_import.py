@@ -1,4 +1,4 @@
-"""Tiled import (engine.interop.tiled): Tiled's own example maps, every
+"""Tiled import (engine.io.tiled): Tiled's own example maps, every
 layer encoding, gids with flip bits, external tilesets, terrain mapping, and
 malformed or hostile files refused with a message naming file and place."""
 
@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.interop.tiled import import_tiled, load_terrain_map
-from engine.interop.tiled_format import TiledError, _decode_csv, _decode_csv_items
-from engine.scenario_io import MAX_CELLS, MAX_SIDE
+from engine.io import MAX_CELLS, MAX_SIDE
+from engine.io.tiled import import_tiled, load_terrain_map
+from engine.io.tiled.format import TiledError, _decode_csv, _decode_csv_items
 
 EXAMPLES = Path("/usr/share/doc/tiled/examples")
 
@@ -321,7 +321,7 @@ def test_tiled_json_base64_layer_and_pre_1_2_properties(tmp_path: Path) -> None:
 
 
 def test_export_of_an_import_says_which_layers_it_does_not_write(tmp_path: Path) -> None:
-    from engine.interop.tiled import export_tiled
+    from engine.io.tiled import export_tiled
 
     text = _tmx(3, 2, "1,2,3,3,2,1").replace(
         "</layer></map>", '</layer><layer id="2" name="Deco" width="3" height="2"><data encoding="csv">'

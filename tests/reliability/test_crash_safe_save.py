@@ -1,12 +1,12 @@
 """Crash-safe save: a child process saving a 1000 x 1000 map over and over
-(alternating two different scenarios, ``engine.scenario_io.save_scenario``)
+(alternating two different scenarios, ``engine.io.save_scenario``)
 is killed with SIGKILL at random moments.  After every kill the file on disk
 is byte for byte the complete old or the complete new scenario (never a
 mixture, never a truncation), and it loads.
 
 Short form: 12 kills; long form (``slow``): 50 kills.  Half the children run
 ``save_scenario`` (dump, then write), half only its disk half
-(``atomic_write_text``: temporary file, write, fsync, rename) so that many
+(``engine.io.write_text_atomic``: temporary file, write, fsync, rename) so that many
 kills land inside a write; the test counts the kills that left a temporary
 file behind, which proves they interrupted a write.
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario_io import load_scenario
+from engine.io import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = 1000
@@ -33,7 +33,7 @@ import sys
 import numpy as np
 from engine.editing import new_scenario
 from pathlib import Path
-from engine.scenario_io import atomic_write_text, save_scenario, dumps_scenario
+from engine.io import write_text_atomic, save_scenario, dumps_scenario
 
 def build(seed):
     s = new_scenario(f"Big {seed}", {"kind": "square", "width": SIZE, "height": SIZE, "neighbours": 8},
@@ -59,8 +59,8 @@ else:  # "write": only the disk half of save_scenario (temporary file, fsync, re
     ta, tb = dumps_scenario(a), dumps_scenario(b)
     print("ready", flush=True)
     while True:
-        atomic_write_text(Path(path), tb)
-        atomic_write_text(Path(path), ta)
+        write_text_atomic(Path(path), tb)
+        write_text_atomic(Path(path), ta)
 """.replace("SIZE", str(SIZE))
 
 

@@ -2,12 +2,12 @@
 
 Loaders and their documented refusals:
 
-* scenario JSON (``engine.scenario_io.loads_any`` / ``loads_scenario`` /
+* scenario JSON (``engine.io.loads_any`` / ``loads_scenario`` /
   ``load_any``, grid and territory maps): :class:`ScenarioError`;
-* Tiled TMX and Tiled JSON (``engine.interop.tiled.import_tiled``, which
+* Tiled TMX and Tiled JSON (``engine.io.tiled.import_tiled``, which
   reads the map and its tilesets from disk): :class:`TiledError`;
 * TripleA game XML, ``polygons.txt`` and ``centers.txt``
-  (``engine.territory.triplea``) and the scenario built from them:
+  (``engine.io.triplea``) and the scenario built from them:
   :class:`TripleAError`.
 
 Every generated input (byte-level mutations of real files, structural
@@ -44,16 +44,16 @@ from reliability_kit import (
     to_text,
 )
 
-from engine.scenario_io import ScenarioError, load_any, loads_any, loads_scenario
-from engine.territory.triplea import TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
+from engine.io import ScenarioError, load_any, loads_any, loads_scenario
+from engine.io.triplea import TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
 try:
-    from engine.interop.tiled import export_tiled, import_tiled
-    from engine.interop.tiled_format import TiledError
+    from engine.io.tiled import export_tiled, import_tiled
+    from engine.io.tiled.format import TiledError
 except ImportError:  # the Tiled import/export is still being written
     export_tiled = import_tiled = None  # type: ignore[assignment]
     TiledError = ValueError  # type: ignore[assignment,misc]
-needs_tiled = pytest.mark.skipif(import_tiled is None, reason="engine.interop (Tiled import/export) is not there")
+needs_tiled = pytest.mark.skipif(import_tiled is None, reason="engine.io.tiled (Tiled import/export) is not there")
 
 ROOT = Path(__file__).resolve().parents[2]
 MAPS = sorted((ROOT / "maps").glob("*.json"))

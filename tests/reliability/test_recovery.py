@@ -26,7 +26,7 @@ from PySide6.QtCore import QSettings
 from app.gui.autosave import find_recoveries
 from app.gui.main_window import MainWindow
 from engine.editing import new_scenario
-from engine.scenario_io import dumps_scenario, load_scenario, save_scenario
+from engine.io import dumps_scenario, load_scenario, save_scenario
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,7 +41,7 @@ from app.gui.main_window import MainWindow
 from app.gui.tools import add_unit
 from engine.editing import plan_links, plan_paint
 from engine.grids import Cell
-from engine.scenario_io import dumps_scenario, load_scenario
+from engine.io import dumps_scenario, load_scenario
 
 path, state, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 app = QApplication([])

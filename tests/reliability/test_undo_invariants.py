@@ -50,8 +50,8 @@ from app.gui.document import Document
 from app.gui.tools import TOOL_CLASSES, EditorState
 from engine.editing import new_scenario
 from engine.grids import Cell, Edge
+from engine.io import dumps_scenario, loads_scenario
 from engine.model import NO_SIDE, Scenario, Unit
-from engine.scenario_io import dumps_scenario, loads_scenario
 
 pytestmark = pytest.mark.gui
 

@@ -47,9 +47,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from shapely.geometry import box
 from test_undo_invariants import run_machine
 
+from engine.io import load_any
 from engine.model import ModelError
 from engine.rules.rail_options import RailOptionsError, RailVerdict, judge, reach
-from engine.scenario_io import load_any
 from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.territory.edits import (
     TERRITORY_FIELDS,
@@ -63,7 +63,7 @@ from engine.territory.edits import (
     plan_rail_move,
     revert_edits,
 )
-from engine.territory.io import dumps_territory_scenario, loads_territory_scenario
+from engine.io.territory import dumps_territory_scenario, loads_territory_scenario
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 SAMPLES = ("aa_rail_options.json", "railroad_module_europe.json")

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from engine.io import load_scenario
 from engine.model import Scenario
 from engine.rules.acw import over_limit, phasing, rail_to_edge, victory
 from engine.rules.acw.reinforcement import city_cell
 from engine.rules.acw.units import arm_of
-from engine.scenario_io import load_scenario
 
 MAP = Path(__file__).resolve().parents[2] / "maps" / "acw_short_campaign.json"
 

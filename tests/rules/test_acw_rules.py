@@ -50,7 +50,7 @@ from engine.rules.acw import (
     stack_at,
     victory,
 )
-from engine.scenario_io import scenario_from_data
+from engine.io import scenario_from_data
 
 # ---------------------------------------------------------------------------
 # building small hex scenarios
@@ -777,8 +777,8 @@ def test_odds_chance_is_victory_number_plus_one_in_a_hundred() -> None:
 def test_union_gains_its_point_every_turn_and_the_rebels_roll() -> None:
     """Reinforcements: "The Union will receive 1 reinforcement point each
     turn"; the Rebels gain 1 only by their roll."""
+    from engine.io import load_scenario
     from engine.rules.acw import turn_gain
-    from engine.scenario_io import load_scenario
 
     from pathlib import Path
 

@@ -29,7 +29,7 @@ from engine.rules.cwol_rail import (
     rail_network,
     with_control,
 )
-from engine.scenario_io import load_scenario
+from engine.io import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "maps" / "cwol_mobile_columbus.json"
@@ -401,7 +401,7 @@ def test_cached_network_follows_a_same_size_link_swap() -> None:
     must not leave a stale cached network behind."""
     from engine.editing import EdgeSetChange
     from engine.grids import Edge
-    from engine.scenario_io import load_scenario
+    from engine.io import load_scenario
 
     s = load_scenario("maps/cwol_mobile_columbus.json")
     unit = s.unit("CS1IN")

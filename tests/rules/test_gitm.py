@@ -35,7 +35,7 @@ from engine.rules.gitm import (
     rounded_line,
     step_count,
 )
-from engine.scenario_io import load_scenario
+from engine.io import load_scenario
 
 NUM = NumericNumbering()
 

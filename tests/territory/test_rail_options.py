@@ -23,7 +23,7 @@ from engine.rules.rail_options import (
     undo_move,
     verdict_to_data,
 )
-from engine.scenario_io import load_any
+from engine.io import load_any
 from engine.territory import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -617,7 +617,7 @@ def test_loads_list_every_nations_and_stations_capacity_left() -> None:
 def test_the_file_format_checks_rail_features() -> None:
     import json
 
-    from engine.scenario_io import ScenarioError, loads_any
+    from engine.io import ScenarioError, loads_any
 
     data = json.loads(SAMPLE.read_text(encoding="utf-8"))
     germany = next(t for t in data["map"]["territories"] if t["id"] == "germany")

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from engine.io.triplea import parse_game_xml, to_scenario
 from engine.rules.rail_options import RailOptions, judge
 from engine.territory import TerritoryScenario, TerritoryUnit
-from engine.territory.triplea import parse_game_xml, to_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 G40 = ROOT.parent / "shared" / "data" / "triplea-g40" / "ww2global40_2nd_edition.xml"

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from engine.io import load_any
 from engine.model import Faction, Ruleset, TerrainType
-from engine.scenario_io import load_any
-from engine.territory import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 from engine.rules.railroads import RailOrder, RailOrderError, RailRules, plan, preview
+from engine.territory import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
 ROOT = Path(__file__).resolve().parents[2]
 EUROPE = ROOT / "maps" / "railroad_module_europe.json"

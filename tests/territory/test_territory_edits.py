@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from shapely.geometry import box
 
+from engine.io import load_any
 from engine.model import ModelError
 from engine.rules.rail_options import judge
-from engine.scenario_io import load_any
 from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.territory.edits import (
     AttributeChange,
@@ -28,7 +28,7 @@ from engine.territory.edits import (
     plan_rail_move,
     revert_edits,
 )
-from engine.territory.io import dumps_territory_scenario
+from engine.io.territory import dumps_territory_scenario
 
 SAMPLE = Path(__file__).resolve().parents[2] / "maps" / "aa_rail_options.json"
 

@@ -10,13 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from shapely.geometry import MultiPolygon, Point, Polygon
 
+from engine.io import ScenarioError, load_any, load_scenario, loads_any, save_any
+from engine.io.territory import dumps_territory_scenario, territory_scenario_to_data
 from engine.model import Faction, ModelError, Ruleset, TerrainType
-from engine.scenario_io import ScenarioError, load_any, load_scenario, loads_any, save_any
 from engine.territory import (
-    BorderKind, GeometryError, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit, label_point,
+    BorderKind,
+    GeometryError,
+    Territory,
+    TerritoryMap,
+    TerritoryScenario,
+    TerritoryUnit,
+    label_point,
     polygon_from_cells,
 )
-from engine.territory.io import dumps_territory_scenario, territory_scenario_to_data
 
 ROOT = Path(__file__).resolve().parents[2]
 EUROPE = ROOT / "maps" / "railroad_module_europe.json"
@@ -112,7 +118,7 @@ def test_sample_loads_and_grid_loader_refuses_it_clearly() -> None:
 
 
 def test_huge_numbers_and_deep_nesting_are_clear_problems() -> None:
-    from engine.territory.io import loads_territory_scenario
+    from engine.io.territory import loads_territory_scenario
 
     with pytest.raises(ScenarioError, match="big.json: not a scenario"):
         loads_territory_scenario('{"turn": ' + "9" * 5000 + "}", "big.json")

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from engine.scenario_io import load_any
+from engine.io import load_any
+from engine.io.triplea import TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
 from engine.territory import TerritoryScenario
 from engine.territory.model import BorderKind
-from engine.territory.triplea import TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 G40 = ROOT.parent / "shared" / "data" / "triplea-g40"
@@ -378,7 +378,7 @@ def test_bad_placements_and_unit_types_are_refused_clearly(placement: str, attac
 
 
 def test_placements_at_the_limit_are_imported() -> None:
-    from engine.territory.triplea import MAX_UNITS
+    from engine.io.triplea import MAX_UNITS
 
     xml = _units_xml(P.format(t="infantry", w="Beta", q=MAX_UNITS - 10, o="Reds"))
     s = to_scenario(parse_game_xml(xml, "units.xml")).scenario
@@ -442,15 +442,15 @@ def test_global_1940_starting_armies(edition: str, placements: int, units: int, 
 
 @needs_g40
 def test_global_1940_with_units_saves_reloads_and_rails(tmp_path: Path) -> None:
+    from engine.io.territory import territory_scenario_to_data
     from engine.rules.rail_options import RailOptions
-    from engine.territory.io import territory_scenario_to_data
 
     g = parse_game_xml((G40 / "ww2global40_2nd_edition.xml").read_bytes(), "g40")
     polys = parse_polygons((G40 / "polygons.txt").read_text(encoding="utf-8"))
     centers = parse_centers((G40 / "centers.txt").read_text(encoding="utf-8"))
     s = to_scenario(g, polys, centers, wrap_x=True).scenario
     out = tmp_path / "g40.json"
-    from engine.scenario_io import save_any
+    from engine.io import save_any
 
     save_any(s, out)
     back = load_any(out)

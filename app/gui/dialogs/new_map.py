@@ -22,10 +22,10 @@ from PySide6.QtWidgets import (
 
 from engine.editing import new_scenario
 from engine.grids import Cell
+from engine.io import ScenarioError, load_scenario
 from engine.labels import numbering_from_dict
 from engine.model import Faction, Ruleset, Scenario
 from engine.paths import MAPS
-from engine.scenario_io import ScenarioError, load_scenario
 
 BUILT_IN = "basic"
 CURRENT = "current"

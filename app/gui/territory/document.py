@@ -32,9 +32,9 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from engine.io import load_any, save_any
 from engine.model import ModelError
 from engine.rules.rail_options import RailVerdict
-from engine.scenario_io import load_any, save_any
 from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.territory.edits import (
     TERRITORY_FIELDS,
@@ -53,7 +53,7 @@ from engine.territory.edits import (
     plan_rail_move,
     revert_edits,
 )
-from engine.territory.io import dumps_territory_scenario
+from engine.io.territory import dumps_territory_scenario
 
 from ..commands import push_edits
 from ..document_base import DocumentBase

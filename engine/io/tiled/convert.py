@@ -47,7 +47,6 @@ import json
 import math
 import os
 import re
-import tempfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,12 +54,14 @@ from typing import Any
 
 import numpy as np
 
-from ..grids import Grid, HexGrid, SquareGrid
-from ..labels import CcrrNumbering, LabelError, Numbering, NumericNumbering, numbering_from_dict
-from ..model import GridMap, ModelError, Ruleset, Scenario, TerrainType
-from ..scenario_io import ScenarioError, atomic_write_text, scenario_from_data, scenario_to_data
-from .png import parse_color, png_bytes, tileset_image
-from .tiled_format import (
+from ...grids import Grid, HexGrid, SquareGrid
+from ...labels import CcrrNumbering, LabelError, Numbering, NumericNumbering, numbering_from_dict
+from ...model import GridMap, ModelError, Ruleset, Scenario, TerrainType
+from ..atomic import Output, commit_together
+from ..common import ScenarioError
+from ..grid import scenario_from_data, scenario_to_data
+from ..png import check_png, parse_color, png_bytes, tileset_image
+from .format import (
     FLAG_BITS,
     GID_MASK,
     Property,
@@ -569,23 +570,6 @@ def export_geometry(grid: Grid, tile_size: int = DEFAULT_TILE_SIZE) -> tuple[int
     return s, s, 0
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.resolve().parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
 def _kept_record(s: Scenario, notes: list[str]) -> dict[str, Any] | None:
     rec = s.state.get(STATE_KEY)
     if rec is None:
@@ -629,8 +613,10 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
     With ``generated=False`` and a record of a Tiled import in
     ``scenario.state["tiled"]`` that still fits the map, the original
     tilesets and tiles are written back (see the module docstring).
+    The map and its tileset image are written together or not at all
+    (:func:`engine.io.atomic.commit_together`), each checked after writing.
     Raises :class:`TiledError` for an unsupported file name and
-    ``OSError`` when the files cannot be written.
+    :class:`engine.io.atomic.OutputError` when the files cannot be written.
     """
     out = Path(path)
     fmt = map_format_for(out)
@@ -668,7 +654,7 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
     image_path: Path | None = None
     if missing:
         columns = min(len(missing), 8)
-        image_path = out.with_name(out.name.split(".")[0] + "-terrain.png")
+        image_path = tileset_path(out)
         colors = [parse_color(t.color) for t in missing]
         img = tileset_image(colors, tw, th, side if hexagonal else None, flat, columns)
         gen = Tileset(next_gid, GENERATED_TILESET, tw, th, len(missing), columns,
@@ -698,9 +684,9 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
                  side if hexagonal else 0, staggeraxis, staggerindex, tilesets,
                  [TileLayer(layer_name, gids, "", *layer_format)], properties)
     out_dir = out.resolve().parent
-    if image_path is not None:
-        _write_bytes(image_path, png_bytes(img))
-    atomic_write_text(out, to_tmx(m, out_dir) if fmt == "tmx" else to_json(m, out_dir))
+    text = to_tmx(m, out_dir) if fmt == "tmx" else to_json(m, out_dir)
+    outputs = [] if image_path is None else [Output(image_path, png_bytes(img), _check_png_file)]
+    commit_together(outputs + [Output(out, text.encode("utf-8"), check_tmx if fmt == "tmx" else check_tiled_json)])
     if hexagonal:
         size = hex_layout_size(tw, th, side, staggeraxis)
     else:
@@ -708,6 +694,34 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
     return ExportReport(str(out), fmt, None if image_path is None else str(image_path), m.orientation, tw, th,
                         m.hexsidelength, staggeraxis, staggerindex, size, rec is not None,
                         {t.id: terrain_gid[t.id] for t in terrain}, tuple(notes))
+
+
+def tileset_path(path: str | os.PathLike[str]) -> Path:
+    """Where :func:`export_tiled` writes the generated tileset image of a
+    map written to ``path``: ``<stem>-terrain.png`` beside it."""
+    out = Path(path)
+    return out.with_name(out.name.split(".")[0] + "-terrain.png")
+
+
+def _check_png_file(path: Path) -> None:
+    check_png(path.read_bytes())
+
+
+def check_tmx(path: Path) -> None:
+    """Raise unless ``path`` is well-formed XML with a ``<map>`` root
+    (parsed with :mod:`defusedxml`; the check the export makes of what it wrote)."""
+    import defusedxml.ElementTree as SafeET
+
+    root = SafeET.parse(str(path)).getroot()
+    if root.tag != "map":
+        raise ValueError(f"the root element is <{root.tag}>, not <map>")
+
+
+def check_tiled_json(path: Path) -> None:
+    """Raise unless ``path`` is JSON of a Tiled map (an object with ``layers``)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or "layers" not in data:
+        raise ValueError("not a Tiled map object")
 
 
 def _terrain_properties(t: TerrainType) -> list[Property]:
@@ -723,5 +737,5 @@ __all__ = [
     "DEFAULT_TILE_SIZE", "EMPTY_TERRAIN", "FLAG_BITS", "GENERATED_TILESET", "STATE_KEY", "TERRAIN_PROPERTY",
     "ExportReport", "ImportReport", "ImportResult", "LabelError", "ModelError", "TerrainMap", "TileTerrain",
     "TiledError", "export_geometry", "export_tiled", "hex_layout_size", "import_tiled", "load_terrain_map",
-    "terrain_map_from_data", "tiled_map_to_scenario",
+    "terrain_map_from_data", "tiled_map_to_scenario", "tileset_path",
 ]

@@ -2,7 +2,7 @@
 
 This module knows Tiled's files, not Adjutant's model: :func:`load_map`
 reads a map (and the external tilesets it names) into a :class:`TiledMap`,
-:func:`write_map` writes one.  :mod:`engine.interop.tiled` turns a
+:func:`write_map` writes one.  :mod:`engine.io.tiled.convert` turns a
 :class:`TiledMap` into a scenario and back.
 
 Reading is defensive, because map files come from anywhere:
@@ -41,7 +41,7 @@ from xml.etree import ElementTree as ET
 
 import numpy as np
 
-from ..scenario_io import MAX_CELLS, MAX_SIDE
+from ..common import MAX_CELLS, MAX_SIDE
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """Largest map or tileset file read, after gunzipping (256 MiB)."""

@@ -1,0 +1,400 @@
+"""What every Adjutant file format shares: problems and the error that
+carries them, the size limits, decoding JSON text into problems instead of
+tracebacks, the JSON Schema check (``resources/scenario.schema.json``), the
+header every scenario file has (format, version, name, ruleset, sides) both
+ways, and the diff-friendly JSON layout.
+
+The grid format (:mod:`engine.io.grid`) and the territory format
+(:mod:`engine.io.territory`) build on these public names only; neither
+imports the other (see ``docs/file-format.md`` and
+``docs/file-format-territory.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
+from ..paths import resource_path
+
+FORMAT = "adjutant-scenario"
+VERSION = 1
+
+MAX_SIDE = 4096
+"""Largest width or height a file may declare."""
+MAX_CELLS = 4096 * 4096
+"""Largest number of cells a file may declare (16,777,216)."""
+MAX_FILE_BYTES = 512 * 1024 * 1024
+"""Largest scenario file read (512 MiB)."""
+MAX_PROBLEMS = 50
+"""Problems reported per file before the rest are summarised."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with an input: where (file, JSON path) and what."""
+
+    source: str
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.source}: " if self.source else ""
+        return f"{where}{self.path}: {self.message}" if self.path else f"{where}{self.message}"
+
+
+class ScenarioError(ValueError):
+    """A scenario that cannot be loaded; :attr:`problems` lists every reason."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(str(p) for p in problems))
+
+
+def capped(problems: list[Problem], source: str) -> list[Problem]:
+    """The first :data:`MAX_PROBLEMS` problems, and a line counting the rest."""
+    if len(problems) <= MAX_PROBLEMS:
+        return problems
+    return problems[:MAX_PROBLEMS] + [Problem(source, "", f"… and {len(problems) - MAX_PROBLEMS} more problems")]
+
+
+# ---------------------------------------------------------------------------
+# reading text and JSON
+
+def read_text(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of a scenario file, or :class:`ScenarioError` saying
+    why not (missing, a folder, too large, unreadable, not UTF-8)."""
+    p = Path(path)
+    src = str(path)
+    try:
+        size = p.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise ScenarioError([Problem(src, "", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")])
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise ScenarioError([Problem(src, "", "no such file")]) from None
+    except IsADirectoryError:
+        raise ScenarioError([Problem(src, "", "is a folder, not a scenario file")]) from None
+    except OSError as e:
+        raise ScenarioError([Problem(src, "", f"cannot read: {e.strerror or e}")]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ScenarioError([Problem(src, "", f"not UTF-8 text (byte {e.start})")]) from None
+    return text
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Decoded JSON, or :class:`ScenarioError` with where the text is not
+    JSON (also for nesting too deep and integers too long to convert)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
+    except RecursionError:
+        raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
+    except ValueError as e:  # e.g. an integer of more than 4300 digits
+        raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
+
+
+def grid_kind(data: Any) -> str | None:
+    """``map.grid.kind`` of decoded scenario JSON, when it is a string."""
+    m = data.get("map") if isinstance(data, dict) else None
+    g = m.get("grid") if isinstance(m, dict) else None
+    kind = g.get("kind") if isinstance(g, dict) else None
+    return kind if isinstance(kind, str) else None
+
+
+# ---------------------------------------------------------------------------
+# the schema
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    import jsonschema
+
+    schema = json.loads(resource_path("scenario.schema.json").read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def _json_path(parts: Any) -> str:
+    out = "$"
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+# Bulk lists of a grid map whose items the schema describes simply (a row is
+# a string; a river a pair of strings; a link chain two or more strings).
+# They are checked here in plain Python, item by item, with the schema's own
+# wording, and the schema validates the rest of the document: jsonschema
+# spends ~1 s descending into the rows and chains of a 1000x1000 map.
+_BULK_ROWS = ("terrain", "control")
+_BULK_PAIRS = ("rivers",)
+
+
+def _shown(v: Any) -> str:
+    return json.dumps(v)[:60] if not isinstance(v, (dict, list)) else type(v).__name__
+
+
+def _bulk_problems(m: dict[str, Any], source: str) -> tuple[dict[str, Any], list[Problem]]:
+    """Check the bulk lists of ``m`` (a grid map object) and return the map
+    with them emptied for the schema, and the problems found."""
+    out: list[Problem] = []
+    skeleton = dict(m)
+    for key in _BULK_ROWS:
+        rows = m.get(key)
+        if isinstance(rows, list):
+            skeleton[key] = []
+            out += [Problem(source, f"$.map.{key}[{i}]", f"expected string, got {_shown(r)}")
+                    for i, r in enumerate(rows) if not isinstance(r, str)]
+
+    def strings(items: Any, path: str, lo: int, hi: int | None) -> None:
+        for i, it in enumerate(items):
+            if not isinstance(it, list):
+                out.append(Problem(source, f"{path}[{i}]", f"expected array, got {_shown(it)}"))
+            elif len(it) < lo or (hi is not None and len(it) > hi):
+                want = f"exactly {lo}" if hi == lo else f"at least {lo}"
+                out.append(Problem(source, f"{path}[{i}]", f"expected {want} labels, got {len(it)}"))
+            else:
+                out.extend(Problem(source, f"{path}[{i}][{j}]", f"expected string, got {_shown(x)}")
+                           for j, x in enumerate(it) if not isinstance(x, str))
+
+    for key in _BULK_PAIRS:
+        items = m.get(key)
+        if isinstance(items, list):
+            skeleton[key] = []
+            strings(items, f"$.map.{key}", 2, 2)
+    links = m.get("links")
+    if isinstance(links, dict):
+        skeleton["links"] = {k: ([] if isinstance(v, list) else v) for k, v in links.items()}
+        for k, v in links.items():
+            if isinstance(v, list):
+                strings(v, f"$.map.links.{k}", 2, None)
+    return skeleton, out
+
+
+# Records checked in plain Python for the same reason: key -> (JSON type,
+# required, non-empty).  Must say exactly what the schema's $defs say.
+_UNIT_KEYS = {"id": ("string", True, True), "side": ("string", True, False), "type": ("string", True, False),
+              "at": ("string", True, False), "strength": ("integer", False, False), "name": ("string", False, False),
+              "props": ("object", False, False)}
+_PLACE_KEYS = {"at": ("string", True, False), "name": ("string", True, True), "code": ("string", False, True)}
+_JSON_TYPES: dict[str, Any] = {"string": str, "object": dict}
+
+
+def _record_problems(items: list[Any], path: str, keys: dict[str, tuple[str, bool, bool]],
+                     source: str) -> list[Problem]:
+    out = []
+    for i, it in enumerate(items):
+        p = f"{path}[{i}]"
+        if not isinstance(it, dict):
+            out.append(Problem(source, p, f"expected object, got {_shown(it)}"))
+            continue
+        missing = [k for k, (_, req, _) in keys.items() if req and k not in it]
+        if missing:
+            out.append(Problem(source, p, f"missing required key {', '.join(repr(m) for m in missing)}"))
+        extra = sorted(k for k in it if k not in keys)
+        if extra:
+            out.append(Problem(source, p, f"unknown key {', '.join(repr(e) for e in extra)}"))
+        for k, v in it.items():
+            if k not in keys:
+                continue
+            kind, _, nonempty = keys[k]
+            if kind == "integer":
+                ok = isinstance(v, int) and not isinstance(v, bool)
+                if ok and v < 0:
+                    out.append(Problem(source, f"{p}.{k}", f"{v} is less than the minimum of 0"))
+            else:
+                ok = isinstance(v, _JSON_TYPES[kind])
+            if not ok:
+                out.append(Problem(source, f"{p}.{k}", f"expected {kind}, got {_shown(v)}"))
+            elif nonempty and v == "":
+                out.append(Problem(source, f"{p}.{k}", "should be non-empty"))
+    return out
+
+
+def schema_problems(data: Any, source: str) -> list[Problem]:
+    """Every place decoded scenario JSON (of any map kind) breaks the JSON
+    Schema, sorted by JSON path, at most :data:`MAX_PROBLEMS`."""
+    validator = _validator()
+    problems: list[Problem] = []
+    m = data.get("map") if isinstance(data, dict) else None
+    grid = m.get("grid") if isinstance(m, dict) else None
+    if isinstance(m, dict) and isinstance(grid, dict) and grid.get("kind") in ("square", "hex"):
+        skeleton, problems = _bulk_problems(m, source)
+        if isinstance(m.get("places"), list):
+            problems += _record_problems(m["places"], "$.map.places", _PLACE_KEYS, source)
+            skeleton["places"] = []
+        data = {**data, "map": skeleton}
+        if isinstance(data.get("units"), list):
+            problems += _record_problems(data["units"], "$.units", _UNIT_KEYS, source)
+            data["units"] = []
+    try:
+        errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+    except RecursionError:
+        return [Problem(source, "", "not a scenario: JSON nested too deeply")]
+    for err in errors:
+        problems.append(Problem(source, _json_path(err.absolute_path), _schema_message(err)))
+    problems.sort(key=lambda p: p.path)
+    return problems[:MAX_PROBLEMS]
+
+
+def _schema_message(err: Any) -> str:
+    v = err.validator
+    inst = err.instance
+    shown = json.dumps(inst)[:60] if not isinstance(inst, (dict, list)) else type(inst).__name__
+    if v == "required":
+        missing = [r for r in err.validator_value if not isinstance(inst, dict) or r not in inst]
+        return f"missing required key {', '.join(repr(m) for m in missing)}"
+    if v == "type":
+        return f"expected {err.validator_value}, got {shown}"
+    if v == "additionalProperties":
+        extra = sorted(set(inst) - set(err.schema.get("properties", {}))) if isinstance(inst, dict) else []
+        return f"unknown key {', '.join(repr(e) for e in extra)}"
+    if v == "const":
+        return f"expected {json.dumps(err.validator_value)}, got {shown}"
+    if v == "enum":
+        return f"expected one of {', '.join(json.dumps(x) for x in err.validator_value)}, got {shown}"
+    if v == "oneOf" and isinstance(inst, dict) and "kind" in inst:
+        return f"grid kind {json.dumps(inst.get('kind'))}: needs width, height" + (
+            ", orientation ('flat'|'pointy') and parity ('odd'|'even')" if inst.get("kind") == "hex" else
+            " and optionally neighbours (4|8)" if inst.get("kind") == "square" else
+            " and optionally wrap_x (true|false) and backdrop_cell" if inst.get("kind") == "territory" else
+            "; kind must be 'square', 'hex' or 'territory'")
+    if v == "pattern":
+        return f"{shown} is not allowed here (expected to match {err.validator_value})"
+    return str(err.message)[:200]
+
+
+# ---------------------------------------------------------------------------
+# the header every scenario file has
+
+class HeaderBuilder:
+    """Semantic checks and construction of what every scenario file shares
+    (ruleset, sides), collecting problems; each map kind's builder
+    subclasses it and adds its map and units."""
+
+    def __init__(self, data: dict[str, Any], source: str) -> None:
+        self.data = data
+        self.source = source
+        self.problems: list[Problem] = []
+
+    def bad(self, path: str, message: str) -> None:
+        self.problems.append(Problem(self.source, path, message))
+
+    def ruleset(self, r: dict[str, Any]) -> Ruleset:
+        terrain = []
+        seen_ids: set[str] = set()
+        seen_syms: set[str] = set()
+        for i, t in enumerate(r["terrain"]):
+            p = f"$.ruleset.terrain[{i}]"
+            if t["id"] in seen_ids:
+                self.bad(p + ".id", f"terrain id '{t['id']}' is used twice")
+            if t["symbol"] in seen_syms:
+                self.bad(p + ".symbol", f"terrain symbol '{t['symbol']}' is used twice")
+            seen_ids.add(t["id"])
+            seen_syms.add(t["symbol"])
+            terrain.append(TerrainType(**t))
+        unit_types = []
+        seen_ids = set()
+        for i, u in enumerate(r.get("unit_types", [])):
+            if u["id"] in seen_ids:
+                self.bad(f"$.ruleset.unit_types[{i}].id", f"unit type id '{u['id']}' is used twice")
+            seen_ids.add(u["id"])
+            unit_types.append(UnitType(**u))
+        return Ruleset(r["name"], terrain, unit_types, dict(r.get("options", {})))
+
+    def sides(self, sides: list[dict[str, Any]]) -> list[Faction]:
+        out = []
+        ids: set[str] = set()
+        syms: set[str] = set()
+        for i, s in enumerate(sides):
+            p = f"$.sides[{i}]"
+            if s["id"] in ids:
+                self.bad(p + ".id", f"side id '{s['id']}' is used twice")
+            if s["symbol"] in syms:
+                self.bad(p + ".symbol", f"side symbol '{s['symbol']}' is used twice")
+            if s["symbol"] == NO_SIDE_SYMBOL:
+                self.bad(p + ".symbol", f"'{NO_SIDE_SYMBOL}' means 'nobody' in control rows; pick another symbol")
+            ids.add(s["id"])
+            syms.add(s["symbol"])
+            out.append(Faction(**s))
+        return out
+
+
+def header_data(s: Any) -> dict[str, Any]:
+    """The keys every scenario file shares, grid or territory: format,
+    version, name, description, turn, ruleset and sides."""
+    data: dict[str, Any] = {"format": FORMAT, "version": VERSION, "name": s.name}
+    if s.description:
+        data["description"] = s.description
+    data["turn"] = s.turn
+    data["ruleset"] = {
+        "name": s.ruleset.name,
+        "terrain": [_terrain_data(t) for t in s.ruleset.terrain],
+        "unit_types": [drop_defaults({"id": u.id, "name": u.name, "movement": u.movement,
+                                      "properties": u.properties}, {"properties": {}}) for u in s.ruleset.unit_types],
+        "options": s.ruleset.options,
+    }
+    data["sides"] = [drop_defaults({"id": f.id, "name": f.name, "color": f.color, "symbol": f.symbol,
+                                    "alliance": f.alliance}, {"alliance": ""}) for f in s.sides]
+    return data
+
+
+def _terrain_data(t: TerrainType) -> dict[str, Any]:
+    return drop_defaults({"id": t.id, "name": t.name, "symbol": t.symbol, "color": t.color,
+                          "move_cost": t.move_cost, "impassable": t.impassable, "linear": t.linear,
+                          "elevation": t.elevation, "properties": t.properties},
+                         {"move_cost": 1, "impassable": False, "linear": False, "elevation": 0, "properties": {}})
+
+
+def drop_defaults(d: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
+    """``d`` without the keys whose value is their default (files stay short)."""
+    return {k: v for k, v in d.items() if not (k in defaults and v == defaults[k])}
+
+
+# ---------------------------------------------------------------------------
+# layout
+
+ROW_KEYS = frozenset({"terrain", "control"})
+"""Keys whose lists of strings are map rows: always one row per line."""
+
+
+def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
+    """JSON with records (a unit, a chain of labels, a terrain type) kept on
+    one line and everything else broken over lines, indented by two spaces;
+    map rows (``rows=True``) get a line each."""
+    def scalar(v: Any) -> bool:
+        return not isinstance(v, (list, dict))
+
+    def record(v: Any) -> bool:  # a row, a chain, a unit, a terrain type: one line each
+        if isinstance(v, list):
+            return all(scalar(x) for x in v)
+        if isinstance(v, dict):
+            return all(scalar(x) or (isinstance(x, list) and all(scalar(y) for y in x)) for x in v.values())
+        return True
+
+    text = json.dumps(value, ensure_ascii=False)
+    has_rows = rows or (isinstance(value, dict) and any(k in ROW_KEYS for k in value))
+    if not value or (not has_rows and (record(value) or (len(text) <= 100 and not any(
+            isinstance(x, list) and len(x) > 2 for x in (value.values() if isinstance(value, dict) else value))))):
+        return text
+    pad = "  " * (indent + 1)
+    end = "  " * indent
+    if isinstance(value, list):
+        items = [pad + dumps_compact(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    items = [pad + json.dumps(k, ensure_ascii=False) + ": "
+             + dumps_compact(v, indent + 1, rows=k in ROW_KEYS and isinstance(v, list) and all(isinstance(x, str) for x in v))
+             for k, v in value.items()]
+    return "{\n" + ",\n".join(items) + "\n" + end + "}"
+
+
+__all__ = ["FORMAT", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_PROBLEMS", "MAX_SIDE", "ROW_KEYS", "VERSION", "HeaderBuilder",
+           "Problem", "ScenarioError", "capped", "drop_defaults", "dumps_compact", "grid_kind", "header_data",
+           "parse_json", "read_text", "schema_problems"]

@@ -1,0 +1,91 @@
+"""Which reader reads a scenario file: ``{map.grid.kind: reader}``.
+
+A scenario file says its map kind in ``map.grid.kind``; :data:`READERS`
+maps each kind to the function that validates decoded JSON of that kind and
+builds the scenario (:mod:`engine.io.grid` for ``square`` and ``hex``,
+:mod:`engine.io.territory` for ``territory``).  :func:`load_any` reads a
+file of any kind; a file whose kind no reader claims goes to the grid reader,
+whose schema check names what is wrong.  :data:`WRITERS` is the same for
+saving.  See ``docs/file-format.md`` and ``docs/file-format-territory.md``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from ..model import Scenario
+from ..territory.model import TerritoryScenario
+from . import grid, territory
+from .common import Problem, ScenarioError, grid_kind, parse_json, read_text
+
+AnyScenario = Scenario | TerritoryScenario
+
+Reader = Callable[[Any, str], AnyScenario]
+"""Decoded JSON and its source name -> the scenario, or ScenarioError."""
+
+READERS: dict[str, Reader] = {
+    "square": grid.scenario_from_data,
+    "hex": grid.scenario_from_data,
+    territory.KIND: territory.territory_scenario_from_data,
+}
+"""The reader of each ``map.grid.kind``."""
+
+WRITERS: dict[type, Callable[[Any, str | os.PathLike[str]], None]] = {
+    Scenario: grid.save_scenario,
+    TerritoryScenario: territory.save_territory_scenario,
+}
+"""The atomic writer of each scenario class."""
+
+
+def reader_for(data: Any) -> Reader:
+    """The reader for decoded JSON (the grid reader when the kind is
+    missing or unknown: its schema check reports it)."""
+    return READERS.get(grid_kind(data) or "", grid.scenario_from_data)
+
+
+def loads_any(text: str, source: str = "<string>") -> AnyScenario:
+    """Parse scenario JSON text of any map kind (see :func:`load_any`)."""
+    data = parse_json(text, source)
+    return reader_for(data)(data, source)
+
+
+def load_any(path: str | os.PathLike[str]) -> AnyScenario:
+    """Read and validate a scenario file of any map kind: a grid
+    :class:`Scenario` or, when ``map.grid.kind`` is ``"territory"``, a
+    :class:`engine.territory.TerritoryScenario`; raises :class:`ScenarioError`."""
+    return loads_any(read_text(path), str(path))
+
+
+def save_any(s: AnyScenario, path: str | os.PathLike[str]) -> None:
+    """Save a grid or territory scenario atomically (the written file is
+    loaded back before it replaces the old one); raises
+    :class:`engine.io.atomic.OutputError`."""
+    for cls, write in WRITERS.items():
+        if isinstance(s, cls):
+            write(s, path)
+            return
+    raise TypeError(f"not a scenario: {type(s).__name__}")
+
+
+def dumps_any(s: AnyScenario) -> str:
+    """The file text of a grid or territory scenario."""
+    if isinstance(s, Scenario):
+        return grid.dumps_scenario(s)
+    return territory.dumps_territory_scenario(s)
+
+
+def iter_problems(paths: list[str]) -> Iterator[tuple[str, list[Problem]]]:
+    """For each path, the problems loading it finds (empty when valid)."""
+    for p in paths:
+        try:
+            load_any(p)
+        except ScenarioError as e:
+            yield p, e.problems
+        else:
+            yield p, []
+
+
+__all__ = ["READERS", "WRITERS", "AnyScenario", "dumps_any", "iter_problems", "load_any", "loads_any", "reader_for",
+           "save_any"]
