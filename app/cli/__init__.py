@@ -10,21 +10,28 @@ discovered automatically, so adding a command touches no other file.
 Every command prints human text by default and one JSON object with
 ``--json``.  Failures print a clear message (and ``{"error": ...}`` under
 ``--json``) and exit 1; argument errors exit 2; nothing prints a traceback.
+JSON output is strict (no ``NaN``/``Infinity``, see
+:func:`app.cli.common.strict_json`).  A reader that closes the pipe early
+(``adjutant info --json map.json | head -1``) ends the command quietly with
+status 141 (128 + SIGPIPE, what a shell reports for a program ended by a
+closed pipe).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import json
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
 
 from engine.model import ModelError
 
-from .common import EXIT_FAIL, CliError
+from .common import EXIT_FAIL, CliError, strict_json
 
+EXIT_PIPE_CLOSED = 141
+"""128 + SIGPIPE: the status of a command whose reader closed the pipe."""
 SAMPLE = "acw_short_campaign.json"
 """The bundled scenario ``adjutant`` opens with no arguments."""
 
@@ -57,7 +64,32 @@ def _open_gui(path: str | None) -> int:
     return run(path if path is not None else str(sample_map(SAMPLE)))
 
 
+def _pipe_closed() -> int:
+    """stdout's reader is gone: point stdout at the null device (so the
+    interpreter's final flush does not fail again) and end quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout is not a real file (tests capture it)
+        pass
+    return EXIT_PIPE_CLOSED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``adjutant`` with ``argv`` (default: the process's arguments);
+    the exit status."""
+    try:
+        try:
+            status = _main(argv)
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, not at interpreter exit
+    except BrokenPipeError:
+        return _pipe_closed()
+    return status
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
@@ -77,8 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = e.message if isinstance(e, CliError) else str(e)
         problems = e.problems if isinstance(e, CliError) else []
         if getattr(args, "json", False):
-            json.dump({"error": message, "problems": problems}, sys.stdout, ensure_ascii=False, indent=2)
-            sys.stdout.write("\n")
+            sys.stdout.write(strict_json({"error": message, "problems": problems}) + "\n")
         print(f"adjutant {args.command}: {message}", file=sys.stderr)
         for p in problems:
             print(f"  {p}", file=sys.stderr)

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from engine.io import Problem, ScenarioError, load_any, load_scenario
 from engine.model import Scenario
+from engine.scenario_io import Problem, ScenarioError, load_any, load_scenario
 from engine.territory import TerritoryScenario
 
 EXIT_OK = 0
@@ -57,10 +58,41 @@ def load_territory(path: str, needed_for: str) -> TerritoryScenario:
     return s
 
 
+def _non_finite(data: Any, where: str) -> tuple[str, float] | None:
+    """The first field of ``data`` holding NaN or an infinity (its path,
+    like ``units[3].strength``, and value), or ``None``."""
+    if isinstance(data, float):
+        return None if math.isfinite(data) else (where, data)
+    if isinstance(data, dict):
+        items: Any = ((f"{where}.{k}" if where else str(k), v) for k, v in data.items())
+    elif isinstance(data, (list, tuple)):
+        items = ((f"{where}[{i}]", v) for i, v in enumerate(data))
+    else:
+        return None
+    for path, value in items:
+        found = _non_finite(value, path)
+        if found is not None:
+            return found
+    return None
+
+
+def strict_json(data: Any) -> str:
+    """``data`` as strict JSON text (RFC 8259: no ``NaN``/``Infinity``); a
+    non-finite number raises :class:`CliError` naming the field."""
+    try:
+        return json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False)
+    except ValueError:
+        found = _non_finite(data, "")
+        if found is None:
+            raise
+        raise CliError(f"cannot print JSON: field '{found[0] or '(top level)'}' is {found[1]}, "
+                       "which JSON cannot represent") from None
+
+
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str | Callable[[], str]) -> None:
-    """Print ``data`` as JSON when ``--json`` was given, else ``text``."""
+    """Print ``data`` as strict JSON when ``--json`` was given (see
+    :func:`strict_json`), else ``text``."""
     if getattr(args, "json", False):
-        json.dump(data, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        sys.stdout.write(strict_json(data) + "\n")
     else:
         sys.stdout.write((text() if callable(text) else text).rstrip("\n") + "\n")
