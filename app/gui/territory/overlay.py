@@ -1,11 +1,12 @@
-"""What a territory-map mode asks the canvas to draw on top of the map:
+"""What a territory-map tool asks the canvas to draw on top of the map:
 small Qt-free value types (colours are ``"#rrggbb"`` or ``"#rrggbbaa"``).
 
-The rail-plan and rail-options modes turn engine results (a
+The rail-plan and rail-options tools turn engine results (a
 :class:`~engine.rules.railroads.RailPlan`, a
 :class:`~engine.rules.rail_options.RailReach`) into a
-:class:`TerritoryOverlay`; :class:`~app.gui.territory.canvas.TerritoryCanvas`
-draws it fresh every frame above its cached static layer.
+:class:`TerritoryOverlay`; the canvas hands it to
+:meth:`~app.gui.render.territory.TerritoryRenderer.paint_top`, which draws it
+fresh every frame above the cached static layer.
 """
 
 from __future__ import annotations

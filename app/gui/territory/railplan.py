@@ -30,8 +30,8 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 from shapely.geometry import Polygon
 
 from engine.model import ModelError
-from engine.territory import TerritoryMap, TerritoryScenario
 from engine.rules.railroads import RailOrder, RailPlan, RailRules, plan, preview
+from engine.territory import TerritoryMap, TerritoryScenario
 
 from .overlay import Route, Shade, TerritoryOverlay
 
