@@ -10,8 +10,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from engine.io import Problem, ScenarioError, load_any, load_scenario
 from engine.model import Scenario
-from engine.scenario_io import Problem, ScenarioError, load_any, load_scenario
 from engine.territory import TerritoryScenario
 
 EXIT_OK = 0
