@@ -22,8 +22,8 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QUndoView
 
 from engine.grids import Cell
-from engine.model import ModelError, Scenario
 from engine.io import ScenarioError, load_any
+from engine.model import ModelError, Scenario
 
 from .autosave import INTERVAL_MS, find_recoveries
 from .canvas import MapCanvas

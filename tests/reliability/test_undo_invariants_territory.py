@@ -48,6 +48,7 @@ from shapely.geometry import box
 from test_undo_invariants import run_machine
 
 from engine.io import load_any
+from engine.io.territory import dumps_territory_scenario, loads_territory_scenario
 from engine.model import ModelError
 from engine.rules.rail_options import RailOptionsError, RailVerdict, judge, reach
 from engine.territory import BorderKind, Territory, TerritoryScenario
@@ -63,7 +64,6 @@ from engine.territory.edits import (
     plan_rail_move,
     revert_edits,
 )
-from engine.io.territory import dumps_territory_scenario, loads_territory_scenario
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 SAMPLES = ("aa_rail_options.json", "railroad_module_europe.json")

@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from engine.grids import Cell
+from engine.io import scenario_from_data
 from engine.model import ModelError, Scenario
 from engine.rules.acw import (
     battle,
@@ -50,7 +51,6 @@ from engine.rules.acw import (
     stack_at,
     victory,
 )
-from engine.io import scenario_from_data
 
 # ---------------------------------------------------------------------------
 # building small hex scenarios
@@ -777,10 +777,10 @@ def test_odds_chance_is_victory_number_plus_one_in_a_hundred() -> None:
 def test_union_gains_its_point_every_turn_and_the_rebels_roll() -> None:
     """Reinforcements: "The Union will receive 1 reinforcement point each
     turn"; the Rebels gain 1 only by their roll."""
+    from pathlib import Path
+
     from engine.io import load_scenario
     from engine.rules.acw import turn_gain
-
-    from pathlib import Path
 
     s = load_scenario(Path(__file__).resolve().parents[2] / "maps" / "acw_short_campaign.json")
     before = s.state.get("acw", {}).get("points", {}).get("union", 0)

@@ -17,6 +17,7 @@ import pytest
 
 from app.cli import main
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
+from engine.io import load_scenario
 from engine.labels import NumericNumbering
 from engine.model import NO_SIDE, Faction, GridMap, ModelError, Ruleset, Scenario, TerrainType, Unit
 from engine.rules.cwol_rail import (
@@ -29,7 +30,6 @@ from engine.rules.cwol_rail import (
     rail_network,
     with_control,
 )
-from engine.io import load_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "maps" / "cwol_mobile_columbus.json"

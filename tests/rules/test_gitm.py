@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from app.cli import main
 from engine.grids import Cell
+from engine.io import load_scenario
 from engine.labels import NumericNumbering
 from engine.model import Faction, GridMap, ModelError, Ruleset, Scenario, TerrainType, Unit, UnitType, make_grid
 from engine.rules import gitm
@@ -35,7 +36,6 @@ from engine.rules.gitm import (
     rounded_line,
     step_count,
 )
-from engine.io import load_scenario
 
 NUM = NumericNumbering()
 

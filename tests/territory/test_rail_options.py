@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from engine.io import load_any
 from engine.model import Faction, Ruleset, TerrainType, UnitType
 from engine.rules.rail_options import (
     RailOptions,
@@ -23,7 +24,6 @@ from engine.rules.rail_options import (
     undo_move,
     verdict_to_data,
 )
-from engine.io import load_any
 from engine.territory import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,6 +12,7 @@ import pytest
 from shapely.geometry import box
 
 from engine.io import load_any
+from engine.io.territory import dumps_territory_scenario
 from engine.model import ModelError
 from engine.rules.rail_options import judge
 from engine.territory import BorderKind, Territory, TerritoryScenario
@@ -28,7 +29,6 @@ from engine.territory.edits import (
     plan_rail_move,
     revert_edits,
 )
-from engine.io.territory import dumps_territory_scenario
 
 SAMPLE = Path(__file__).resolve().parents[2] / "maps" / "aa_rail_options.json"
 
