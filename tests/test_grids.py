@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import deque
 
+import numpy as np
 import pytest
 
-from engine.grids import Cell, Edge, GridError, Hex, HexGrid, SquareGrid
+from engine.grids import (
+    Cell,
+    Edge,
+    FractionalHex,
+    Grid,
+    GridError,
+    Hex,
+    HexGrid,
+    SquareGrid,
+    cube_round_arrays,
+    step_class,
+)
 
 # --- hex neighbour tables (Red Blob Games, "offset coordinates"), in the
 # direction order of HEX_DIRECTIONS: +q, +q-r, -r, -q, -q+r, +r.
@@ -206,3 +219,160 @@ def test_can_link_matches_link_neighbours() -> None:
                 for dr in (-2, -1, 0, 1, 2):
                     b = Cell(a.col + dc, a.row + dr)
                     assert g.can_link(a, b) == (b in g.link_neighbours(a)), (g.to_dict(), a, b)
+
+
+# --- the kind-specific math behind the Grid interface -------------------------
+
+ALL_GRIDS = [SquareGrid(9, 7, 4), SquareGrid(9, 7, 8)] + [HexGrid(9, 7, o, p) for o, p in HEX_CONFIGS]
+
+
+@pytest.mark.parametrize("orientation,parity", HEX_CONFIGS)
+def test_hex_step_table_matches_offset_tables(orientation: str, parity: str) -> None:
+    table = HexGrid(4, 4, orientation, parity).neighbour_step_table()
+    for col in (0, 1):
+        for row in (0, 1):
+            axis = col if orientation == "flat" else row
+            assert list(table[step_class(col, row)]) == HEX_TABLES[(orientation, parity)][axis & 1]
+
+
+@pytest.mark.parametrize("neighbours,steps", [
+    (4, [(0, -1), (1, 0), (0, 1), (-1, 0)]),
+    (8, [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)]),
+])
+def test_square_step_tables(neighbours: int, steps: list[tuple[int, int]]) -> None:
+    g = SquareGrid(3, 3, neighbours)  # type: ignore[arg-type]
+    assert all(list(row) == steps for row in g.neighbour_step_table())
+    eight = [(0, -1), (1, 0), (0, 1), (-1, 0), (1, -1), (1, 1), (-1, 1), (-1, -1)]
+    assert all(list(row) == eight for row in g.link_step_table())
+
+
+@pytest.mark.parametrize("col,row,klass", [(0, 0, 0), (1, 0, 1), (0, 1, 2), (1, 1, 3), (6, 3, 2), (-1, -2, 1)])
+def test_step_class(col: int, row: int, klass: int) -> None:
+    assert step_class(col, row) == klass
+
+
+@pytest.mark.parametrize("grid", ALL_GRIDS, ids=lambda g: str(g.to_dict()))
+def test_step_tables_give_the_neighbours_and_link_neighbours(grid: Grid) -> None:
+    for c in grid.cells():
+        steps = grid.neighbour_step_table()[step_class(c.col, c.row)]
+        on_map = [Cell(c.col + dc, c.row + dr) for dc, dr in steps]
+        assert [n for n in on_map if grid.contains(n)] == grid.neighbours(c)
+        links = [Cell(c.col + dc, c.row + dr) for dc, dr in grid.link_step_table()[step_class(c.col, c.row)]]
+        assert [n for n in links if grid.contains(n)] == grid.link_neighbours(c)
+
+
+# Red Blob's worked conversions: offset (col, row) -> axial (q, r)
+AXIAL_TABLE = [
+    (("flat", "odd"), Cell(3, 2), (3, 1)),
+    (("flat", "odd"), Cell(0, 0), (0, 0)),
+    (("flat", "odd"), Cell(1, 0), (1, 0)),
+    (("flat", "even"), Cell(3, 2), (3, 0)),
+    (("flat", "even"), Cell(1, 0), (1, -1)),
+    (("pointy", "odd"), Cell(2, 3), (1, 3)),
+    (("pointy", "odd"), Cell(0, 1), (0, 1)),
+    (("pointy", "even"), Cell(2, 3), (0, 3)),
+    (("pointy", "even"), Cell(0, 1), (-1, 1)),
+]
+
+
+@pytest.mark.parametrize("config,cell,axial", AXIAL_TABLE)
+def test_offset_to_axial_table(config: tuple[str, str], cell: Cell, axial: tuple[int, int]) -> None:
+    g = HexGrid(5, 5, *config)
+    assert g.to_axial(cell) == axial
+    assert g.from_axial(*axial) == cell
+    q, r = g.offset_to_axial_arrays(np.array([cell.col]), np.array([cell.row]))
+    assert (int(q[0]), int(r[0])) == axial
+
+
+@pytest.mark.parametrize("grid", ALL_GRIDS, ids=lambda g: str(g.to_dict()))
+@pytest.mark.parametrize("dtype", [np.int64, np.intp, np.int32])
+def test_vectorised_conversions_agree_with_the_scalar_ones(grid: Grid, dtype: type) -> None:
+    cc, rr = np.meshgrid(np.arange(-4, 13, dtype=dtype), np.arange(-5, 11, dtype=dtype))
+    q, r = grid.offset_to_axial_arrays(cc, rr)
+    assert q.dtype == dtype and r.dtype == dtype and q.shape == cc.shape
+    for c, rw, qq, ra in zip(cc.ravel(), rr.ravel(), q.ravel(), r.ravel()):
+        assert grid.to_axial(Cell(int(c), int(rw))) == (int(qq), int(ra))
+    back_c, back_r = grid.axial_to_offset_arrays(q, r)
+    assert np.array_equal(back_c, cc) and np.array_equal(back_r, rr)
+
+
+def test_square_axial_is_column_and_row() -> None:
+    g = SquareGrid(4, 4)
+    assert g.to_axial(Cell(3, 1)) == (3, 1) and g.from_axial(-2, 5) == Cell(-2, 5)
+
+
+@pytest.mark.parametrize("grid", ALL_GRIDS, ids=lambda g: str(g.to_dict()))
+def test_side_structure_is_sharing_a_side_in_axial_steps(grid: Grid) -> None:
+    structure = grid.side_structure()
+    assert structure.shape == (3, 3) and structure[1, 1]
+    for c in grid.cells():
+        q, r = grid.to_axial(c)
+        by_structure = {grid.from_axial(q + dq, r + dr)
+                        for dq in (-1, 0, 1) for dr in (-1, 0, 1) if structure[dq + 1, dr + 1] and (dq, dr) != (0, 0)}
+        sides = {n for n in by_structure if grid.contains(n)}
+        assert sides == {n for n in grid.neighbours(c) if grid.shares_side(c, n)}
+
+
+@pytest.mark.parametrize("grid,center,radius,count", [
+    (SquareGrid(9, 9, 4), Cell(4, 4), 1, 5),     # Manhattan: a diamond
+    (SquareGrid(9, 9, 4), Cell(4, 4), 2, 13),
+    (SquareGrid(9, 9, 8), Cell(4, 4), 1, 9),     # Chebyshev: a square
+    (SquareGrid(9, 9, 8), Cell(4, 4), 2, 25),
+    (SquareGrid(9, 9, 8), Cell(0, 0), 1, 4),     # clipped at the corner
+    (HexGrid(9, 9), Cell(4, 4), 1, 7),
+    (HexGrid(9, 9, "pointy", "even"), Cell(4, 4), 3, 37),
+    (HexGrid(9, 9), Cell(4, 4), 0, 1),
+    (HexGrid(9, 9), Cell(-3, 4), 1, 0),          # wholly off the map
+])
+def test_disc_sizes(grid: Grid, center: Cell, radius: int, count: int) -> None:
+    disc = grid.disc(center, radius)
+    assert len(disc) == count == len(set(disc))
+    assert all(grid.contains(c) and grid.distance(center, c) <= radius for c in disc)
+    near = [c for c in grid.cells() if grid.distance(center, c) <= radius]
+    assert sorted(disc) == sorted(near)
+
+
+@pytest.mark.parametrize("grid", [SquareGrid(21, 21, 4), SquareGrid(21, 21, 8), HexGrid(21, 21), HexGrid(21, 21, "pointy", "odd")],
+                         ids=lambda g: str(g.to_dict()))
+def test_brush_sizes(grid: Grid) -> None:
+    hex_counts = {1: 1, 2: 2, 3: 7, 4: 10, 5: 19, 6: 24, 7: 37, 8: 44, 9: 61}
+    for size in range(1, 10):
+        cells = grid.brush(Cell(10, 10), size)
+        assert len(cells) == len(set(cells)) and cells == grid.brush(Cell(10, 10), size)
+        assert len(cells) == (size * size if isinstance(grid, SquareGrid) else hex_counts[size])
+
+
+@pytest.mark.parametrize("grid,a,b,want", [
+    (SquareGrid(9, 9), Cell(0, 0), Cell(3, 1), [Cell(0, 0), Cell(1, 0), Cell(2, 1), Cell(3, 1)]),
+    (SquareGrid(9, 9), Cell(2, 2), Cell(2, 2), [Cell(2, 2)]),
+    (SquareGrid(9, 9), Cell(4, 4), Cell(1, 1), [Cell(4, 4), Cell(3, 3), Cell(2, 2), Cell(1, 1)]),
+    (HexGrid(9, 9), Cell(0, 0), Cell(3, 0), [Cell(0, 0), Cell(1, 0), Cell(2, 0), Cell(3, 0)]),
+    (HexGrid(9, 9), Cell(1, 1), Cell(1, 4), [Cell(1, 1), Cell(1, 2), Cell(1, 3), Cell(1, 4)]),
+])
+def test_line_table(grid: Grid, a: Cell, b: Cell, want: list[Cell]) -> None:
+    assert grid.line(a, b) == want
+
+
+@pytest.mark.parametrize("grid", ALL_GRIDS, ids=lambda g: str(g.to_dict()))
+def test_lines_step_between_linkable_cells(grid: Grid) -> None:
+    for a in grid.cells():
+        for b in [Cell(0, 0), Cell(8, 6), Cell(3, 5)]:
+            line = grid.line(a, b)
+            assert line[0] == a and line[-1] == b
+            # link-adjacent, though a line near a jagged edge may leave the map
+            assert all((y.col - x.col, y.row - x.row) in grid.link_steps(x) for x, y in itertools.pairwise(line))
+            if isinstance(grid, HexGrid):
+                assert len(line) == grid.distance(a, b) + 1
+
+
+def test_cube_round_arrays_agrees_with_fractional_hex_round() -> None:
+    rng = np.random.default_rng(7)
+    for dtype in (np.float32, np.float64):
+        q = rng.uniform(-20, 20, 5000).astype(dtype)
+        r = rng.uniform(-20, 20, 5000).astype(dtype)
+        s = -q - r
+        rq, rr = cube_round_arrays(q, r, s)
+        assert rq.dtype == dtype
+        for i in range(0, 5000, 7):
+            h = FractionalHex(float(q[i]), float(r[i]), float(s[i])).round()
+            assert (h.q, h.r) == (int(rq[i]), int(rr[i]))

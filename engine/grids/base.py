@@ -237,7 +237,7 @@ class Grid(ABC):
     @abstractmethod
     def brush(self, center: Cell, size: int) -> list[Cell]:
         """The on-map cells a brush ``size`` cells wide centred on
-        ``center`` covers, sorted; each kind documents its shape."""
+        ``center`` covers; each kind documents its shape and order."""
 
     @abstractmethod
     def line(self, a: Cell, b: Cell) -> list[Cell]:
