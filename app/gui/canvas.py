@@ -1,5 +1,5 @@
 """The map canvas: one widget for square and hex maps (see
-``/work/brief/canvas-contract.md`` for the contract with the editor).
+``docs/editor.md``, "Canvas and rendering", for the contract with the editor).
 
 It paints only what is visible: cached tiles of the static map (terrain,
 control, rivers, links, grid, labels; see :mod:`app.gui.render`), then

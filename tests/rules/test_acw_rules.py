@@ -1,6 +1,6 @@
 """Engine-API tests for "A Short ACW Campaign" (shared seed 003, issue 6),
-written from the rule document (``/work/shared/seeds/003_*.txt``) and the
-decisions recorded in ``docs/rules/acw.md`` -- not from the engine's output.
+written from the rule document and the decisions recorded in
+``docs/rules/acw.md`` -- not from the engine's output.
 
 The expected numbers in the tables below are worked out by hand from the
 document: the worked example (Union 15 against Rebels 6 behind a river at

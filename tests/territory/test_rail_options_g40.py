@@ -1,5 +1,6 @@
 """Rail Options on the real World War II Global 1940 map (TripleA game XML,
-read from ../shared/data, never copied): rail never passes through the
+read from the file ``G40`` below, outside the repository and never copied;
+skipped when absent): rail never passes through the
 territories the Panama Canal and the Turkish Straits cross, nor across the
 Suez Canal."""
 

@@ -1,5 +1,6 @@
 """TripleA import: the real World War II Global 1940 files (read from
-../shared/data, never copied) and malformed or hostile input."""
+the folder ``G40`` below, outside the repository and never copied; skipped
+when absent) and malformed or hostile input."""
 
 from __future__ import annotations
 
