@@ -376,3 +376,35 @@ def test_cube_round_arrays_agrees_with_fractional_hex_round() -> None:
         for i in range(0, 5000, 7):
             h = FractionalHex(float(q[i]), float(r[i]), float(s[i])).round()
             assert (h.q, h.r) == (int(rq[i]), int(rr[i]))
+
+
+def _regions_by_walking(grid: Grid, mask: np.ndarray) -> set[frozenset[Cell]]:
+    seen: set[Cell] = set()
+    regions = set()
+    for c in grid.cells():
+        if not mask[c.row, c.col] or c in seen:
+            continue
+        region, todo = {c}, deque([c])
+        while todo:
+            x = todo.popleft()
+            for n in grid.neighbours(x):
+                if grid.shares_side(x, n) and mask[n.row, n.col] and n not in region:
+                    region.add(n)
+                    todo.append(n)
+        seen |= region
+        regions.add(frozenset(region))
+    return regions
+
+
+@pytest.mark.parametrize("grid", ALL_GRIDS, ids=lambda g: str(g.to_dict()))
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_label_sides_finds_the_regions_a_walk_across_sides_finds(grid: Grid, seed: int) -> None:
+    mask = np.random.default_rng(seed).random((grid.height, grid.width)) < 0.55
+    labels = grid.label_sides(mask)
+    assert labels.shape == mask.shape and not labels[~mask].any() and labels[mask].all()
+    found = {frozenset(Cell(int(c), int(r)) for r, c in zip(*np.nonzero(labels == k))) for k in np.unique(labels[mask])}
+    assert found == _regions_by_walking(grid, mask)
+    # the square override labels in place; the generic axial-frame labelling agrees with it
+    generic = Grid.label_sides(grid, mask)
+    assert {frozenset(zip(*np.nonzero(generic == k))) for k in np.unique(generic[mask])} == \
+        {frozenset(zip(*np.nonzero(labels == k))) for k in np.unique(labels[mask])}

@@ -6,8 +6,7 @@
 :class:`~engine.grids.Layout` in map coordinates) and never the screen.  What
 differs between square and hex grids is asked of the grid
 (:meth:`~engine.grids.Grid.brush`, :meth:`~engine.grids.Grid.line`,
-:meth:`~engine.grids.Grid.offset_to_axial_arrays`,
-:meth:`~engine.grids.Grid.side_structure`), so nothing here names a kind.
+:meth:`~engine.grids.Grid.label_sides`), so nothing here names a kind.
 """
 
 from __future__ import annotations
@@ -73,26 +72,14 @@ def bucket_mask(gmap: GridMap, start: Cell, layer: ArrayLayer = "terrain") -> np
     """Boolean ``[row, col]`` mask of the cells of ``layer`` joined to
     ``start`` through cells of the same value, stepping only across shared
     sides (on an 8-neighbour square grid a fill does not leak through
-    corners); all ``False`` for an off-map start.  Runs in C
-    (:func:`scipy.ndimage.label`) by labelling in the grid's axial
-    coordinates, where adjacency across sides is one fixed 3x3 pattern
-    (:meth:`~engine.grids.Grid.side_structure`) on every kind of grid."""
-    from scipy import ndimage
-
+    corners); all ``False`` for an off-map start.  Runs in C: the grid
+    labels the regions (:meth:`~engine.grids.Grid.label_sides`)."""
     grid = gmap.grid
     arr = gmap.terrain if layer == "terrain" else gmap.control
     if not grid.contains(start):
         return np.zeros(arr.shape, bool)
-    mask = arr == arr[start.row, start.col]
-    h, w = mask.shape
-    rr, cc = np.mgrid[0:h, 0:w]
-    aq, ar = grid.offset_to_axial_arrays(cc, rr)
-    aq0, ar0 = aq - aq.min(), ar - ar.min()
-    axial = np.zeros((int(aq0.max()) + 1, int(ar0.max()) + 1), bool)
-    axial[aq0, ar0] = mask
-    labels, _ = ndimage.label(axial, structure=grid.side_structure())
-    mine = labels[aq0[start.row, start.col], ar0[start.row, start.col]]
-    out: np.ndarray = labels[aq0, ar0] == mine
+    labels = grid.label_sides(arr == arr[start.row, start.col])
+    out: np.ndarray = labels == labels[start.row, start.col]
     return out
 
 

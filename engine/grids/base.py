@@ -229,6 +229,24 @@ class Grid(ABC):
         :meth:`offset_to_axial_arrays` it turns region questions (a bucket
         fill) into array labelling with one structure on every kind."""
 
+    def label_sides(self, mask: np.ndarray) -> np.ndarray:
+        """Regions of a boolean ``[row, col]`` mask (``height`` x ``width``):
+        an integer array of the same shape, 0 off the mask, and one number
+        per region of mask cells joined across shared sides.  Labels in the
+        axial frame, where :meth:`side_structure` holds everywhere, in C
+        (:func:`scipy.ndimage.label`)."""
+        from scipy import ndimage
+
+        h, w = mask.shape
+        rr, cc = np.mgrid[0:h, 0:w]
+        aq, ar = self.offset_to_axial_arrays(cc, rr)
+        aq0, ar0 = aq - aq.min(), ar - ar.min()
+        axial = np.zeros((int(aq0.max()) + 1, int(ar0.max()) + 1), bool)
+        axial[aq0, ar0] = mask
+        labels, _ = ndimage.label(axial, structure=self.side_structure())
+        out: np.ndarray = labels[aq0, ar0]
+        return out
+
     @abstractmethod
     def disc(self, center: Cell, radius: int) -> list[Cell]:
         """On-map cells at :meth:`distance` ``<= radius`` from ``center``

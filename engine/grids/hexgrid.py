@@ -90,21 +90,26 @@ class FractionalHex:
     s: float
 
     def round(self) -> Hex:
-        """Cube rounding: round each coordinate, then recompute the one that
-        moved most from the other two (Red Blob's ``cube_round``)."""
-        q, r, s = round(self.q), round(self.r), round(self.s)
-        dq, dr, ds = abs(q - self.q), abs(r - self.r), abs(s - self.s)
-        if dq > dr and dq > ds:
-            q = -r - s
-        elif dr > ds:
-            r = -q - s
-        else:
-            s = -q - r
-        return Hex(int(q), int(r), int(s))
+        """The hex containing this point (:func:`cube_round`)."""
+        q, r = cube_round(self.q, self.r, self.s)
+        return Hex(q, r, -q - r)
+
+
+def cube_round(fq: float, fr: float, fs: float) -> tuple[int, int]:
+    """Cube rounding, as axial ``(q, r)``: round each coordinate, then
+    recompute the one that moved most from the other two (Red Blob's
+    ``cube_round``; Python's :func:`round`, ties to even)."""
+    q, r, s = round(fq), round(fr), round(fs)
+    dq, dr, ds = abs(q - fq), abs(r - fr), abs(s - fs)
+    if dq > dr and dq > ds:
+        q = -r - s
+    elif dr > ds:
+        r = -q - s
+    return int(q), int(r)
 
 
 def cube_round_arrays(q: np.ndarray, r: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`FractionalHex.round` for whole float arrays at once: the
+    """:func:`cube_round` for whole float arrays at once: the
     rounded axial ``(q, r)``, still floats of the input dtype (ties go to
     even, as :func:`numpy.rint` does)."""
     rq, rr, rs = np.rint(q), np.rint(r), np.rint(s)
@@ -259,7 +264,7 @@ class HexGrid(Grid):
             q = ha.q + (hb.q - ha.q) * t + 1e-6
             r = ha.r + (hb.r - ha.r) * t + 1e-6
             s = ha.s + (hb.s - ha.s) * t - 2e-6
-            out.append(self.to_cell(FractionalHex(q, r, s).round()))
+            out.append(self.from_axial(*cube_round(q, r, s)))
         return out
 
     def direction_of(self, a: Cell, b: Cell) -> int:
