@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable
 
 from engine.model import Faction, Ruleset, TerrainType, UnitType
-from engine.rules.rail_options import RailOptions
+from engine.rules.rail_options import RailOptionsAdjudicator
 from engine.territory import Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
 SIZE = 30
@@ -56,13 +56,13 @@ def main() -> None:
     s = scenario()
     print(f"{len(s.map)} territories, {len(s.map.borders())} borders; {RUNS} runs each")
     for option in (1, 2, 3, 4):
-        n = len(RailOptions(s, option).reach("u").destinations)
-        med, p95 = measure(lambda o=option: RailOptions(s, o).reach("u"))
+        n = len(RailOptionsAdjudicator(s, option).reach("u").destinations)
+        med, p95 = measure(lambda o=option: RailOptionsAdjudicator(s, o).reach("u"))
         print(f"  reach  option {option}: {n:4d} territories  median {med:7.2f} ms  p95 {p95:7.2f} ms")
     far = f"t{SIZE - 1}_{SIZE - 1}"
     for option in (1, 2, 4):
-        v = RailOptions(s, option).judge("u", far)
-        med, p95 = measure(lambda o=option: RailOptions(s, o).judge("u", far))
+        v = RailOptionsAdjudicator(s, option).judge("u", far)
+        med, p95 = measure(lambda o=option: RailOptionsAdjudicator(s, o).judge("u", far))
         print(f"  judge  option {option} to the far corner ({'allowed' if v.allowed else 'refused'}): "
               f"median {med:7.2f} ms  p95 {p95:7.2f} ms")
 

@@ -13,14 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.rules.rail_options import (
-    OPTION_NAMES,
-    RailOptions,
-    RailOptionsError,
-    reach_to_data,
-    record_move,
-    verdict_to_data,
-)
+from engine.rules.rail_options import OPTION_NAMES, RailOptionsAdjudicator, RailOptionsError, record_move
 
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
 
@@ -61,17 +54,17 @@ def run(args: argparse.Namespace) -> int:
         unit, sep, to = item.partition(":")
         if not sep or not unit or not to:
             raise CliError(f"--planned {item!r}: expected UNIT:TERRITORY")
-        v = RailOptions(s, args.option, args.phase).judge(unit, to)
+        v = RailOptionsAdjudicator(s, args.option, args.phase).judge(unit, to)
         if not v.allowed:
             raise CliError(f"planned move {i + 1} ({unit} to {to}) is refused: {v.reason}")
         try:
             record_move(s, v)
         except RailOptionsError as e:
             raise CliError(f"planned move {i + 1}: {e}") from None
-    rules = RailOptions(s, args.option, args.phase)
+    rules = RailOptionsAdjudicator(s, args.option, args.phase)
     if args.to is None:
         r = rules.reach(args.unit)
-        data = reach_to_data(s, r)
+        data = r.to_data()
 
         def text() -> str:
             head = f"{data['option_name']}: {args.unit} from {data['from']}"
@@ -89,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         emit(args, data, text)
         return EXIT_OK
     v = rules.judge(args.unit, args.to)
-    data = verdict_to_data(s, v)
+    data = v.to_data()
 
     def vtext() -> str:
         lines = [f"{data['option_name']}: {'ALLOWED' if v.allowed else 'REFUSED'}: {v.reason}"]

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPoint, Qt
 from test_territory_editor import open_window as open_territory_window
 
 from app.gui.territory import TerritoryWindow
-from engine.rules.rail_options import RailOptions
+from engine.rules.rail_options import RailOptionsAdjudicator
 
 pytestmark = pytest.mark.gui
 
@@ -232,26 +232,26 @@ def test_the_engine_sees_a_station_placed_and_removed_with_the_tool(qtbot, tmp_p
     Smolensk; Austria has railroad but no station.  A station placed in
     Austria with the tool makes it a destination; removed, it is not."""
     w = open_window(qtbot, tmp_path, "station")
-    assert not RailOptions(w.scenario).judge("ger_inf", "austria").allowed
+    assert not RailOptionsAdjudicator(w.scenario).judge("ger_inf", "austria").allowed
     w.select_unit("ger_inf")
     assert "Austria" not in w.options_panel.reachable()
     click(qtbot, w, "austria")
-    assert RailOptions(w.scenario).judge("ger_inf", "austria").allowed
+    assert RailOptionsAdjudicator(w.scenario).judge("ger_inf", "austria").allowed
     assert "Austria" in w.options_panel.reachable()
     stations = [w.options_panel.stations.item(i, 0).text() for i in range(w.options_panel.stations.rowCount())]
     assert "Austria" in stations
     click(qtbot, w, "austria", RIGHT)
-    v = RailOptions(w.scenario).judge("ger_inf", "austria")
+    v = RailOptionsAdjudicator(w.scenario).judge("ger_inf", "austria")
     assert not v.allowed and "Austria" in v.reason
     assert "Austria" not in w.options_panel.reachable()
     # an inoperable start station (3 damage markers) stops the unit
     click(qtbot, w, "germany")
     w.rail_tools_panel.damage.setValue(3)
-    v = RailOptions(w.scenario).judge("ger_inf", "italy")
+    v = RailOptionsAdjudicator(w.scenario).judge("ger_inf", "italy")
     assert not v.allowed and "inoperable" in v.reason
     assert w.options_panel.reachable() == []
     w.document.undo_stack.undo()
-    assert RailOptions(w.scenario).judge("ger_inf", "italy").allowed
+    assert RailOptionsAdjudicator(w.scenario).judge("ger_inf", "italy").allowed
     assert w.options_panel.reachable() == ["Italy", "Smolensk"]
 
 

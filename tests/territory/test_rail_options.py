@@ -14,15 +14,13 @@ import pytest
 from engine.io import load_any
 from engine.model import Faction, Ruleset, TerrainType, UnitType
 from engine.rules.rail_options import (
-    RailOptions,
+    RailOptionsAdjudicator,
     RailOptionsError,
     config_from_dict,
     judge,
     reach,
-    reach_to_data,
     record_move,
     undo_move,
-    verdict_to_data,
 )
 from engine.territory import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 
@@ -137,7 +135,7 @@ def test_option1_nation_capacity_is_the_stations_it_controls() -> None:
     units = [TerritoryUnit(f"u{i}", "ger", "infantry", "a") for i in range(4)]
     s = build([("a", {"value": 6, "features": dict(BOTH)}), ("b", {"features": dict(BOTH)}),
                ("c", {"features": dict(BOTH)})], units=units)
-    rules = RailOptions(s, 1)
+    rules = RailOptionsAdjudicator(s, 1)
     load = rules.nation_load("ger")
     assert load is not None and (load.limit, load.used) == (3, 0)
     for i in range(3):
@@ -151,14 +149,14 @@ def test_option1_nation_capacity_is_the_stations_it_controls() -> None:
 def test_option1_nation_capacity_is_at_most_six() -> None:
     terrs = [(f"t{i}", {"features": dict(BOTH)}) for i in range(9)]
     s = build(terrs)
-    load = RailOptions(s, 1).nation_load("ger")
+    load = RailOptionsAdjudicator(s, 1).nation_load("ger")
     assert load is not None and load.limit == 6 and "9 stations controlled" in load.basis
     # a station bought this turn is not on the board yet
     s.map.territories["t8"].features["rail_station"]["purchased"] = 5
     s.map.territories["t7"].features["rail_station"]["purchased"] = 5
     s.map.territories["t6"].features["rail_station"]["purchased"] = 5
     s.map.territories["t5"].features["rail_station"]["purchased"] = 5
-    load = RailOptions(s, 1).nation_load("ger")
+    load = RailOptionsAdjudicator(s, 1).nation_load("ger")
     assert load is not None and load.limit == 5
 
 
@@ -172,7 +170,7 @@ def test_option1_station_passes_at_most_its_ipc_value_capped_at_six() -> None:
     assert not v.allowed and "passed all 2 units" in v.reason
     s = build([("a", {"value": 9, "features": dict(BOTH)})] + [(f"s{i}", {"features": dict(BOTH)}) for i in range(6)],
               units=units)
-    load = RailOptions(s, 1).station_load("a")
+    load = RailOptionsAdjudicator(s, 1).station_load("a")
     assert load is not None and load.limit == 6
 
 
@@ -261,12 +259,12 @@ def test_captured_railroad_is_removed_under_option1_and_held_under_2_and_4() -> 
 def test_capture_is_derived_from_control_and_purchase_unless_stated() -> None:
     s = build([("a", dict(BOTH)), ("b", {"control_since": 3, "owner": "sov",
                                         "features": {"railroad": {"purchased": 4}}}), ("c", dict(BOTH))])
-    rules = RailOptions(s, 1)
+    rules = RailOptionsAdjudicator(s, 1)
     b = s.map.territories["b"]
     assert rules.captured_on(b, b.features["railroad"]) is None  # built by Germany after taking it
     assert judge(s, "u", "c", 1).allowed
     b.features["railroad"] = {}
-    assert RailOptions(s, 1).captured_on(b, b.features["railroad"]) == 3
+    assert RailOptionsAdjudicator(s, 1).captured_on(b, b.features["railroad"]) == 3
     b.features["railroad"] = {"captured": False}
     assert judge(s, "u", "c", 1).allowed
     b.features["railroad"] = {"captured": 5}
@@ -407,7 +405,7 @@ def test_option3_adds_one_to_movement_from_a_station() -> None:
 def test_option3_station_serves_its_value_less_damage_and_no_nation_cap() -> None:
     units = [TerritoryUnit(f"u{i}", "ger", "infantry", "a") for i in range(4)]
     s = build([("a", {"value": 4, "features": {"rail_station": {"damage": 1}}}), ("b", {})], units=units)
-    rules = RailOptions(s, 3)
+    rules = RailOptionsAdjudicator(s, 3)
     assert rules.nation_load("ger") is None
     load = rules.station_load("a")
     assert load is not None and load.limit == 3
@@ -452,7 +450,7 @@ def test_option3_may_end_in_enemy_land_only_in_the_combat_phase() -> None:
 def test_option4_the_documents_example_germany_at_29_ipc() -> None:
     units = [TerritoryUnit(f"u{i}", "ger", "infantry", "t0") for i in range(3)]
     s = build([(f"t{i}", dict(RR)) for i in range(6)], units=units, state={"income": {"ger": 29}})
-    load = RailOptions(s, 4).nation_load("ger")
+    load = RailOptionsAdjudicator(s, 4).nation_load("ger")
     assert load is not None and load.limit == 4 and "29 IPC on the IPC chart ÷ 7 = 4" in load.basis
     # all 4 points: one unit 4 spaces
     one = s.copy()
@@ -475,10 +473,10 @@ def test_option4_the_documents_example_germany_at_29_ipc() -> None:
 
 def test_option4_income_defaults_to_the_territories_held_and_the_divisor_is_an_option() -> None:
     s = build([("a", {"value": 10, "features": dict(RR)}), ("b", {"value": 5, "features": dict(RR)})])
-    load = RailOptions(s, 4).nation_load("ger")
+    load = RailOptionsAdjudicator(s, 4).nation_load("ger")
     assert load is not None and load.limit == 2 and "from the territories it holds" in load.basis
     s.ruleset.options["rail_options"]["points_divisor"] = 5
-    load = RailOptions(s, 4).nation_load("ger")
+    load = RailOptionsAdjudicator(s, 4).nation_load("ger")
     assert load is not None and load.limit == 3
     s.ruleset.options["rail_options"]["points_divisor"] = 7
     s.state["rail_options"] = {"income": {"ger": 6}}
@@ -501,11 +499,11 @@ def test_option4_every_territory_on_the_way_has_a_marker() -> None:
 def test_technology_raises_rail_capacity_for_nations_that_have_it() -> None:
     s = build([("a", dict(BOTH)), ("b", dict(BOTH))],
               options={"technology": True}, state={"technology": ["ger"], "income": {"ger": 29}})
-    assert [RailOptions(s, o).nation_load("ger").limit for o in (1, 2, 4)] == [3, 3, 5]  # type: ignore[union-attr]
-    load = RailOptions(s, 3).station_load("a")
+    assert [RailOptionsAdjudicator(s, o).nation_load("ger").limit for o in (1, 2, 4)] == [3, 3, 5]  # type: ignore[union-attr]
+    load = RailOptionsAdjudicator(s, 3).station_load("a")
     assert load is not None and load.limit == 7
     s.ruleset.options["rail_options"]["technology"] = False
-    assert [RailOptions(s, o).nation_load("ger").limit for o in (1, 2, 4)] == [2, 2, 4]  # type: ignore[union-attr]
+    assert [RailOptionsAdjudicator(s, o).nation_load("ger").limit for o in (1, 2, 4)] == [2, 2, 4]  # type: ignore[union-attr]
 
 
 def test_bad_options_and_data_are_named() -> None:
@@ -517,7 +515,7 @@ def test_bad_options_and_data_are_named() -> None:
         config_from_dict({"range_counts": "miles"})
     s = build([("a", {"features": {"rail_station": {"damage": 9}}}), ("b", {})])
     with pytest.raises(RailOptionsError, match="territory 'a': rail_station: damage must be 0 to 6"):
-        RailOptions(s)
+        RailOptionsAdjudicator(s)
     s = build([("a", dict(BOTH)), ("b", dict(BOTH))], state={"moves": [{"unit": "u"}]})
     with pytest.raises(RailOptionsError, match=r"moves\[0\]"):
         judge(s, "u", "b")
@@ -593,10 +591,10 @@ def test_the_same_move_judged_under_each_option(to: str, verdicts: dict[int, Any
 
 def test_result_data_for_the_cli() -> None:
     s = sample()
-    d = verdict_to_data(s, judge(s, "ger_inf", "smolensk", 1))
+    d = judge(s, "ger_inf", "smolensk", 1).to_data()
     assert d["allowed"] and d["path"] == ["Germany", "Poland", "Belarus", "Smolensk"]
     assert d["uses"] == {"station": "Germany", "nation": "germany", "points": 1}
-    r = reach_to_data(s, reach(s, "ger_inf", 4))
+    r = reach(s, "ger_inf", 4).to_data()
     assert r["capacity"]["nation"]["limit"] == 4 and r["reachable"][-1] == "Bryansk"
 
 
@@ -604,13 +602,13 @@ def test_result_data_for_the_cli() -> None:
 def test_loads_list_every_nations_and_stations_capacity_left() -> None:
     s = sample()
     record_move(s, judge(s, "ger_inf", "smolensk", 1))
-    nations, stations = RailOptions(s, 1).loads()
+    nations, stations = RailOptionsAdjudicator(s, 1).loads()
     assert {n.nation: (n.limit, n.used) for n in nations} == {
         "germany": (6, 1), "ussr": (1, 0), "uk": (0, 0), "italy": (1, 0), "france": (0, 0)}
     assert {st.territory: (st.limit, st.used) for st in stations} == {
         "france": (6, 0), "germany": (6, 1), "smolensk": (2, 0), "bryansk": (2, 0),
         "russia": (6, 0), "italy": (6, 0), "syria": (1, 0), "egypt": (2, 0)}
-    nations, stations = RailOptions(s, 3).loads()
+    nations, stations = RailOptionsAdjudicator(s, 3).loads()
     assert nations == [] and {st.territory: st.left for st in stations}["germany"] == 10
 
 

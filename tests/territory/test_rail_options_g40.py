@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from engine.io.triplea import parse_game_xml, to_scenario
-from engine.rules.rail_options import RailOptions, judge
+from engine.rules.rail_options import RailOptionsAdjudicator, judge
 from engine.territory import TerritoryScenario, TerritoryUnit
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +44,7 @@ def railway(base: TerritoryScenario, nation: str, stations: list[str], track: li
 
 
 def test_the_importer_marks_the_three_crossings(g40: TerritoryScenario) -> None:
-    rules = RailOptions(g40, 1)
+    rules = RailOptionsAdjudicator(g40, 1)
     assert rules.barrier_in("turkey") == "Turkish Straits"
     assert rules.barrier_in("central_america") == "Panama Canal"
     assert rules.crossing_between("egypt", "trans_jordan") == "Suez Canal"
@@ -58,7 +58,7 @@ def test_rail_may_not_pass_through_turkey(g40: TerritoryScenario, option: int) -
     assert judge(s, "t", "syria", option).allowed  # nor does leaving it
     v = judge(s, "g", "syria", option)
     assert not v.allowed and "the Turkish Straits (through Turkey)" in v.reason
-    assert "syria" not in {d.territory for d in RailOptions(s, option).reach("g").destinations}
+    assert "syria" not in {d.territory for d in RailOptionsAdjudicator(s, option).reach("g").destinations}
 
 
 @pytest.mark.parametrize("option", [1, 2, 4])

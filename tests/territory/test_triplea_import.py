@@ -313,10 +313,10 @@ def test_unit_types_carry_movement_and_domain() -> None:
 
 
 def test_rail_options_take_only_the_land_units() -> None:
-    from engine.rules.rail_options import RailOptions
+    from engine.rules.rail_options import RailOptionsAdjudicator
 
     s = to_scenario(parse_game_xml(UNITS, "units.xml")).scenario
-    rules = RailOptions(s, 1)
+    rules = RailOptionsAdjudicator(s, 1)
     assert rules.unit_reason(s.unit("reds_infantry_1")) is None
     for uid in ("reds_fighter_1", "blue_men_destroyer_1", "reds_factory_1"):
         reason = rules.unit_reason(s.unit(uid))
@@ -444,7 +444,7 @@ def test_global_1940_starting_armies(edition: str, placements: int, units: int, 
 @needs_g40
 def test_global_1940_with_units_saves_reloads_and_rails(tmp_path: Path) -> None:
     from engine.io.territory import territory_scenario_to_data
-    from engine.rules.rail_options import RailOptions
+    from engine.rules.rail_options import RailOptionsAdjudicator
 
     g = parse_game_xml((G40 / "ww2global40_2nd_edition.xml").read_bytes(), "g40")
     polys = parse_polygons((G40 / "polygons.txt").read_text(encoding="utf-8"))
@@ -468,7 +468,7 @@ def test_global_1940_with_units_saves_reloads_and_rails(tmp_path: Path) -> None:
         back.map.territories[tid].features.update(rail_station={}, railroad={})
     back.state["rail_options"] = {"income": {"germans": 30}}
     inf = next(u for u in back.units_in(germany.id) if u.type == "infantry" and u.side == "germans")
-    reach = RailOptions(back, 1).reach(inf.id)
+    reach = RailOptionsAdjudicator(back, 1).reach(inf.id)
     assert reach.reason == "" and {d.territory for d in reach.destinations} >= set(held[1:])
     bomber = next(u for u in back.units_in(germany.id) if u.type == "bomber")
-    assert "not a ground unit" in RailOptions(back, 1).reach(bomber.id).reason
+    assert "not a ground unit" in RailOptionsAdjudicator(back, 1).reach(bomber.id).reason
