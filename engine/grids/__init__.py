@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 from .base import Cell, Edge, Grid, GridError, GridKind, Layout, Link, Point, Step, StepTable, step_class
-from .hexgrid import HEX_DIRECTIONS, FractionalHex, Hex, HexGrid, HexLayout, Orientation, Parity, cube_round_arrays
+from .hexgrid import (
+    HEX_DIRECTIONS,
+    FractionalHex,
+    Hex,
+    HexGrid,
+    HexLayout,
+    Orientation,
+    Parity,
+    cube_round,
+    cube_round_arrays,
+)
 from .square import SquareGrid, SquareLayout
 
 __all__ = [
@@ -26,6 +36,7 @@ __all__ = [
     "SquareLayout",
     "Step",
     "StepTable",
+    "cube_round",
     "cube_round_arrays",
     "step_class",
 ]
