@@ -8,15 +8,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import shapely
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
 from test_territory_editor import EUROPE, RAIL_OPTIONS, open_window, view_point
 
+from app.gui.render.counters import COUNTER_COMPACT_W, COUNTER_DOT, COUNTER_H, COUNTER_PAD, COUNTER_W, layout_counters
 from app.gui.render.territory import TerritoryRenderer
 from app.gui.territory.overlay import TerritoryOverlay
 from app.gui.territory.tools import MODES, TOOL_CLASSES, TerritoryTool
 from app.gui.tools.base import Tool
-from engine.model import ModelError
+from engine.model import Faction, ModelError, Ruleset
+from engine.territory import Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
+from engine.territory.geometry import box_at
 
 pytestmark = pytest.mark.gui
 
@@ -106,3 +110,38 @@ def test_the_renderer_paints_the_static_layer_without_a_widget(qtbot, tmp_path: 
     canvas = draw(lambda p: w.canvas.render_static(p, region, z))
     assert alone == canvas
     assert len({alone.pixel(x, y) for x in range(0, size[0], 7) for y in range(0, size[1], 7)}) > 5
+
+
+def counter_scenario(width: float) -> TerritoryScenario:
+    """One territory ``width`` map units wide holding three German infantry,
+    a German armor and a Soviet infantry, its label point at (50, 50)."""
+    m = TerritoryMap(200, 100)
+    m.add(Territory("t", "T", shape=shapely.box(50 - width / 2, 0, 50 + width / 2, 100), label_at=(50.0, 50.0)))
+    sides = [Faction("ger", "Germany", "#666666", "G"), Faction("sov", "Soviet Union", "#a52a2a", "R")]
+    units = [TerritoryUnit(f"g{i}", "ger", "infantry", "t") for i in range(3)]
+    units += [TerritoryUnit("ga", "ger", "armor", "t"), TerritoryUnit("si", "sov", "infantry", "t")]
+    return TerritoryScenario("c", Ruleset("r", []), sides, m, units)
+
+
+@pytest.mark.parametrize(("width", "z", "labels", "w", "h", "dy"), [
+    # room for a row of 3 counters of 30 px and 2 gaps of 3 px (96 px) under 1.5x the on-screen width
+    (64, 1.0, ["ARM", "INF×3", "INF"], COUNTER_W, COUNTER_H, 22.0),
+    (32, 2.0, ["ARM", "INF×3", "INF"], COUNTER_W, COUNTER_H, 22.0),  # zoom makes room as width does
+    (63, 1.0, ["4", "1"], COUNTER_COMPACT_W, COUNTER_H, 22.0),  # one counter a side, its unit count
+    (29, 1.0, ["4", "1"], COUNTER_COMPACT_W, COUNTER_H, 22.0),
+    (28, 1.0, ["", ""], COUNTER_DOT, COUNTER_DOT, 4.0),  # a dot a side
+])
+def test_counter_layout_by_room(width, z, labels, w, h, dy) -> None:
+    s = counter_scenario(width)
+    got = layout_counters(s, {"t": (50.0, 50.0)}, z, (10.0, 20.0))
+    assert [c.label for c in got] == labels
+    gap = 3.0 if w != COUNTER_DOT else COUNTER_DOT
+    row = len(labels) * (w + gap) - gap
+    for i, c in enumerate(got):
+        assert c.territory == "t"
+        assert (c.rect.x(), c.rect.y(), c.rect.width(), c.rect.height()) == pytest.approx(
+            (10 + 50 * z - row / 2 + i * (w + gap), 20 + 50 * z + dy, w, h))
+    assert sorted(u for c in got for u in c.ids) == sorted(u.id for u in s.units)
+    # a click hits the counter drawn there, 2 px around it too
+    for i, c in enumerate(got):
+        assert box_at([k.box() for k in got], c.rect.center().x(), c.rect.bottom() + 1.5, COUNTER_PAD) == i
