@@ -32,8 +32,17 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMenu, QMessageBox, QWidget
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QWidget,
+)
 
 from engine.io import ScenarioError, load_any
 from engine.model import ModelError
@@ -48,6 +57,28 @@ SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
 
 def default_settings() -> QSettings:
     return QSettings("Adjutant", "Adjutant")
+
+
+def shortcut_text(act: QAction) -> str:
+    """An action's shortcuts in the platform's words, " or "-joined ("" for none)."""
+    return " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts() if not k.isEmpty())
+
+
+def quit_all() -> None:
+    """File > Quit: close every top-level window (each asks about unsaved
+    changes; one that is kept open keeps the application running)."""
+    QApplication.closeAllWindows()
+
+
+def fitting_size(size: tuple[int, int]) -> tuple[int, int]:
+    """``size``, made smaller where the screen's available area (less room
+    for the window frame) is smaller: a first window fits a 1366x768 laptop
+    (issue 18, item 8)."""
+    screen = QGuiApplication.primaryScreen()
+    if screen is None:
+        return size
+    room = screen.availableGeometry()
+    return min(size[0], room.width() - 16), min(size[1], room.height() - 48)
 
 
 class EditorWindow(QMainWindow):
@@ -85,6 +116,7 @@ class EditorWindow(QMainWindow):
         self.autosave = Autosave(self.document, self.state_dir, autosave_ms, self)
         self._restore_settings()
         self._update_title()
+        self._shortcuts_in_tooltips()
 
     # ------------------------------------------------------------------
     # construction helpers
@@ -142,6 +174,11 @@ class EditorWindow(QMainWindow):
         self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom_in(), ["+", "=", "Ctrl++"])
         self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom_out(), ["-", "Ctrl+-"])
         self.act_fit = self._action("&Fit to Window", lambda: self.canvas.fit(), "F")
+        self.act_quit = self._action("&Quit", quit_all, QKeySequence.keyBindings(Std.Quit) or ["Ctrl+Q"],
+                                     "Close every Adjutant window (each asks about unsaved changes) and quit")
+        self.act_shortcuts = self._action("&Keyboard Shortcuts", self.show_shortcuts, Std.HelpContents,
+                                          "Every key of this window, read from its menus")
+        self.act_about = self._action("&About Adjutant", self._about)
         style = self.style()
         SP = style.StandardPixmap
         for act, pix in ((self.act_new, SP.SP_FileIcon), (self.act_open, SP.SP_DialogOpenButton),
@@ -166,6 +203,57 @@ class EditorWindow(QMainWindow):
         v.addSeparator()
         self._rebuild_recent_menu()
         return f, e, v
+
+    def _make_help_menu(self) -> QMenu:
+        """The Help menu: keyboard shortcuts and about."""
+        h = self.menuBar().addMenu("&Help")
+        h.addActions([self.act_shortcuts, self.act_about])
+        return h
+
+    def shortcut_rows(self) -> list[tuple[str, str, str]]:
+        """``(menu, action, keys)`` for every action with a shortcut, in
+        menu order, read from the menus themselves so the list cannot drift
+        from what the keys do; keys in the platform's words ("Ctrl+S")."""
+        rows: list[tuple[str, str, str]] = []
+        seen: set[int] = set()
+
+        def walk(menu: QMenu, where: str) -> None:
+            for act in menu.actions():
+                sub = act.menu()
+                if isinstance(sub, QMenu):
+                    walk(sub, f"{where} > {sub.title().replace('&', '')}")
+                elif id(act) not in seen and not act.isSeparator():
+                    seen.add(id(act))
+                    keys = shortcut_text(act)
+                    if keys:
+                        rows.append((where, act.text().replace("&", "").rstrip("…"), keys))
+
+        for top in self.menuBar().actions():
+            if isinstance(top.menu(), QMenu):
+                walk(top.menu(), top.text().replace("&", ""))
+        return rows
+
+    def show_shortcuts(self) -> Any:
+        """Help > Keyboard Shortcuts: the dialog (window-modal, returned)."""
+        from .dialogs.shortcuts import ShortcutsDialog
+
+        dlg = ShortcutsDialog(self, self.shortcut_rows())
+        dlg.open()
+        return dlg
+
+    def _shortcuts_in_tooltips(self) -> None:
+        """Every tooltip of an action with a shortcut names its keys, e.g.
+        "Save the scenario (Ctrl+S)" (tool bar and tool palette buttons
+        show these tooltips)."""
+        for act in self.findChildren(QAction):
+            keys = shortcut_text(act)
+            if keys and not act.toolTip().endswith(f"({keys})"):
+                act.setToolTip(f"{act.toolTip()} ({keys})")
+
+    def _about(self) -> None:
+        QMessageBox.about(self, "About Adjutant",
+                          "<b>Adjutant</b><br>Map editor and movement adjudicator for square-grid, "
+                          "hex-grid and territory wargames.")
 
     def _make_toolbar(self, name: str, actions: list[QAction]) -> None:
         """The main tool bar: files, undo/redo, zoom, then ``actions``."""
@@ -401,7 +489,7 @@ class EditorWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(*self.default_size)
+            self.resize(*fitting_size(self.default_size))
         state = s.value(f"{self.settings_group}/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)

@@ -19,7 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QMessageBox, QUndoView
+from PySide6.QtWidgets import QApplication, QDockWidget, QUndoView
 
 from engine.grids import Cell
 from engine.io import ScenarioError, load_any
@@ -98,7 +98,6 @@ class MainWindow(EditorWindow):
     def _make_actions(self) -> None:
         Std = QKeySequence.StandardKey
         self._make_file_actions()
-        self.act_quit = self._action("&Quit", self.close, Std.Quit)
         self.act_edit_unit = self._action("&Edit Selected Unit…", self._edit_selected_unit, "Return")
         self.act_delete_unit = self._action("&Delete Selected Unit", self._delete_selected_unit, Std.Delete)
         self.act_brush_bigger = self._action("Bigger Brush", lambda: self.state.set_brush_size(
@@ -154,8 +153,7 @@ class MainWindow(EditorWindow):
         t.addActions(list(self.tool_actions.values()))
         t.addSeparator()
         t.addActions([self.act_brush_smaller, self.act_brush_bigger])
-        h = mb.addMenu("&Help")
-        h.addAction(self._action("&About Adjutant", self._about))
+        self._make_help_menu()
         self._make_toolbar("mainToolBar", [self.tool_actions[tid] for tid in (
             "brush", "bucket", "rect", "eraser", "rail", "road", "river", "control", "unit", "adjudicate")])
 
@@ -407,11 +405,6 @@ class MainWindow(EditorWindow):
                 self.layers.set_visible(key, key in layers)
         tool = str(s.value("tool", "brush"))
         self.set_tool(tool if tool in self.tools else "brush")
-
-    def _about(self) -> None:
-        QMessageBox.about(self, "About Adjutant",
-                          "<b>Adjutant</b><br>Map editor and movement adjudicator for square-grid, "
-                          "hex-grid and territory wargames.")
 
 
 def ensure_app() -> QApplication:

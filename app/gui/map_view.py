@@ -28,9 +28,18 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QResizeEvent, QWheelEvent
-from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QPlainTextEdit,
+    QTextEdit,
+    QWidget,
+)
 
 Button = Literal["left", "right", "middle"]
 
@@ -84,6 +93,9 @@ class MapView(QAbstractScrollArea):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.horizontalScrollBar().setSingleStep(32)
         self.verticalScrollBar().setSingleStep(32)
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)  # Space + drag without the focus (eventFilter); Qt drops it with the view
 
     # ------------------------------------------------------------------
     # hooks
@@ -318,6 +330,26 @@ class MapView(QAbstractScrollArea):
         self._set_hover(None)
         super().leaveEvent(event)
 
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Space + drag pans even when another widget has the keyboard focus
+        (a palette button, a dock; issue 18, item 8): while the mouse is over
+        the map, Space goes to the map unless the focus is in a text field.
+        Installed on the application (see ``__init__``)."""
+        t = event.type()
+        if t not in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease) or not isinstance(event, QKeyEvent) \
+                or event.key() != Qt.Key.Key_Space:
+            return False
+        if t == QEvent.Type.KeyPress:
+            if self.hasFocus() or not self.isVisible() or not self.viewport().underMouse() \
+                    or _types_text(QApplication.focusWidget()):
+                return False
+            self.keyPressEvent(event)
+            return True
+        if not self._space or watched is self:
+            return False
+        self.keyReleaseEvent(event)  # wherever the focus went meanwhile, the release ends the pan mode
+        return True
+
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self._space = True
@@ -336,4 +368,21 @@ class MapView(QAbstractScrollArea):
         super().keyReleaseEvent(event)
 
 
-__all__ = ["BUTTONS", "Button", "MapView", "modifier_flags"]
+def _types_text(widget: QWidget | None) -> bool:
+    """Whether ``widget`` takes a typed space (a text field, a spin box, an
+    editable combo box)."""
+    if isinstance(widget, (QLineEdit, QAbstractSpinBox)):
+        return True
+    if isinstance(widget, (QTextEdit, QPlainTextEdit)):
+        return not widget.isReadOnly()
+    return isinstance(widget, QComboBox) and widget.isEditable()
+
+
+MOUSE_GESTURES = (
+    ("Map", "Pan the map", "Middle drag, or Space + drag"),
+    ("Map", "Zoom about the mouse", "Mouse wheel"),
+)
+"""What the map view does with the mouse (not actions, so listed here, beside
+the code doing it; Help > Keyboard Shortcuts shows them)."""
+
+__all__ = ["BUTTONS", "MOUSE_GESTURES", "Button", "MapView", "modifier_flags"]

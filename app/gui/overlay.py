@@ -63,6 +63,11 @@ class Marker:
 Item = CellMark | PathLine | EdgeMark | Marker
 
 
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """``n`` and the noun in the right number: "1 unit", "2 units", "0 squares"."""
+    return f"{n} {noun if n == 1 else (plural or noun + 's')}"
+
+
 SHORT_LIMIT = 100
 """Longest short form of a verdict (:meth:`Overlay.short`), in characters:
 what fits the status bar beside the hovered cell's description."""

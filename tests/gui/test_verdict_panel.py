@@ -32,8 +32,8 @@ CWOL = str(Path(__file__).resolve().parents[2] / "maps" / "cwol_mobile_columbus.
 CASES = {  # squares: (Union-held squares, what the verdict says, the short form)
     30: ((), "is 30 squares, within the 40-square move, so CS1IN arrives.",
          "CS1IN arrives at E4-X4 after 30 squares"),
-    68: (("E3-X1",), "more than 40 but not more than 80, so CS1IN moves 40 squares and stops at Water Valley MS "
-                     "(D8-W0), 28 short.", "CS1IN stops short at D8-W0 after 40 of 68 squares"),
+    68: (("E3-X1",), ("more than 40 but not more than 80, so CS1IN moves 40 squares and stops at Water Valley MS "
+                      "(D8-W0), 28 short."), "CS1IN stops short at D8-W0 after 40 of 68 squares"),
     112: (("E3-X1", "E4-V4"), "is 112 squares, longer than 80, so CS1IN does not move.",
           "CS1IN: no valid rail path to E4-X4 within 80 squares; stays at E6-Y4"),
 }

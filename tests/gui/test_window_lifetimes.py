@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget
 
@@ -34,6 +34,18 @@ GITM = str(MAPS / "gitm_graphic1.json")
 EUROPE = str(MAPS / "railroad_module_europe.json")
 RAIL_OPTIONS = str(MAPS / "aa_rail_options.json")
 QT_OBJECT_ERRORS = ("already deleted", "Internal C++ object", "Traceback")
+
+
+@pytest.fixture(autouse=True)
+def _close_territory_windows() -> Any:
+    """Territory windows a test opened from a grid window are closed after
+    it (pytest-qt closes only the windows it was given)."""
+    yield
+    for w in QApplication.topLevelWidgets():
+        if isinstance(w, TerritoryWindow) and shiboken6.isValid(w) and w.isVisible():
+            w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+            w.close()
+    pump()
 
 
 def pump() -> None:
@@ -212,3 +224,128 @@ def test_the_rail_plan_chart_forgets_the_previous_map(qtbot, tmp_path) -> None:
     assert tw.planner.orders == [] and tw.plan_panel.bars_used is None
     assert axis._tickLevels is None, "no territory of the previous map is left on the chart's axis"
     assert tw.plan_panel.orders.count() == 0
+
+
+# -- other friction (issue 18, item 8) ---------------------------------------------
+
+def test_help_lists_every_shortcut_from_the_actions(qtbot, tmp_path) -> None:
+    from PySide6.QtGui import QAction
+
+    from app.gui.editor_window import shortcut_text
+
+    w = grid_window(qtbot, tmp_path)
+    rows = w.shortcut_rows()
+    keys = {k for _m, _c, k in rows}
+    # every action of the menus with a shortcut is listed with its keys
+    for act in w.findChildren(QAction):
+        if shortcut_text(act) and any(act in m.actions() for m in w.menuBar().findChildren(type(w.recent_menu))):
+            assert shortcut_text(act) in keys, act.text()
+    assert ("File", "Save", "Ctrl+S") in rows and ("Tools", "Adjudicate", "A") in rows
+    assert ("File", "Quit", shortcut_text(w.act_quit)) in rows and shortcut_text(w.act_quit)
+    # tooltips name the keys
+    assert w.act_save.toolTip().endswith("(Ctrl+S)") and w.tool_actions["brush"].toolTip().endswith("(B)")
+    dlg = w.show_shortcuts()
+    assert dlg.table.rowCount() == len(rows) + 2 and "Space + drag" in dlg.text()
+    dlg.close()
+    help_menu = next(a.menu() for a in w.menuBar().actions() if a.text() == "&Help")
+    assert [a.text() for a in help_menu.actions()] == ["&Keyboard Shortcuts", "&About Adjutant"]
+
+
+def test_the_territory_window_has_quit_and_help(qtbot, tmp_path) -> None:
+    w = grid_window(qtbot, tmp_path)
+    w.open_file(EUROPE)
+    pump()
+    tw = w._other_windows[-1]
+    file_menu = next(a.menu() for a in tw.menuBar().actions() if a.text() == "&File")
+    assert tw.act_quit in file_menu.actions() and tw.act_close in file_menu.actions()
+    assert any(r[1] == "Keyboard Shortcuts" for r in tw.shortcut_rows())
+    from app.gui.editor_window import shortcut_text
+
+    assert tw.act_close.toolTip().endswith(f"({shortcut_text(tw.act_close)})")
+
+
+def test_a_first_window_fits_the_screen(qtbot, tmp_path) -> None:
+    from PySide6.QtGui import QGuiApplication
+
+    from app.gui.editor_window import fitting_size
+
+    room = QGuiApplication.primaryScreen().availableGeometry()
+    w_, h_ = fitting_size((1280, 820))
+    assert w_ <= room.width() and h_ <= room.height()
+    assert fitting_size((10, 10)) == (10, 10)
+    from engine.io import load_any
+
+    settings = QSettings(str(tmp_path / "fresh.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(load_any(CWOL), CWOL, settings, tmp_path / "state", previews=[])
+    qtbot.addWidget(w)
+    assert w.height() <= room.height() and w.width() <= room.width()
+
+
+def test_the_square_map_numbering_is_not_called_hex(qtbot) -> None:
+    from app.gui.dialogs.new_map import NewMapDialog
+
+    dlg = NewMapDialog(None, None)
+    qtbot.addWidget(dlg)
+    dlg.set_kind("square")
+    assert dlg.scheme.itemText(dlg.scheme.findData("ccrr")) == "CCRR square numbers (0101)"
+    dlg.set_kind("hex")
+    assert dlg.scheme.itemText(dlg.scheme.findData("ccrr")) == "CCRR hex numbers (0101)"
+
+
+def test_error_dialogs_wrap(qtbot) -> None:
+    from PySide6.QtWidgets import QPlainTextEdit
+
+    from app.gui.dialogs.error import ErrorDialog
+
+    dlg = ErrorDialog(None, "Cannot open", "x.json cannot be opened:", ["word " * 80])
+    qtbot.addWidget(dlg)
+    dlg.show()
+    assert dlg.text.lineWrapMode() == QPlainTextEdit.LineWrapMode.WidgetWidth
+    assert dlg.text.horizontalScrollBar().maximum() == 0
+
+
+def test_one_unit_is_not_units(qtbot, tmp_path) -> None:
+    from app.gui.overlay import counted
+
+    assert counted(1, "unit") == "1 unit" and counted(2, "unit") == "2 units" and counted(0, "hex", "hexes") == "0 hexes"
+    from engine.editing import new_scenario
+    from engine.model import Unit
+
+    s = new_scenario("One", {"kind": "square", "width": 5, "height": 5, "neighbours": 8}, {"scheme": "ccrr"})
+    s.units.append(Unit("U1", s.sides[0].id, s.ruleset.unit_types[0].id, Cell(1, 1)))
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(s, None, settings, tmp_path / "state", previews=[])
+    qtbot.addWidget(w)
+    w.inspector.refresh()
+    assert "1 unit<" in w.inspector.label.text()
+
+
+def test_space_drag_pans_even_when_the_canvas_lacks_focus(qtbot, tmp_path) -> None:
+    from PySide6.QtGui import QKeyEvent
+
+    w = grid_window(qtbot, tmp_path, CWOL)
+    w.set_tool("brush")
+    w.canvas.set_zoom(w.canvas.zoom() * 4)
+    pump()
+    focus = w.layers  # a panel, not the map, has the keyboard focus
+    focus.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    focus.setFocus()
+    pump()
+    assert not w.canvas.hasFocus()
+    vp = w.canvas.viewport()
+    start = vp.rect().center()
+    QTest.mouseMove(vp, start)
+    vp.setAttribute(Qt.WidgetAttribute.WA_UnderMouse, True)  # offscreen: no window system sets it
+    before = w.document.scenario.map.terrain.copy()
+    h0, v0 = w.canvas.horizontalScrollBar().value(), w.canvas.verticalScrollBar().value()
+    QApplication.sendEvent(focus, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Space, Qt.KeyboardModifier.NoModifier, " "))
+    assert w.canvas._space
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(vp, start + QPoint(-60, -40))
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start + QPoint(-60, -40))
+    QApplication.sendEvent(QApplication.focusWidget() or focus,
+                           QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_Space, Qt.KeyboardModifier.NoModifier, " "))
+    assert not w.canvas._space
+    assert (w.document.scenario.map.terrain == before).all(), "Space + drag painted"
+    assert w.document.undo_stack.count() == 0
+    assert (w.canvas.horizontalScrollBar().value(), w.canvas.verticalScrollBar().value()) != (h0, v0)

@@ -33,7 +33,7 @@ class ErrorDialog(QDialog):
         if self.problems:
             box = QPlainTextEdit("\n".join(self.problems))
             box.setReadOnly(True)
-            box.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)  # a long problem wraps, never scrolls away
             box.setMinimumSize(560, min(320, 40 + 18 * len(self.problems)))
             lay.addWidget(box)
             self.text = box

@@ -110,6 +110,7 @@ class NewMapDialog(QDialog):
         hexes = self.kind.currentData() == "hex"
         for w, show in ((self.orientation, hexes), (self.parity, hexes), (self.neighbours, not hexes)):
             w.setEnabled(show)
+        self.scheme.setItemText(self.scheme.findData("ccrr"), f"CCRR {'hex' if hexes else 'square'} numbers (0101)")
         self.first.setEnabled(self.scheme.currentData() != "cwol")
         try:
             num = numbering_from_dict(self.numbering())

@@ -1,2 +1,3 @@
-"""The editor's dock widgets: tool palette, layers, units, inspector (the
-undo history is a plain :class:`QUndoView`)."""
+"""The editor's dock widgets: tool palette, layers, units, inspector, and
+the undo history (:mod:`app.gui.docks.history`, whose cost per edit does not
+grow with the history)."""

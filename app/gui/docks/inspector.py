@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
 
+from ..overlay import counted
 from ..tools.base import EditorState
 
 
@@ -85,7 +86,7 @@ class InspectorPanel(QWidget):
             rows = describe_cell(s, self.state.selected_cell)
         if not rows:
             self.label.setText(f"<b>{escape(s.name)}</b><br>{escape(s.map.grid.kind.value)} map "
-                               f"{s.map.width} x {s.map.height}, {len(s.units)} units<br>"
+                               f"{s.map.width} x {s.map.height}, {counted(len(s.units), 'unit')}<br>"
                                "<i>Click a cell or a unit to inspect it.</i>")
             return
         body = "".join(f"<tr><td><b>{escape(k)}</b>&nbsp;</td><td>{escape(v)}</td></tr>" for k, v in rows)

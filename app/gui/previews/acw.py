@@ -29,7 +29,7 @@ from engine.rules.acw import SYSTEM, Board, MoveCheck, Odds, Reach, check_move, 
 from engine.rules.acw.options import options_for
 from engine.rules.acw.units import display_name
 
-from ..overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine
+from ..overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine, counted
 from . import MoveOrder, Preview
 
 LEFT_FILLS = ("#d9534f66", "#f0ad4e66", "#f7e0666e", "#9fd36a70", "#4caf5070", "#2e8b5780")
@@ -131,7 +131,8 @@ class AcwMovePreview(Preview):
         r = self.reach_of(scenario, unit)
         items = self._reach_items(scenario, unit, r)
         halts = sum(1 for h in r.hexes() if h.halt)
-        msg = (f"{display_name(unit)} has {r.allowance} movement points and can reach {len(r.costs) - 1} hexes"
+        msg = (f"{display_name(unit)} has {counted(r.allowance, 'movement point')} and can reach "
+               f"{counted(len(r.costs) - 1, 'hex', 'hexes')}"
                + (f"; it must halt in {halts} of them, next to the enemy" if halts else "")
                + ": point at a hex")
         return Overlay(tuple(items), message=msg, details={"reachable": len(r.costs) - 1, "halts": halts})

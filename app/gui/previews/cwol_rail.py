@@ -21,7 +21,7 @@ from engine.grids import Cell
 from engine.model import Scenario, Unit
 from engine.rules.cwol_rail import SYSTEM, RailMove, RailOptions, rail_move, rail_network
 
-from ..overlay import CellMark, Item, Marker, Overlay, PathLine
+from ..overlay import CellMark, Item, Marker, Overlay, PathLine, counted
 from . import MoveOrder, Preview
 
 THIS_TURN = {"arrived": "#1f7a34", "stopped_short": "#d9822b"}
@@ -87,7 +87,7 @@ class CwolRailPreview(Preview):
             return None
         lab = scenario.map.label
         if r.status == "arrived":
-            text = f"{unit.id} rails {r.moved} squares to {lab(r.stop)}"
+            text = f"{unit.id} rails {counted(r.moved, 'square')} to {lab(r.stop)}"
         else:
             text = f"{unit.id} rails {r.moved} of {r.path_length} squares towards {lab(target)}, stops at {lab(r.stop)}"
         return MoveOrder(unit.id, r.stop, text)
@@ -104,16 +104,16 @@ def overlay_for(scenario: Scenario, r: RailMove) -> Overlay:
         color = THIS_TURN.get(r.status, THIS_TURN["arrived"])
         if m > 0:
             items.append(PathLine(r.path[:m + 1], color, width=4.0,
-                                  tooltip=f"this turn: {m} squares, {lab(r.start)} to {lab(r.stop)}"))
+                                  tooltip=f"this turn: {counted(m, 'square')}, {lab(r.start)} to {lab(r.stop)}"))
         if m < n:
             items.append(PathLine(r.path[m:], BEYOND, width=3.0, dashed=True,
-                                  tooltip=f"beyond the stop: {n - m} more squares to {lab(r.destination)} "
+                                  tooltip=f"beyond the stop: {counted(n - m, 'more square', 'more squares')} to {lab(r.destination)} "
                                           f"next turn, if the path stays valid"))
         for k in range(10, n, 10):
             if k != m:
                 items.append(CellMark(r.path[k], text=str(k), tooltip=f"{k} squares along the path"))
         items.append(Marker(r.stop, "star" if r.status == "arrived" else "diamond", STOP, text=str(m), size=0.9,
-                            tooltip=f"stop: {lab(r.stop)} after {m} squares"))
+                            tooltip=f"stop: {lab(r.stop)} after {counted(m, 'square')}"))
         for t in r.ties:
             items.append(Marker(t, "diamond", TIE, text="=", size=0.5,
                                 tooltip=f"tie: an equally short path would stop {r.unit_id} at {lab(t)} instead"))
@@ -137,7 +137,7 @@ def summary_of(scenario: Scenario, r: RailMove) -> str:
     """The verdict's short form for the status bar (the CLI's headline)."""
     lab = scenario.map.label
     if r.status == "arrived":
-        return f"{r.unit_id} arrives at {lab(r.stop)} after {r.moved} squares"
+        return f"{r.unit_id} arrives at {lab(r.stop)} after {counted(r.moved, 'square')}"
     if r.status == "stopped_short":
         return f"{r.unit_id} stops short at {lab(r.stop)} after {r.moved} of {r.path_length} squares"
     return f"{r.unit_id}: no valid rail path to {lab(r.destination)} within {r.max_path} squares; stays at {lab(r.start)}"
@@ -149,7 +149,7 @@ def reasons_of(scenario: Scenario, r: RailMove) -> tuple[str, ...]:
     lab = scenario.map.label
     out: list[str] = []
     if r.path is not None:
-        out.append(f"path ({r.path_length} squares): " + " ".join(lab(c) for c in r.path))
+        out.append(f"path ({counted(len(r.path) - 1, 'square')}): " + " ".join(lab(c) for c in r.path))
     if r.ties:
         out.append("an equally short path would stop at: " + ", ".join(lab(c) for c in r.ties))
     if r.blocked and r.status == "no_valid_path":

@@ -29,7 +29,6 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QUndoView
 
 from engine.io import ScenarioError, load_any
 from engine.model import ModelError, Ruleset
@@ -39,6 +38,7 @@ from engine.territory import TerritoryMap, TerritoryScenario
 from engine.territory.edits import TerritoryTouched
 
 from ..autosave import INTERVAL_MS, find_recoveries
+from ..docks.history import HistoryView
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
@@ -137,7 +137,7 @@ class TerritoryWindow(EditorWindow):
         self.options_panel = RailOptionsPanel()
         self.paint_panel = PaintPanel()
         self.rail_tools_panel = RailToolPanel()
-        self.history = QUndoView(self.document.undo_stack)
+        self.history = HistoryView(self.document.undo_stack)
         self.history.setEmptyLabel("<original>")
         self.dock_inspector = self._dock("Inspector", "territoryInspectorDock", self.inspector, Right)
         self.dock_options = self._dock("Rail options", "railOptionsDock", self.options_panel, Right)

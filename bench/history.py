@@ -1,0 +1,127 @@
+"""Edit cost against undo-history length, with the History dock shown
+(issue 22, "History").
+
+An editor window (offscreen, 1280 x 820) on a 40 x 30 square map, its
+History dock raised so the undo view is visible, takes ``N`` edits (default
+6,000): each a one-cell terrain paint through the editor's model path
+(``plan_paint`` + ``Document.push``) followed by the event loop's repaint
+(``processEvents``), as a person's click would be.  Every edit is timed,
+CPU time (``time.process_time``, what this process spent, unaffected by
+other programs on the machine) and wall time (``time.perf_counter``).
+
+Printed: for each block of 500 edits, the median and 95th percentile of
+both, then the ratio of the last 500 edits' median to the first 500's
+(the cost of an edit at history ``N`` against history 0).  Target: ratio
+at most 1.5 (CPU median); the benchmark exits 1 when it is missed.  With
+the plain ``QUndoView`` the dock used before, whose model resets itself on
+every change, this ratio grew with the history (3,000 edits took 27.9 s
+with the dock and 1.1 s without).
+
+Run: ``python -m bench.history`` (``--edits N``, ``--no-dock`` to close the
+dock and compare).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+BLOCK = 500
+TARGET_RATIO = 1.5
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+def make_window(state_dir: Path, dock: bool = True) -> Any:
+    """An editor window on a small new map, its History dock raised (or
+    closed with ``dock=False``), shown."""
+    from PySide6.QtCore import QSettings
+
+    from app.gui.main_window import MainWindow
+    from engine.editing import new_scenario
+
+    s = new_scenario("History", {"kind": "square", "width": 40, "height": 30, "neighbours": 8}, {"scheme": "ccrr"})
+    w = MainWindow(s, None, QSettings(str(state_dir / "settings.ini"), QSettings.Format.IniFormat), state_dir,
+                   previews=[], autosave_ms=3_600_000)
+    w.resize(1280, 820)
+    w.show()
+    if dock:
+        w.dock_history.show()
+        w.dock_history.raise_()
+    else:
+        w.dock_history.close()
+    return w
+
+
+def time_edits(window: Any, edits: int) -> tuple[list[float], list[float]]:
+    """Make ``edits`` one-cell paints in ``window``; each one's CPU and
+    wall seconds (the push and the event loop's work after it)."""
+    from PySide6.QtWidgets import QApplication
+
+    from engine.editing import plan_paint
+    from engine.grids import Cell
+
+    app = QApplication.instance()
+    assert app is not None
+    s = window.document.scenario
+    width, height = s.map.width, s.map.height
+    cpu: list[float] = []
+    wall: list[float] = []
+    for i in range(edits):
+        cell = Cell(i % width, (i // width) % height)
+        value = 1 + (i // (width * height)) % 2
+        c0, w0 = time.process_time(), time.perf_counter()
+        window.document.push("Paint", plan_paint(s, "terrain", [cell], value))
+        app.processEvents()
+        cpu.append(time.process_time() - c0)
+        wall.append(time.perf_counter() - w0)
+    return cpu, wall
+
+
+def ratio(times: list[float], block: int = BLOCK) -> float:
+    """Median of the last ``block`` times over the median of the first."""
+    return statistics.median(times[-block:]) / max(statistics.median(times[:block]), 1e-9)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.history", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--edits", type=int, default=6000, help="edits to make (default 6000)")
+    parser.add_argument("--no-dock", action="store_true", help="close the History dock (for comparison)")
+    args = parser.parse_args(argv)
+    if args.edits < 2 * BLOCK:
+        parser.error(f"--edits must be at least {2 * BLOCK}")
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory() as tmp:
+        w = make_window(Path(tmp), dock=not args.no_dock)
+        cpu, wall = time_edits(w, args.edits)
+        w.ask_unsaved = lambda: "discard"
+        w.close()
+    print(f"{args.edits} edits, History dock {'closed' if args.no_dock else 'shown'}; "
+          f"total CPU {sum(cpu):.2f} s, wall {sum(wall):.2f} s")
+    print(f"{'history':>13}  {'cpu median':>10}  {'cpu p95':>8}  {'wall median':>11}  {'wall p95':>8}  (ms)")
+    for start in range(0, args.edits - BLOCK + 1, BLOCK):
+        c, t = cpu[start:start + BLOCK], wall[start:start + BLOCK]
+        print(f"{start:>6}-{start + BLOCK - 1:<6}  {statistics.median(c) * 1e3:10.3f}  {_p95(c) * 1e3:8.3f}  "
+              f"{statistics.median(t) * 1e3:11.3f}  {_p95(t) * 1e3:8.3f}")
+    r_cpu, r_wall = ratio(cpu), ratio(wall)
+    ok = r_cpu <= TARGET_RATIO
+    print(f"last {BLOCK} / first {BLOCK} (median): CPU {r_cpu:.2f}, wall {r_wall:.2f}; target CPU <= {TARGET_RATIO}: "
+          f"{'ok' if ok else 'MISSED'}")
+    del app
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
