@@ -19,7 +19,7 @@ from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget, QUndoView
+from PySide6.QtWidgets import QApplication, QDockWidget
 
 from engine.grids import Cell
 from engine.io import ScenarioError, load_any
@@ -28,6 +28,7 @@ from engine.model import ModelError, Scenario
 from .autosave import INTERVAL_MS, find_recoveries
 from .canvas import MapCanvas
 from .dialogs.new_map import NewMapDialog
+from .docks.history import HistoryView
 from .docks.inspector import InspectorPanel
 from .docks.layers import LayersPanel
 from .docks.palette import ToolPalette
@@ -117,7 +118,7 @@ class MainWindow(EditorWindow):
         self.layers = LayersPanel(self.canvas)
         self.units = UnitsPanel(self.state, self.canvas)
         self.inspector = InspectorPanel(self.state)
-        self.history = QUndoView(self.document.undo_stack)
+        self.history = HistoryView(self.document.undo_stack)
         self.history.setEmptyLabel("<original>")
         self.history.setObjectName("undoView")
         self.verdict = VerdictPanel()
