@@ -9,7 +9,14 @@ from fractions import Fraction
 from typing import Any
 
 from engine.rules.acw import (
-    AcwOptions, battle, check_move, default_options, options_for, over_limit, reach, resolve,
+    AcwOptions,
+    battle,
+    check_move,
+    default_options,
+    options_for,
+    over_limit,
+    reach,
+    resolve,
 )
 from engine.rules.acw.combat import DEFENDER_TERRAINS, defence_multiplier, fmt
 from engine.rules.acw.options import READINGS
@@ -101,7 +108,7 @@ def run_stacking(args: argparse.Namespace) -> int:
     over = over_limit(s)
     limit = options_for(s).stack_limit
     data = {"ok": not over, "limit": limit,
-            "over": [{**st.to_dict(), "units": [{"id": i, "name": display_name(s.unit(i))}
+            "over": [{**st.to_data(), "units": [{"id": i, "name": display_name(s.unit(i))}
                                                   for i in st.counted + st.on_top]} for st in over]}
 
     def text() -> str:
@@ -145,7 +152,7 @@ def run_combat(args: argparse.Namespace) -> int:
         o = _with_flags(default_options(), args)
         mult = defence_multiplier([args.defender_terrain], o)
         c = resolve(args.attacker, args.defender, args.time, multiplier=mult, options=o)
-        data = c.to_dict()
+        data = c.to_data()
         data["defender_terrain"] = args.defender_terrain
         data["multiplier"] = fmt(Fraction(mult))
         emit(args, data, lambda: "\n".join(_combat_text(data)))
@@ -160,7 +167,7 @@ def run_combat(args: argparse.Namespace) -> int:
     attack = [s.map.parse_label(h) for h in args.attack]
     defend = s.map.parse_label(args.defend)
     b = battle(s, attack, defend, args.time, withdrawn=args.withdraw, options=o)
-    data = b.to_dict(s)
+    data = b.to_data()
 
     def text() -> str:
         lines = [f"Attack from {', '.join(data['attack'])} on {data['defend']}"]

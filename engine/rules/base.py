@@ -86,9 +86,11 @@ class Reader:
     label)`` returns the field's value or raises :class:`OptionError` (any
     :class:`ModelError` it raises is passed on as is).  ``Annotated[T,
     Reader(f)]`` replaces the reading of ``T``; other constraints still
-    apply after it."""
+    apply after it.  ``what`` says in words what it accepts (for
+    :func:`option_help`)."""
 
     read: Callable[[Any, str], Any]
+    what: str = "a value of its own shape"
 
 
 def _or_list(items: Iterable[str]) -> str:
@@ -126,12 +128,14 @@ class _Reading:
         origin = typing.get_origin(tp)
         if origin is typing.Annotated:
             base, *meta = typing.get_args(tp)
-            text = self.what(base)
+            custom = [m for m in meta if isinstance(m, Reader)]
+            text = custom[0].what if custom else self.what(base)
+            joint = " of" if base is int else ","
             for m in meta:
                 if isinstance(m, AtLeast):
-                    text += f" of {_number_text(m.low)} or more"
+                    text += f"{joint} {_number_text(m.low)} or more"
                 elif isinstance(m, AtMost):
-                    text += f" of {_number_text(m.high)} or less"
+                    text += f"{joint} {_number_text(m.high)} or less"
                 elif isinstance(m, NonEmpty):
                     text = "a non-empty " + text.removeprefix("a ").removeprefix("an ")
             return text

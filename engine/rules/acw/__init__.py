@@ -42,17 +42,19 @@ from .reinforcement import (
     points,
     rail_to_edge,
     rebel_roll,
-    turn_gain,
     roll,
+    turn_gain,
 )
 from .retreat import RetreatHex, RetreatPlan, half_loss, retreat_losses, retreat_options
 from .stacking import Stack, over_limit, stack_at
+from .system import Acw, AcwMoved, AcwMoveOrder
 from .turns import Fortify, Victory, end_of_turn, phasing, victory
 
 __all__ = [
     "SYSTEM",
-    "Gain",
-    "turn_gain",
+    "Acw",
+    "AcwMoveOrder",
+    "AcwMoved",
     "AcwOptions",
     "Battle",
     "Board",
@@ -61,6 +63,7 @@ __all__ = [
     "CombatResult",
     "Engagement",
     "Fortify",
+    "Gain",
     "Loss",
     "LossSpread",
     "MoveCheck",
@@ -107,6 +110,7 @@ __all__ = [
     "round_half",
     "spread_losses",
     "stack_at",
+    "turn_gain",
     "victory",
     "victory_number",
 ]

@@ -21,8 +21,8 @@ A unit with several advantages counts the highest (option
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from engine.grids import Cell
@@ -49,7 +49,7 @@ class Participant:
     def effective(self) -> Fraction:
         return self.factors * self.multiplier
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"unit": self.unit_id, "name": self.name, "hex": self.label, "arm": self.arm,
                 "factors": self.factors, "multiplier": fmt(self.multiplier), "effective": fmt(self.effective),
                 "advantages": list(self.advantages)}
@@ -65,7 +65,7 @@ class CavalryOption:
     hexes: tuple[str, ...]
     reason: str
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"unit": self.unit_id, "name": self.name, "may_withdraw_to": list(self.hexes), "reason": self.reason}
 
 
@@ -103,21 +103,24 @@ class Battle:
     defender_losses: LossSpread
     retreats: tuple[RetreatPlan, ...]
     reason: str
+    label: Callable[[Cell], str] = field(default=str, compare=False, repr=False)
+    """How the map labels a hex (for :meth:`to_data`)."""
 
-    def to_dict(self, scenario: Scenario) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
+        """The JSON form (``adjutant combat FILE ... --json``)."""
         e = self.engagement
-        lab = scenario.map.label
-        out: dict[str, object] = dict(self.combat.to_dict()) if self.combat else {}
+        lab = self.label
+        out: dict[str, object] = dict(self.combat.to_data()) if self.combat else {}
         out.update({
             "attack": [lab(c) for c in e.attack_cells],
             "defend": lab(e.defend_cell),
-            "attackers": [p.to_dict() for p in e.attackers],
-            "defenders": [p.to_dict() for p in e.defenders],
+            "attackers": [p.to_data() for p in e.attackers],
+            "defenders": [p.to_data() for p in e.defenders],
             "withdrawn": list(e.withdrawn),
-            "cavalry_options": [c.to_dict() for c in e.cavalry_options],
-            "attacker_losses": [x.to_dict() for x in self.attacker_losses.losses],
-            "defender_losses": [x.to_dict() for x in self.defender_losses.losses],
-            "retreats": [r.to_dict() for r in self.retreats],
+            "cavalry_options": [c.to_data() for c in e.cavalry_options],
+            "attacker_losses": [x.to_data() for x in self.attacker_losses.losses],
+            "defender_losses": [x.to_data() for x in self.defender_losses.losses],
+            "retreats": [r.to_data() for r in self.retreats],
             "reason": self.reason,
         })
         return out
@@ -215,7 +218,7 @@ def battle(scenario: Scenario, attack_cells: Sequence[Cell], defend_cell: Cell, 
     rows_d = [(p.unit_id, p.name, p.factors) for p in e.defenders]
     if not e.defenders:
         return Battle(e, None, spread_losses(rows_a, 0), spread_losses(rows_d, 0), (),
-                      f"every defender of {lab(defend_cell)} withdrew before the battle; there is no combat")
+                      f"every defender of {lab(defend_cell)} withdrew before the battle; there is no combat", lab)
     if e.attacker_factors <= 0:
         raise ModelError("the attacking units have no factors between them")
     c = resolve(e.attacker_factors, e.defender_factors, time, options=o, defender_effective=e.defender_effective)
@@ -238,4 +241,4 @@ def battle(scenario: Scenario, attack_cells: Sequence[Cell], defend_cell: Cell, 
     who = "the attackers" if c.winner == "attacker" else "the defenders"
     reason = f"{c.reason}; {who} hold the field" + (
         "; " + "; ".join(r.reason for r in retreats) if retreats else "")
-    return Battle(e, c, al, dl, tuple(retreats), reason)
+    return Battle(e, c, al, dl, tuple(retreats), reason, lab)

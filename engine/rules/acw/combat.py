@@ -236,7 +236,7 @@ class CombatResult:
                 f"by {self.difference}; the winner loses {self.winner_casualties}, the loser {self.loser_casualties} "
                 f"factor{'s' if self.loser_casualties != 1 else ''}")
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {
             "victory_number": self.victory_number,
             "result_number": self.result_number,
@@ -323,7 +323,7 @@ class Loss:
     def eliminated(self) -> bool:
         return self.before > 0 and self.after == 0
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"unit": self.unit_id, "name": self.name, "before": self.before, "lost": self.lost,
                 "after": self.after, "eliminated": self.eliminated}
 

@@ -285,6 +285,17 @@ class MoveCheck:
     def crossings(self) -> tuple[PathStep, ...]:
         return tuple(s for s in self.path if s.crossing)
 
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        """:attr:`reason` as the verdict's reasons (:class:`engine.rules.base.Verdict`)."""
+        return (self.reason,)
+
+    def to_data(self) -> dict[str, object]:
+        return {"unit": self.unit_id, "hex": self.label, "ok": self.ok, "reason": self.reason, "cost": self.cost,
+                "left": self.left, "path": [s.label for s in self.path], "halt": self.halt,
+                "crossings": [{"into": s.label, "kind": s.crossing, "cost": s.cost} for s in self.crossings],
+                "adjacent_enemies": list(self.adjacent_enemies), "stack": self.stack.to_data()}
+
 
 def check_move(scenario: Scenario, unit: Unit | str, target: Cell, reached: Reach | None = None) -> MoveCheck:
     """Can the unit end its move in ``target``?  Every "no" says why."""

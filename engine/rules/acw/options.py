@@ -9,11 +9,13 @@ scenario's ruleset, :func:`default_options` serves callers with no scenario
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from engine.model import ModelError, Ruleset, Scenario
+from engine.model import Ruleset, Scenario
+
+from ..base import AtLeast, NonEmpty, OptionError, Reader, read_options
 
 SYSTEM = "acw"
 """Key of this system's options in ``ruleset.options``."""
@@ -54,154 +56,129 @@ text's 8th and 9th."""
 
 Rounding = Literal["half_up", "half_even"]
 
+KEY_STYLE = "acw option '{key}'"
+"""How messages name an option key (as this system always has)."""
+
+_WHERE = "ruleset.options.acw"
+
+
+def _fraction(value: Any, label: str) -> Fraction:
+    """A number of 0 or more: ``2``, ``1.5`` or ``"3/2"``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise OptionError(f"{label} must be a number like 2 or \"3/2\", got {value!r}")
+    try:
+        f = Fraction(value) if not isinstance(value, float) else Fraction(str(value))
+    except (ValueError, ZeroDivisionError):
+        raise OptionError(f"{label} must be a number like 2 or \"3/2\", got {value!r}") from None
+    if f < 0:
+        raise OptionError(f"{label} may not be negative, got {value!r}")
+    return f
+
+
+def _places(value: Any, label: str) -> tuple[int, int]:
+    """A named reading (:data:`READINGS`) or two consecutive places."""
+    if isinstance(value, str):
+        if value not in READINGS:
+            raise OptionError(f"{label} must be 'example', 'text' or two places like [9, 10], got {value!r}")
+        return READINGS[value]
+    if (isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value)
+            and 1 <= value[0] and value[1] == value[0] + 1 and value[1] <= 40):
+        return int(value[0]), int(value[1])
+    raise OptionError(f"{label} must be two consecutive decimal places like [9, 10], got {value!r}")
+
+
+def _table(value: Any, label: str) -> tuple[CasualtyRow, ...]:
+    """A table given as ``[[low, high_or_null, winner, loser], ...]``."""
+    if not isinstance(value, list) or not value:
+        raise OptionError(f"{label} must be a list of [low, high, winner, loser] rows")
+    rows = []
+    expect = 0
+    for i, r in enumerate(value):
+        if not (isinstance(r, list) and len(r) == 4 and isinstance(r[0], int)
+                and (r[1] is None or isinstance(r[1], int))):
+            raise OptionError(f"{label} row {i + 1}: expected [low, high, winner, loser], got {r!r}")
+        if r[0] != expect or (r[1] is not None and r[1] < r[0]):
+            raise OptionError(f"{label} row {i + 1}: rows must cover the differences from 0 "
+                              f"upwards without gaps (expected a row starting at {expect})")
+        rows.append(CasualtyRow(r[0], r[1], _fraction(r[2], label), _fraction(r[3], label)))
+        if r[1] is None:
+            if i != len(value) - 1:
+                raise OptionError(f"{label}: only the last row may be open-ended")
+            break
+        expect = r[1] + 1
+    if rows[-1].high is not None:
+        raise OptionError(f"{label}: the last row must be open-ended (high = null)")
+    return tuple(rows)
+
+
+Count = Annotated[int, AtLeast(0)]
+"""A whole number of 0 or more."""
+Multiplier = Annotated[Fraction, Reader(_fraction, 'a number of 0 or more like 2 or "3/2"')]
+"""A number of 0 or more: ``2``, ``1.5`` or ``"3/2"``."""
+Name = Annotated[str, NonEmpty()]
+
 
 @dataclass(frozen=True)
 class AcwOptions:
     """All rule values and readings.  Field names are the option keys."""
 
     # movement
-    stack_limit: int = 3
-    river_cost: int = 3
-    bridge_cost: int = 1
+    stack_limit: Count = 3
+    river_cost: Count = 3
+    bridge_cost: Count = 1
     step_cost: Literal["highest", "sum"] = "highest"
     # combat
-    result_places: tuple[int, int] = (9, 10)
+    result_places: Annotated[tuple[int, int], Reader(_places, "'example', 'text' or two places like [9, 10]")] = (9, 10)
     result_last_place: Literal["truncate", "round"] = "truncate"
     victory_quotient: Literal["exact", "one_decimal"] = "exact"
     rounding: Rounding = "half_up"
-    woods_multiplier: Fraction = Fraction(2)
-    river_multiplier: Fraction = Fraction(2)
-    fort_multiplier: Fraction = Fraction(3, 2)
+    woods_multiplier: Multiplier = Fraction(2)
+    river_multiplier: Multiplier = Fraction(2)
+    fort_multiplier: Multiplier = Fraction(3, 2)
     multipliers_combine: Literal["highest", "multiply"] = "highest"
     bridged_river_doubles: bool = True
     behind_woods: bool = False
-    casualty_divisor: int = 15
-    casualty_table: tuple[CasualtyRow, ...] = DEFAULT_CASUALTY_TABLE
+    casualty_divisor: Count = 15
+    casualty_table: Annotated[tuple[CasualtyRow, ...], Reader(_table, "a list of [low, high, winner, loser] rows")] = DEFAULT_CASUALTY_TABLE
     cavalry_may_withdraw: bool = True
     # retreat
-    retreat_min: int = 1
-    retreat_max: int = 2
+    retreat_min: Count = 1
+    retreat_max: Count = 2
     retreat_across_rivers: bool = True
     retreat_loss_rounding: Literal["up", "down"] = "up"
     no_retreat: Literal["halve", "eliminate"] = "eliminate"
     # reinforcement
-    union_side: str = "union"
-    rebel_side: str = "rebel"
-    union_points_per_turn: int = 1
+    union_side: Name = "union"
+    rebel_side: Name = "rebel"
+    union_points_per_turn: Count = 1
     rebel_cities: tuple[str, ...] = ("E", "G", "I", "O", "M", "L")
-    roll_modulus: int = 6
+    roll_modulus: Count = 6
     roll_source: Literal["milliseconds", "time_of_day"] = "milliseconds"
-    new_unit_cost: int = 1
+    new_unit_cost: Count = 1
     rail_control: Literal["friendly", "not_enemy"] = "friendly"
     # victory
-    union_objective: str = "M"
-    rebel_objective: str = "A"
-    major_union_by_turn: int = 7
-    rebel_holds_turns: int = 12
+    union_objective: Name = "M"
+    rebel_objective: Name = "A"
+    major_union_by_turn: Count = 7
+    rebel_holds_turns: Count = 12
 
-
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "step_cost": ("highest", "sum"),
-    "result_last_place": ("truncate", "round"),
-    "victory_quotient": ("exact", "one_decimal"),
-    "rounding": ("half_up", "half_even"),
-    "multipliers_combine": ("highest", "multiply"),
-    "retreat_loss_rounding": ("up", "down"),
-    "no_retreat": ("halve", "eliminate"),
-    "roll_source": ("milliseconds", "time_of_day"),
-    "rail_control": ("friendly", "not_enemy"),
-}
-
-
-def _fraction(key: str, value: Any) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise ModelError(f"acw option '{key}' must be a number like 2 or \"3/2\", got {value!r}")
-    try:
-        f = Fraction(value) if not isinstance(value, float) else Fraction(str(value))
-    except (ValueError, ZeroDivisionError):
-        raise ModelError(f"acw option '{key}' must be a number like 2 or \"3/2\", got {value!r}") from None
-    if f < 0:
-        raise ModelError(f"acw option '{key}' may not be negative, got {value!r}")
-    return f
-
-
-def _places(value: Any) -> tuple[int, int]:
-    if isinstance(value, str):
-        if value not in READINGS:
-            raise ModelError(f"acw option 'result_places' must be 'example', 'text' or two places like [9, 10], "
-                             f"got {value!r}")
-        return READINGS[value]
-    if (isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, int) for v in value)
-            and 1 <= value[0] and value[1] == value[0] + 1 and value[1] <= 40):
-        return int(value[0]), int(value[1])
-    raise ModelError(f"acw option 'result_places' must be two consecutive decimal places like [9, 10], got {value!r}")
-
-
-def _table(value: Any) -> tuple[CasualtyRow, ...]:
-    """A table given as ``[[low, high_or_null, winner, loser], ...]``."""
-    if not isinstance(value, list) or not value:
-        raise ModelError("acw option 'casualty_table' must be a list of [low, high, winner, loser] rows")
-    rows = []
-    expect = 0
-    for i, r in enumerate(value):
-        if not (isinstance(r, list) and len(r) == 4 and isinstance(r[0], int)
-                and (r[1] is None or isinstance(r[1], int))):
-            raise ModelError(f"acw option 'casualty_table' row {i + 1}: expected [low, high, winner, loser], got {r!r}")
-        if r[0] != expect or (r[1] is not None and r[1] < r[0]):
-            raise ModelError(f"acw option 'casualty_table' row {i + 1}: rows must cover the differences from 0 "
-                             f"upwards without gaps (expected a row starting at {expect})")
-        rows.append(CasualtyRow(r[0], r[1], _fraction("casualty_table", r[2]), _fraction("casualty_table", r[3])))
-        if r[1] is None:
-            if i != len(value) - 1:
-                raise ModelError("acw option 'casualty_table': only the last row may be open-ended")
-            break
-        expect = r[1] + 1
-    if rows[-1].high is not None:
-        raise ModelError("acw option 'casualty_table': the last row must be open-ended (high = null)")
-    return tuple(rows)
+    def __post_init__(self) -> None:
+        if self.retreat_min > self.retreat_max:
+            raise OptionError(f"acw options: retreat_min ({self.retreat_min}) exceeds retreat_max "
+                              f"({self.retreat_max})")
+        if self.casualty_divisor == 0 or self.roll_modulus == 0:
+            raise OptionError("acw options: casualty_divisor and roll_modulus must be at least 1")
 
 
 def options_from_dict(data: dict[str, Any], base: AcwOptions | None = None) -> AcwOptions:
-    """Options from a ``ruleset.options["acw"]`` mapping; unknown keys and bad
-    values raise :class:`ModelError` naming the key."""
-    base = base or AcwOptions()
-    known = {f.name: f for f in fields(AcwOptions)}
-    changes: dict[str, Any] = {}
-    for key, value in data.items():
-        if key not in known:
-            raise ModelError(f"unknown acw option '{key}' (known: {', '.join(sorted(known))})")
-        default = getattr(base, key)
-        if key == "result_places":
-            changes[key] = _places(value)
-        elif key == "casualty_table":
-            changes[key] = _table(value)
-        elif key in _CHOICES:
-            if value not in _CHOICES[key]:
-                raise ModelError(f"acw option '{key}' must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-            changes[key] = value
-        elif isinstance(default, Fraction):
-            changes[key] = _fraction(key, value)
-        elif isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise ModelError(f"acw option '{key}' must be true or false, got {value!r}")
-            changes[key] = value
-        elif isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ModelError(f"acw option '{key}' must be a whole number of 0 or more, got {value!r}")
-            changes[key] = value
-        elif isinstance(default, str):
-            if not isinstance(value, str) or not value:
-                raise ModelError(f"acw option '{key}' must be a non-empty text, got {value!r}")
-            changes[key] = value
-        elif isinstance(default, tuple):
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ModelError(f"acw option '{key}' must be a list of texts, got {value!r}")
-            changes[key] = tuple(value)
-    opts = replace(base, **changes)
-    if opts.retreat_min > opts.retreat_max:
-        raise ModelError(f"acw options: retreat_min ({opts.retreat_min}) exceeds retreat_max ({opts.retreat_max})")
-    if opts.casualty_divisor == 0 or opts.roll_modulus == 0:
-        raise ModelError("acw options: casualty_divisor and roll_modulus must be at least 1")
+    """Options from a ``ruleset.options["acw"]`` mapping (read by
+    :func:`~engine.rules.base.read_options` from :class:`AcwOptions`'s
+    annotations); keys it omits keep ``base``'s values (default: the
+    defaults).  Unknown keys and bad values raise
+    :class:`~engine.rules.base.OptionError` naming the key."""
+    opts = read_options(AcwOptions, data, _WHERE, key_style=KEY_STYLE)
+    if base is not None:
+        opts = replace(base, **{k: getattr(opts, k) for k in data})
     return opts
 
 
@@ -210,10 +187,10 @@ def default_options() -> AcwOptions:
 
 
 def ruleset_options(ruleset: Ruleset) -> AcwOptions:
-    raw = ruleset.options.get(SYSTEM, {})
-    if not isinstance(raw, dict):
-        raise ModelError("the ruleset's 'acw' options must be an object")
-    return options_from_dict(raw)
+    raw = ruleset.options.get(SYSTEM)
+    if raw is not None and not isinstance(raw, dict):
+        raise OptionError("the ruleset's 'acw' options must be an object")
+    return options_from_dict(raw or {})
 
 
 def options_for(scenario: Scenario) -> AcwOptions:

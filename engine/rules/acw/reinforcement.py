@@ -79,7 +79,7 @@ class Roll:
     gained: int
     reason: str
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"time": self.time, "milliseconds": self.milliseconds, "remainder": self.remainder,
                 "cities": list(self.cities), "cities_held": len(self.cities), "gained": self.gained,
                 "reason": self.reason}
@@ -127,7 +127,7 @@ class Gain:
     total: int
     reason: str
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"side": self.side, "gained": self.gained, "total": self.total, "reason": self.reason}
 
 
@@ -192,7 +192,7 @@ class Reinforcement:
     available: int
     reason: str
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"ok": self.ok, "cost": self.cost, "available": self.available,
                 "left": self.available - self.cost if self.ok else self.available, "reason": self.reason}
 

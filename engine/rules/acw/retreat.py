@@ -40,7 +40,7 @@ class RetreatHex:
     def adjacent_to_enemy(self) -> bool:
         return bool(self.adjacent_enemies)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"hex": self.label, "distance": self.distance, "adjacent_to_enemy": self.adjacent_to_enemy,
                 "adjacent_enemies": list(self.adjacent_enemies), "loss": self.loss, "reason": self.reason}
 
@@ -65,9 +65,9 @@ class RetreatPlan:
     def safe(self) -> tuple[RetreatHex, ...]:
         return tuple(h for h in self.hexes if not h.adjacent_to_enemy)
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"from": self.label, "side": self.side, "units": list(self.units), "factors": self.factors,
-                "possible": self.possible, "hexes": [h.to_dict() for h in self.hexes], "reason": self.reason}
+                "possible": self.possible, "hexes": [h.to_data() for h in self.hexes], "reason": self.reason}
 
 
 def half_loss(factors: int, options: AcwOptions | None = None) -> int:

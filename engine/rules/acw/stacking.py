@@ -36,7 +36,7 @@ class Stack:
     def over(self) -> bool:
         return self.count > self.limit
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"hex": self.label, "count": self.count, "limit": self.limit, "over": self.over,
                 "counted": list(self.counted), "on_top": list(self.on_top), "reason": self.reason}
 

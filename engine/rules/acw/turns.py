@@ -71,7 +71,7 @@ class Victory:
     def game_over(self) -> bool:
         return self.outcome is not None
 
-    def to_dict(self) -> dict[str, object]:
+    def to_data(self) -> dict[str, object]:
         return {"outcome": self.outcome, "game_over": self.game_over, "reason": self.reason}
 
 
