@@ -15,6 +15,10 @@ A case runs ``adjutant ARGV --json`` in process from the project root; the
 JSON printed must contain ``expect`` (dicts are matched as subsets,
 recursively; lists and scalars exactly) and the exit status must equal
 ``exit`` (default 0).
+
+A file's ``"system"`` is the name of a registered rules system
+(:mod:`engine.rules.registry`) and the file is named after it; every
+built-in system has a golden file.
 """
 
 from __future__ import annotations
@@ -26,8 +30,17 @@ from typing import Any
 import pytest
 
 from app.cli import main
+from engine.rules import registry
 
 GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_every_golden_file_is_a_registered_system_and_every_system_has_one() -> None:
+    files = {f.stem: json.loads(f.read_text(encoding="utf-8"))["system"] for f in sorted(GOLDEN.glob("*.json"))}
+    for stem, system in files.items():
+        assert registry.get(system).name == stem, f"tests/golden/{stem}.json is for system {system!r}"
+    builtin = {s.name for s in registry.systems() if registry.is_builtin(s)}
+    assert builtin == set(files), f"built-in systems without a golden file: {sorted(builtin - set(files))}"
 
 
 def _cases() -> list[Any]:

@@ -79,6 +79,13 @@ def systems() -> list[RulesSystem[Any, Any]]:
     return [_SYSTEMS[n] for n in sorted(_SYSTEMS)]
 
 
+def is_builtin(system: RulesSystem[Any, Any]) -> bool:
+    """Whether ``system`` ships with Adjutant (its class lives in one of
+    :data:`BUILTIN_MODULES` or a module of such a package)."""
+    module = type(system).__module__
+    return any(module == m or module.startswith(m + ".") for m in BUILTIN_MODULES)
+
+
 def names() -> list[str]:
     """The registered names, sorted."""
     return [s.name for s in systems()]
@@ -100,4 +107,4 @@ def for_map_kind(kind: str) -> list[RulesSystem[Any, Any]]:
 
 
 
-__all__ = ["BUILTIN_MODULES", "MAP_KINDS", "for_map_kind", "get", "names", "register", "systems", "unregister"]
+__all__ = ["BUILTIN_MODULES", "MAP_KINDS", "for_map_kind", "get", "is_builtin", "names", "register", "systems", "unregister"]

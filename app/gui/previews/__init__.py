@@ -7,21 +7,24 @@ the move: :meth:`Preview.apply` returns a :class:`MoveOrder` that the editor
 turns into one undoable command.  Previews hold no Qt state except an
 optional dock widget (:meth:`Preview.dock`).
 
-To add one, create ``app/gui/previews/<system>.py`` defining a subclass of
-:class:`Preview` named ``PREVIEW``-listed in the module's ``PREVIEWS`` tuple;
-:func:`available` discovers them.
+To add one for a rules system registered in :mod:`engine.rules.registry`,
+create ``app/gui/previews/<system name>.py`` defining a subclass of
+:class:`Preview` listed in the module's ``PREVIEWS`` tuple; :func:`available`
+finds it through the registry.
 """
 
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import importlib.util
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.grids import Cell
 from engine.model import Scenario, Unit
+from engine.rules import registry
 
 from ..overlay import Overlay
 
@@ -73,13 +76,20 @@ class Preview(ABC):
         return None
 
 
-def available() -> list[Preview]:
-    """One instance of every preview found in this package."""
+GRID_KINDS: tuple[str, ...] = ("square", "hex")
+"""The map kinds of the grid editor, whose previews these are."""
+
+
+def available(kinds: Iterable[str] = GRID_KINDS) -> list[Preview]:
+    """One instance of every preview of the rules systems the registry lists
+    for maps of ``kinds``, by system name: the ``PREVIEWS`` of the module
+    named after the system (a system without such a module has none)."""
+    names = sorted({s.name for kind in kinds for s in registry.for_map_kind(kind)})
     out: list[Preview] = []
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
+    for name in names:
+        if importlib.util.find_spec(f"{__name__}.{name}") is None:
             continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+        module = importlib.import_module(f"{__name__}.{name}")
         for cls in getattr(module, "PREVIEWS", ()):
             out.append(cls())
     return out
