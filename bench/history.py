@@ -38,7 +38,7 @@ TARGET_RATIO = 1.5
 
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def make_window(state_dir: Path, dock: bool = True) -> Any:

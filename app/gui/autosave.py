@@ -1,34 +1,65 @@
-"""Autosave of unsaved work and recovery after a crash.
+"""Autosave of unsaved work, recovery after a crash, and the lock that
+tells two running Adjutants apart (issues 21 and 22; ``docs/reliability.md``).
 
 While the document has unsaved changes, :class:`Autosave` writes it every
-60 seconds to ``<user state dir>/autosave/`` (``platformdirs``), as a
-scenario file plus a small ``.meta.json`` (original file, name, time, the
-process id).  Saving the document, or closing the window normally, removes
-both.  So a file left there at the next start means the program did not
-close normally: :func:`find_recoveries` lists those whose process is gone,
-and the window offers to recover them.
+60 seconds to ``<user state dir>/autosave/`` (``platformdirs``) as
+``<key>.json`` (the scenario) plus ``<key>.meta.json`` (original file, map
+name, map kind, time, process id).  The key is unique to one window of one
+run, so two windows, or two Adjutants on the same map, never share an
+autosave.  Saving the document, or closing the window normally, removes
+both files.
+
+**Liveness is a lock, not a process id.**  Each autosave holds an exclusive
+lock (``flock`` on POSIX, ``msvcrt.locking`` on Windows) on ``<key>.lock``
+for as long as its window lives.  The operating system drops the lock when
+the process ends, however it ends, so at the next start
+:func:`find_recoveries` offers exactly the autosaves whose lock is free: a
+process id reused by an unrelated program hides nothing.
+
+**Metadata is a hint.**  A malformed or foreign ``.meta.json`` (or none at
+all) does not hide the autosave: the :class:`Recovery` is still listed,
+with the file's time and key standing in for what the meta would have said,
+and :attr:`Recovery.problems` saying what was wrong.  Nothing here deletes
+an autosave a person has not been shown: only :meth:`Recovery.discard`
+(the person's choice) and the window's own normal save or close do.
+
+**Any name can be written.**  Lone surrogates (a name read from a file
+with broken UTF-16 pairs) are written as JSON ``\\udXXX`` escapes, which load
+back to the same string.
+
+**Map locks.**  :class:`MapLocks` gives each map file a lock file in
+``<user state dir>/locks/`` naming the process that has the map open; a
+second Adjutant opening that map learns who holds it (:func:`map_holder`)
+and asks whether to open it read-only or as a copy.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
+import re
+import socket
 import sys
 import time
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import IO, Any, ClassVar
 
 import platformdirs
 from PySide6.QtCore import QObject, QTimer
 
 from engine.io import OutputError, write_text_atomic
+from engine.territory import TerritoryScenario
 
 from .document_base import DocumentBase
 
 INTERVAL_MS = 60_000
 """How often unsaved work is written (milliseconds)."""
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def default_state_dir() -> Path:
@@ -37,63 +68,278 @@ def default_state_dir() -> Path:
     return Path(env) if env else Path(platformdirs.user_state_dir("adjutant", appauthor=False))
 
 
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
+def json_safe_text(text: str) -> str:
+    """JSON ``text`` with any lone surrogate written as its ``\\uXXXX``
+    escape, so the text encodes as UTF-8 (surrogates can only stand inside
+    JSON strings, where the escape means the same character)."""
+    return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def printable(name: str) -> str:
+    """``name`` for display: lone surrogates shown as ``\\udXXX``."""
+    return name.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _write(path: Path, text: str) -> None:
+    """Write one autosave file atomically (the single place autosave
+    writes)."""
+    write_text_atomic(path, json_safe_text(text))
+
+
+# -- locks -------------------------------------------------------------------
+
+class FileLock:
+    """An exclusive lock on a small file, held while this object is open.
+    The file says who holds it (JSON: process id, host, what, time); the
+    operating system frees the lock when the holding process ends."""
+
+    def __init__(self, path: Path, handle: IO[str]) -> None:
+        self.path = path
+        self._handle: IO[str] | None = handle
+
+    @classmethod
+    def acquire(cls, path: Path, what: dict[str, Any] | None = None) -> FileLock | None:
+        """Lock ``path`` (created if missing) without waiting; ``None`` when
+        another process (or another lock in this one) holds it.  Raises
+        :class:`OSError` when the file cannot be opened."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (kept open: it holds the lock)
+        if not _lock(handle):
+            handle.close()
+            return None
+        lock = cls(path, handle)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "time": time.time(),
+                                 **(what or {})}))
+        handle.flush()
+        return lock
+
+    @property
+    def held(self) -> bool:
+        return self._handle is not None
+
+    def release(self, remove: bool = False) -> None:
+        """Free the lock (and delete its file with ``remove``)."""
+        if self._handle is None:
+            return
+        if remove:
+            try:
+                self.path.unlink()
+            except OSError:
+                pass
+        self._handle.close()  # closing the file frees the lock
+        self._handle = None
+
+
+def _lock(handle: IO[str]) -> bool:
+    if sys.platform == "win32":
+        import msvcrt
+
+        try:
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
         return True
-    if sys.platform == "win32" or pid <= 0:
-        return False  # no cheap safe check there; offering a recovery too often is harmless
+    import fcntl
+
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return False
     return True
 
 
+def _probe(path: Path) -> bool:
+    """Whether ``path`` could be locked now, i.e. no live process holds it
+    (the lock is freed at once)."""
+    try:
+        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115
+    except OSError:
+        return True
+    try:
+        return _lock(handle)
+    finally:
+        handle.close()
+
+
+def lock_holder(path: Path) -> dict[str, Any]:
+    """What a lock file says about its holder (``{}`` when unreadable)."""
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return info if isinstance(info, dict) else {}
+
+
+def describe_holder(info: dict[str, Any]) -> str:
+    """"process 123 on host" from :func:`lock_holder`'s answer."""
+    pid, host = info.get("pid"), info.get("host")
+    if pid is None:
+        return "another Adjutant"
+    return f"another Adjutant (process {pid}" + (f" on {host})" if host else ")")
+
+
+# -- map locks ---------------------------------------------------------------
+
+def _map_lock_path(state_dir: Path | None, path: str) -> Path:
+    full = str(Path(path).resolve())
+    digest = hashlib.sha1(full.encode("utf-8", "surrogatepass")).hexdigest()[:20]
+    return (state_dir or default_state_dir()) / "locks" / f"{digest}.lock"
+
+
+class MapLocks:
+    """The map files this process has open, each held by a lock file that
+    names this process; windows of one process share a map's lock (count of
+    holders), other processes see it held."""
+
+    held: ClassVar[dict[Path, tuple[FileLock, int]]] = {}
+
+    @classmethod
+    def claim(cls, state_dir: Path | None, path: str) -> dict[str, Any] | None:
+        """Hold ``path`` for one more window of this process; ``None`` when
+        done (or when locking is impossible here: locks are a courtesy, not
+        a reason to refuse work), else what the other holder's lock file
+        says (:func:`lock_holder`)."""
+        lock_path = _map_lock_path(state_dir, path)
+        if lock_path in cls.held:
+            lock, n = cls.held[lock_path]
+            cls.held[lock_path] = (lock, n + 1)
+            return None
+        try:
+            lock = FileLock.acquire(lock_path, {"path": json_safe_text(str(path))})
+        except OSError:
+            return None
+        if lock is None:
+            return lock_holder(lock_path)
+        cls.held[lock_path] = (lock, 1)
+        return None
+
+    @classmethod
+    def release(cls, state_dir: Path | None, path: str) -> None:
+        """One window of this process no longer has ``path`` open."""
+        lock_path = _map_lock_path(state_dir, path)
+        if lock_path not in cls.held:
+            return
+        lock, n = cls.held[lock_path]
+        if n > 1:
+            cls.held[lock_path] = (lock, n - 1)
+            return
+        del cls.held[lock_path]
+        lock.release(remove=True)
+
+
+def map_holder(state_dir: Path | None, path: str) -> dict[str, Any] | None:
+    """Who else holds ``path`` (:func:`lock_holder`'s answer), or ``None``
+    when no other process does."""
+    lock_path = _map_lock_path(state_dir, path)
+    if lock_path in MapLocks.held or not lock_path.exists() or _probe(lock_path):
+        return None
+    return lock_holder(lock_path)
+
+
+# -- recoveries --------------------------------------------------------------
+
+KIND_NAMES = {"grid": "grid map editor", "territory": "territory map editor"}
+"""What the recovery list says about the window an autosave opens in."""
+
+
 @dataclass(frozen=True)
 class Recovery:
-    """Unsaved work left by a run that did not close normally."""
+    """Unsaved work left by a run that did not close normally.  ``kind`` is
+    ``"grid"``, ``"territory"`` or ``None`` (not known from the meta file);
+    ``problems`` says what was wrong with the meta file, if anything."""
 
     data: Path
     meta: Path
     original: str | None
     name: str
     saved_at: float
+    kind: str | None = None
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def key(self) -> str:
+        return self.data.name[: -len(".json")]
+
+    @property
+    def lock(self) -> Path:
+        return self.data.with_name(f"{self.key}.lock")
 
     def describe(self) -> str:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
-        what = f"'{self.name}'" + (f" ({self.original})" if self.original else " (never saved)")
+        what = f"'{printable(self.name)}'" + (f" ({printable(self.original)})" if self.original else " (never saved)")
         return f"{what}, autosaved {when}"
 
     def discard(self) -> None:
-        for p in (self.data, self.meta):
+        """Delete the autosave (only ever on the person's choice)."""
+        for p in (self.data, self.meta, self.lock):
             try:
                 p.unlink()
             except FileNotFoundError:
                 pass
 
 
+def _read_meta(meta: Path, data: Path) -> tuple[str | None, str, float, str | None, tuple[str, ...]]:
+    """(original, name, time, kind, problems) from a meta file, tolerant of
+    anything: what cannot be read falls back to the key and file time."""
+    key = data.name[: -len(".json")]
+    try:
+        fallback_time = data.stat().st_mtime
+    except OSError:
+        fallback_time = 0.0
+    if not meta.exists():
+        return None, key, fallback_time, None, (f"{meta.name} is missing: name and original file unknown",)
+    try:
+        info = json.loads(meta.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        return None, key, fallback_time, None, (f"{meta.name} cannot be read ({e}): name and original file unknown",)
+    if not isinstance(info, dict):
+        not_meta = f"{meta.name} is not an Adjutant autosave meta file (a JSON {type(info).__name__}, not an object)"
+        return None, key, fallback_time, None, (not_meta,)
+    problems = []
+    original = info.get("path")
+    if original is not None and not isinstance(original, str):
+        problems.append(f"{meta.name}: 'path' is not text ({original!r}); original file unknown")
+        original = None
+    name = info.get("name", key)
+    if not isinstance(name, str):
+        problems.append(f"{meta.name}: 'name' is not text ({name!r})")
+        name = key
+    saved_at = info.get("time", fallback_time)
+    if isinstance(saved_at, bool) or not isinstance(saved_at, (int, float)) or not math.isfinite(saved_at):
+        problems.append(f"{meta.name}: 'time' is not a number ({saved_at!r}); the file's time is shown")
+        saved_at = fallback_time
+    kind = info.get("kind")
+    if kind not in KIND_NAMES:
+        kind = None
+    return original, name, float(saved_at), kind, tuple(problems)
+
+
+def map_kind(scenario: Any) -> str:
+    """``"territory"`` or ``"grid"``: which editor window opens ``scenario``."""
+    return "territory" if isinstance(scenario, TerritoryScenario) else "grid"
+
+
 def find_recoveries(state_dir: Path | None = None) -> list[Recovery]:
-    """Autosaves whose program is no longer running (newest first)."""
+    """Every autosave no running window holds (newest first): its lock file
+    is free (or missing).  Never deletes anything."""
     folder = (state_dir or default_state_dir()) / "autosave"
     out = []
-    for meta in folder.glob("*.meta.json") if folder.is_dir() else []:
-        try:
-            info = json.loads(meta.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+    for data in folder.glob("*.json") if folder.is_dir() else []:
+        if data.name.endswith(".meta.json") or not data.is_file():
             continue
-        key = meta.name[: -len(".meta.json")]
-        data = folder / f"{key}.json"
-        if not data.is_file() or key in Autosave.live_keys:
+        key = data.name[: -len(".json")]
+        if key in Autosave.live_keys:
             continue
-        pid = int(info.get("pid", 0))
-        if pid != os.getpid() and _alive(pid):
-            continue  # another Adjutant still running owns it
-        out.append(Recovery(data, meta, info.get("path"), str(info.get("name", key)), float(info.get("time", 0))))
-    return sorted(out, key=lambda r: -r.saved_at)
+        lock = folder / f"{key}.lock"
+        if lock.exists() and not _probe(lock):
+            continue  # a running Adjutant holds it
+        meta = folder / f"{key}.meta.json"
+        original, name, saved_at, kind, problems = _read_meta(meta, data)
+        out.append(Recovery(data, meta, original, name, saved_at, kind, problems))
+    return sorted(out, key=lambda r: (-r.saved_at, r.data.name))
 
 
 class Autosave(QObject):
@@ -111,6 +357,8 @@ class Autosave(QObject):
         Autosave.live_keys.add(self.key)
         self.data_path = self.folder / f"{self.key}.json"
         self.meta_path = self.folder / f"{self.key}.meta.json"
+        self.lock_path = self.folder / f"{self.key}.lock"
+        self._lock: FileLock | None = None
         self._revision = 0
         self._written = 0
         self.timer = QTimer(self)
@@ -128,6 +376,15 @@ class Autosave(QObject):
         if not modified:
             self.remove()
 
+    def _hold(self) -> None:
+        """Take this autosave's lock before its first write (kept until the
+        window closes; a crash frees it)."""
+        if self._lock is None:
+            try:
+                self._lock = FileLock.acquire(self.lock_path, {"key": self.key})
+            except OSError:
+                self._lock = None  # no lock: the autosave is still written, and offered as a crash's
+
     def save_now(self) -> bool:
         """Write the work if it is unsaved and changed since the last
         autosave; whether something was written.  Failures to write are
@@ -139,11 +396,12 @@ class Autosave(QObject):
             return False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            write_text_atomic(self.data_path, self.document.text())
-            write_text_atomic(self.meta_path, json.dumps({
+            self._hold()
+            _write(self.data_path, self.document.text())
+            _write(self.meta_path, json.dumps({
                 "pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
-                "time": time.time()}))
-        except (OSError, OutputError):
+                "kind": map_kind(self.document.scenario), "time": time.time()}))
+        except (OSError, OutputError, ValueError):
             return False
         self._written = self._revision
         return True
@@ -153,20 +411,24 @@ class Autosave(QObject):
         for p in (self.data_path, self.meta_path):
             try:
                 p.unlink()
-            except FileNotFoundError:
-                pass
             except OSError:
                 pass
         self._written = -1
 
     def close(self) -> None:
-        """Normal end: stop and remove the autosave."""
+        """Normal end: stop and remove the autosave and its lock."""
         self.timer.stop()
         self.remove()
+        if self._lock is not None:
+            self._lock.release(remove=True)
+            self._lock = None
         Autosave.live_keys.discard(self.key)
 
     def abandon(self) -> None:
-        """Stop without removing anything (what a crash leaves behind;
-        tests use it to simulate one)."""
+        """Stop without removing anything (what a crash leaves behind: the
+        files stay, the lock is freed; tests use it to simulate one)."""
         self.timer.stop()
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
         Autosave.live_keys.discard(self.key)

@@ -47,8 +47,9 @@ from PySide6.QtWidgets import (
 from engine.io import ScenarioError, load_any
 from engine.model import ModelError
 
-from .autosave import Autosave, Recovery
+from .autosave import Autosave, Recovery, find_recoveries, map_kind
 from .dialogs.error import ErrorDialog
+from .dialogs.recovery import RecoveryDialog, RecoveryRow
 from .document_base import DocumentBase
 
 MAX_RECENT = 10
@@ -110,6 +111,10 @@ class EditorWindow(QMainWindow):
         self.settings = settings if settings is not None else default_settings()
         self.state_dir = state_dir
         self.error_dialog: ErrorDialog | None = None
+        self._other_windows: list[Any] = []
+        """Windows opened from this one (recovered work), while they exist."""
+        self._recovery_rows: list[RecoveryRow] = []
+        self._recovery_answers: dict[Path, bool | None] | None = None
 
     def _start(self, autosave_ms: int) -> None:
         """The end of construction: autosave, saved settings, title."""
@@ -456,18 +461,84 @@ class EditorWindow(QMainWindow):
         """The window is closing for good (after the prompt and settings)."""
 
     # -- recovery --------------------------------------------------------
-    def ask_recover(self, recovery: Recovery) -> bool:
-        """Ask whether to recover unsaved work (tests replace this)."""
-        answer = QMessageBox.question(
-            self, "Recover unsaved work",
-            f"Adjutant did not close normally last time.\n\nRecover the unsaved work on {recovery.describe()}?",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
-        return answer == QMessageBox.StandardButton.Yes
+    def ask_recover(self, recovery: Recovery) -> bool | None:
+        """The person's choice for one autosave: ``True`` recover it,
+        ``False`` discard it, ``None`` keep it for later.  By default the
+        row's choice in the recovery list (:class:`RecoveryDialog`), shown
+        once for every autosave :meth:`check_recovery` found (tests replace
+        this)."""
+        if self._recovery_answers is None:
+            self._recovery_answers = RecoveryDialog.choose(self, self._recovery_rows)
+        return self._recovery_answers.get(recovery.data)
 
     def check_recovery(self) -> bool:
-        """Offer autosaves left by a run that crashed; whether work was
-        recovered."""
-        raise NotImplementedError
+        """Offer every autosave left by a run that did not close normally —
+        both map kinds, any number of windows and processes — and act on
+        each choice (:meth:`ask_recover`); whether work was recovered.
+
+        Recovered work opens in this window if its kind matches and this
+        window holds no unsaved work, else in a new window of its kind.  An
+        autosave is deleted only when discarded on purpose, or once its
+        work has been recovered and autosaved again by the window now
+        holding it; one that cannot be read is reported and kept."""
+        rows = [self._recovery_row(rec) for rec in find_recoveries(self.state_dir)]
+        if not rows:
+            return False
+        self._recovery_rows, self._recovery_answers = rows, None
+        recovered: list[str] = []
+        try:
+            for row in rows:
+                rec = row.recovery
+                choice = self.ask_recover(rec)
+                if choice is None:
+                    continue
+                if not choice:
+                    rec.discard()
+                    continue
+                if row.scenario is None:
+                    self.show_error("Cannot recover", f"The autosaved work on {rec.describe()} cannot be read; "
+                                    f"it is kept in {rec.data}:", row.problems)
+                    continue
+                target = self._recovery_window(row.scenario)
+                target._take_recovered(row.scenario, rec.original)
+                if target.autosave.data_path.exists():
+                    rec.discard()  # its work now lives in the new autosave
+                recovered.append(rec.describe())
+        finally:
+            self._recovery_rows, self._recovery_answers = [], None
+        if recovered:
+            self.statusBar().showMessage("Recovered " + "; ".join(recovered), 10000)
+        return bool(recovered)
+
+    def _recovery_row(self, rec: Recovery) -> RecoveryRow:
+        """``rec`` read for the recovery list: its scenario, kind, problems."""
+        try:
+            scenario = load_any(rec.data)
+        except ScenarioError as e:
+            return RecoveryRow(rec, None, rec.kind, [str(p) for p in e.problems])
+        except (ModelError, OSError, ValueError) as e:
+            return RecoveryRow(rec, None, rec.kind, [str(e)])
+        return RecoveryRow(rec, scenario, map_kind(scenario))
+
+    def _recovery_window(self, scenario: Any) -> EditorWindow:
+        """The window recovered ``scenario`` opens in: this one when it is
+        of the right kind and holds no unsaved work, else a new one."""
+        if isinstance(scenario, self.scenario_type) and not self.document.is_modified():
+            return self
+        from .main_window import MainWindow
+        from .territory import TerritoryWindow
+
+        cls = TerritoryWindow if map_kind(scenario) == "territory" else MainWindow
+        win = cls(scenario, None, self.settings, self.state_dir)
+        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        # forget a closed window (it is deleted on the C++ side)
+        win.destroyed.connect(lambda _obj=None, w=win: self._forget_opened(w))
+        self._other_windows.append(win)
+        win.show()
+        return win
+
+    def _forget_opened(self, win: Any) -> None:
+        self._other_windows = [w for w in self._other_windows if w is not win]
 
     def _take_recovered(self, scenario: Any, original: str | None) -> None:
         """Show recovered work (unsaved, so closing asks to save it) and

@@ -22,10 +22,9 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from engine.grids import Cell
-from engine.io import ScenarioError, load_any
 from engine.model import ModelError, Scenario
 
-from .autosave import INTERVAL_MS, find_recoveries
+from .autosave import INTERVAL_MS
 from .canvas import MapCanvas
 from .dialogs.new_map import NewMapDialog
 from .docks.history import HistoryView
@@ -360,29 +359,6 @@ class MainWindow(EditorWindow):
 
     def _forget_window(self, win: Any) -> None:
         self._other_windows = [w for w in self._other_windows if w is not win]
-
-    def check_recovery(self) -> bool:
-        """Offer the newest autosave left by a run that crashed; whether
-        work was recovered.  Declined or unreadable autosaves are removed;
-        a territory map's autosave is recovered in its own window."""
-        recovered = False
-        for rec in find_recoveries(self.state_dir):
-            if not recovered and self.ask_recover(rec):
-                try:
-                    scenario = load_any(rec.data)
-                except ScenarioError as e:
-                    self.show_error("Cannot recover", "The autosaved work cannot be read:",
-                                    [str(p) for p in e.problems])
-                else:
-                    if isinstance(scenario, Scenario):
-                        self._take_recovered(scenario, rec.original)
-                    else:
-                        self._open_other_kind(scenario, rec.original or "")
-                        self._other_windows[-1]._take_recovered(scenario, rec.original)
-                    recovered = True
-                    self.statusBar().showMessage(f"Recovered {rec.describe()}", 10000)
-            rec.discard()
-        return recovered
 
     # -- EditorWindow hooks ------------------------------------------------
     def _closing(self) -> None:

@@ -30,7 +30,7 @@ class Step(QUndoCommand):
     def id(self) -> int:
         return 7 if self.merge else -1
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt's name)
+    def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, Step) or not other.merge:
             return False
         self.setText(self.text() + "+")

@@ -111,11 +111,11 @@ class HistoryView(QListView):
         stack.indexChanged.connect(self._show_current)
         self._show_current()
 
-    def setEmptyLabel(self, label: str) -> None:  # noqa: N802 (QUndoView's name)
+    def setEmptyLabel(self, label: str) -> None:
         """The text of the first row (the document before any command)."""
         self.history_model.set_empty_label(label)
 
-    def emptyLabel(self) -> str:  # noqa: N802 (QUndoView's name)
+    def emptyLabel(self) -> str:
         return self.history_model.empty_label
 
     def _show_current(self, *_: object) -> None:
@@ -133,7 +133,7 @@ class HistoryView(QListView):
         if self.isVisible():
             self.scrollTo(current)
 
-    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.scrollTo(self.currentIndex())
 

@@ -30,14 +30,13 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 
-from engine.io import ScenarioError, load_any
 from engine.model import ModelError, Ruleset
 from engine.rules.rail_options import RailOptionsAdjudicator, RailOptionsError, RailReach
 from engine.rules.rail_options.pieces import max_damage
 from engine.territory import TerritoryMap, TerritoryScenario
 from engine.territory.edits import TerritoryTouched
 
-from ..autosave import INTERVAL_MS, find_recoveries
+from ..autosave import INTERVAL_MS
 from ..docks.history import HistoryView
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
@@ -378,24 +377,6 @@ class TerritoryWindow(EditorWindow):
         """A grid map is refused (it opens in the grid editor)."""
         self.show_error("Cannot open", f"{Path(path).name} cannot be opened:",
                         [str(not_a_territory_map(scenario, path))])
-        return False
-
-    def check_recovery(self) -> bool:
-        """Offer the newest autosave of a territory map left by a crash
-        (grid maps' and unreadable autosaves are left for the grid editor)."""
-        for rec in find_recoveries(self.state_dir):
-            try:
-                s = load_any(rec.data)
-            except ScenarioError:
-                continue
-            if not isinstance(s, TerritoryScenario):
-                continue
-            if self.ask_recover(rec):
-                rec.discard()
-                self._take_recovered(s, rec.original)
-                self.statusBar().showMessage(f"Recovered {rec.describe()}", 10000)
-                return True
-            rec.discard()
         return False
 
     def _restore_more_settings(self, s: QSettings) -> None:
