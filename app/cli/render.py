@@ -1,5 +1,7 @@
-"""``adjutant render FILE --out map.png|map.svg``: draw the whole map
-headless, with the editor's own renderers (:mod:`app.gui.export`)."""
+"""``adjutant render FILE --out map.png|map.svg [--force]``: draw the whole
+map headless, with the editor's own renderers (:mod:`app.gui.export`).  The
+image is written through the one safe writer (:mod:`engine.io.atomic`);
+``--out`` naming the input file is refused unless ``--force``."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import os
 import sys
 from typing import Any
 
-from engine.io import ScenarioError, load_any
+from engine.io import ScenarioError, load_any, refuse_input
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 
@@ -24,6 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--scale", type=float, default=None, metavar="N",
                    help="pixels per cell (default 24; 40 with --labels)")
     p.add_argument("--labels", action="store_true", help="draw each cell's coordinate label (needs --scale 40 or more)")
+    p.add_argument("--force", action="store_true", help="write OUT even when it is one of the input files")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -41,6 +44,7 @@ def _app() -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_input(args.out, [args.file], args.force)
     try:
         loaded = load_any(args.file)
     except ScenarioError as e:

@@ -1,13 +1,16 @@
 """``adjutant import-tiled FILE [--terrain-map MAP.json] --out SCENARIO.json``
 and ``adjutant export-tiled SCENARIO.json --out FILE.tmx|FILE.json``: Tiled
-maps in and out (see ``docs/tiled.md`` and :mod:`engine.io.tiled`)."""
+maps in and out (see ``docs/tiled.md`` and :mod:`engine.io.tiled`).  Both
+write through the one safe writer (:mod:`engine.io.atomic`; a map and its
+tileset together or not at all) and refuse ``--out`` naming an input unless
+``--force``."""
 
 from __future__ import annotations
 
 import argparse
 
-from engine.io import save_scenario
-from engine.io.tiled import DEFAULT_TILE_SIZE, export_tiled, import_tiled
+from engine.io import refuse_input, save_scenario
+from engine.io.tiled import DEFAULT_TILE_SIZE, export_tiled, import_tiled, tileset_path
 from engine.model import Scenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit, load
@@ -25,6 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--layer", metavar="NAME", help="the tile layer to read (default: 'terrain', else the first)")
     p.add_argument("--strict", action="store_true", help="refuse a map with tiles no mapping or property names")
     p.add_argument("--out", required=True, metavar="SCENARIO.json")
+    p.add_argument("--force", action="store_true", help="write OUT even when it is one of the input files")
     add_json_flag(p)
     p.set_defaults(func=run_import)
 
@@ -40,16 +44,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help=f"square side or hex side of generated tiles (default {DEFAULT_TILE_SIZE})")
     p.add_argument("--generated", action="store_true",
                    help="always write the generated tileset, even for a map imported from Tiled")
+    p.add_argument("--force", action="store_true", help="write OUT even when it is one of the input files")
     add_json_flag(p)
     p.set_defaults(func=run_export)
 
 
 def run_import(args: argparse.Namespace) -> int:
+    refuse_input(args.out, [args.file, args.terrain_map], args.force)
     result = import_tiled(args.file, args.terrain_map, layer=args.layer, strict=args.strict)
-    try:
-        save_scenario(result.scenario, args.out)
-    except OSError as e:
-        raise CliError(f"{args.out}: cannot write ({e.strerror or e})") from None
+    save_scenario(result.scenario, args.out)
     r = result.report
     data = dict(r.to_dict(), out=args.out, terrain=[t.id for t in result.scenario.ruleset.terrain])
 
@@ -72,15 +75,14 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    for out in (args.out, tileset_path(args.out)):
+        refuse_input(out, [args.scenario], args.force)
     s = load(args.scenario)
     if not isinstance(s, Scenario):
         raise CliError(f"{args.scenario}: a territory map; Tiled export is for square and hex grids")
     if args.tile_size < 1 or args.tile_size > 1024:
         raise CliError(f"--tile-size {args.tile_size}: expected 1 to 1024 pixels")
-    try:
-        rep = export_tiled(s, args.out, tile_size=args.tile_size, generated=args.generated)
-    except OSError as e:
-        raise CliError(f"{args.out}: cannot write ({e.strerror or e})") from None
+    rep = export_tiled(s, args.out, tile_size=args.tile_size, generated=args.generated)
     data = rep.to_dict()
     emit(args, data, lambda: "\n".join(
         [f"{rep.path}: {rep.orientation} Tiled map ({rep.format.upper()}), {s.map.grid.width} x "

@@ -1,12 +1,14 @@
 """``adjutant import-triplea GAME.xml [--polygons polygons.txt] [--centers
-centers.txt] --out FILE``: a territory scenario from a TripleA map."""
+centers.txt] --out FILE [--force]``: a territory scenario from a TripleA map,
+written through the one safe writer (:mod:`engine.io.atomic`); ``--out``
+naming an input is refused unless ``--force``."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from engine.io import save_any
+from engine.io import refuse_input, save_any
 from engine.io.triplea import MAX_XML_BYTES, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
@@ -25,6 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--centers", metavar="centers.txt")
     p.add_argument("--wrap-x", action="store_true", help="the map wraps east-west (a world map)")
     p.add_argument("--out", required=True, metavar="FILE")
+    p.add_argument("--force", action="store_true", help="write OUT even when it is one of the input files")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -51,15 +54,13 @@ def _text(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    refuse_input(args.out, [args.game, args.polygons, args.centers], args.force)
     game = parse_game_xml(_read(args.game), args.game)
     polygons = parse_polygons(_text(args.polygons), args.polygons) if args.polygons else None
     centers = parse_centers(_text(args.centers), args.centers) if args.centers else None
     result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x)
     s = result.scenario
-    try:
-        save_any(s, args.out)
-    except OSError as e:
-        raise CliError(f"{args.out}: cannot write ({e.strerror or e})") from None
+    save_any(s, args.out)
     m = s.map
     land = sum(1 for t in m.territories.values() if t.land)
     land_land = sum(1 for e in m.borders() if m.territories[e.a].land and m.territories[e.b].land)

@@ -9,8 +9,11 @@ platform); it never needs a window.
 ``scale`` is screen pixels per cell (a square's side, a hex's width across
 the flats).  Images are refused beyond :data:`MAX_PIXELS` pixels or
 :data:`MAX_SIDE` pixels a side with an :class:`ExportError` saying which
-scale would fit.  SVG files embed the terrain raster as images (one per
-band of rows) and draw rivers, links, places, units and overlays as vectors.
+scale would fit.  Images are painted in memory and written through the one
+safe writer (:mod:`engine.io.atomic`): checked (the PNG decodes, the SVG
+parses), then renamed over the old file.  SVG files embed the terrain
+raster as images (one per band of rows) and draw rivers, links, places,
+units and overlays as vectors.
 """
 
 from __future__ import annotations
@@ -20,10 +23,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRect, QSize
+from PySide6.QtCore import QBuffer, QIODevice, QRect, QSize
 from PySide6.QtGui import QImage, QPainter
 
 from app.gui.overlay import Overlay
+from engine.io import OutputError, write_atomic
 from engine.model import Scenario
 
 from .render import DEFAULT_LAYERS, renderer_for, style
@@ -90,7 +94,40 @@ def _layers(labels: bool, layers: frozenset[str] | None) -> frozenset[str]:
     return base | {"labels"} if labels else base - {"labels"}
 
 
+def _png_bytes(img: QImage) -> bytes:
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    ok = img.save(buf, "PNG")  # type: ignore[call-overload]
+    buf.close()
+    if not ok:
+        raise ExportError("could not encode the PNG image")
+    return bytes(buf.data().data())
+
+
+def check_png_file(path: Path, size: QSize | None = None) -> None:
+    """Raise unless ``path`` decodes as a PNG (of ``size``, when given): the
+    check made of an exported PNG before it replaces the old file."""
+    img = QImage()
+    if not img.load(str(path), "PNG"):
+        raise ValueError("the PNG file does not decode")
+    if size is not None and img.size() != size:
+        raise ValueError(f"the PNG file is {img.width()} x {img.height()}, expected {size.width()} x {size.height()}")
+
+
+def check_svg_file(path: Path) -> None:
+    """Raise unless ``path`` is well-formed XML with an ``<svg>`` root
+    (parsed with defusedxml): the check made of an exported SVG."""
+    import defusedxml.ElementTree as SafeET
+
+    root = SafeET.parse(str(path)).getroot()
+    if not root.tag.endswith("svg"):
+        raise ValueError(f"the root element is <{root.tag}>, not <svg>")
+
+
 def _write(path: Path, fmt: str, size: QSize, title: str, paint: Callable[[QPainter], None]) -> None:
+    """Paint into memory, then write through the one safe writer
+    (:func:`engine.io.atomic.write_atomic`: temporary file, check, rename),
+    so a failed or interrupted export leaves the old file whole."""
     path = Path(path)
     if fmt == "png":
         img = QImage(size, QImage.Format.Format_RGB32)
@@ -98,24 +135,31 @@ def _write(path: Path, fmt: str, size: QSize, title: str, paint: Callable[[QPain
         p = QPainter(img)
         paint(p)
         p.end()
-        if not img.save(str(path), "PNG"):  # type: ignore[call-overload]
-            raise ExportError(f"{path}: could not write the PNG file (does the folder exist and is it writable?)")
-        return
-    from PySide6.QtSvg import QSvgGenerator
+        data = _png_bytes(img)
+        check: Callable[[Path], None] = lambda f: check_png_file(f, size)
+    else:
+        from PySide6.QtSvg import QSvgGenerator
 
-    if not path.parent.is_dir():
-        raise ExportError(f"{path}: could not write the SVG file (folder {path.parent} does not exist)")
-    gen = QSvgGenerator()
-    gen.setFileName(str(path))
-    gen.setSize(size)
-    gen.setViewBox(QRect(0, 0, size.width(), size.height()))
-    gen.setTitle(title)
-    gen.setDescription("Exported by Adjutant")
-    p = QPainter()
-    if not p.begin(gen):
-        raise ExportError(f"{path}: could not write the SVG file")
-    paint(p)
-    p.end()
+        buf = QBuffer()
+        buf.open(QIODevice.OpenModeFlag.WriteOnly)
+        gen = QSvgGenerator()
+        gen.setOutputDevice(buf)
+        gen.setSize(size)
+        gen.setViewBox(QRect(0, 0, size.width(), size.height()))
+        gen.setTitle(title)
+        gen.setDescription("Exported by Adjutant")
+        p = QPainter()
+        if not p.begin(gen):
+            raise ExportError(f"{path}: could not write the SVG file")
+        paint(p)
+        p.end()
+        buf.close()
+        data = bytes(buf.data().data())
+        check = check_svg_file
+    try:
+        write_atomic(path, data, verify=check)
+    except OutputError as e:
+        raise ExportError(str(e)) from None
 
 
 def render_whole(p: QPainter, renderer: MapRenderer, zoom: float, layers: frozenset[str],

@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from engine.io import OutputError
 from engine.io import tiled as interop
 from engine.io.tiled import ExportReport, TerrainMap, TiledError
 from engine.model import Scenario
@@ -88,7 +89,7 @@ def export_tiled(parent: QWidget | None, scenario: Scenario, path: str | None = 
         return None
     try:
         rep = interop.export_tiled(scenario, path)
-    except (TiledError, OSError) as e:
+    except (TiledError, OutputError, OSError) as e:
         _show(parent, "Cannot export", f"{Path(path).name} cannot be written:", [str(e)])
         return None
     _status(parent, f"Exported Tiled map {rep.path}" + (f" and tileset {rep.image}" if rep.image else ""))

@@ -121,8 +121,8 @@ def refuse_input(out: str | os.PathLike[str], inputs: Iterable[str | os.PathLike
         return
     for inp in inputs:
         if inp is not None and same_file(out, inp):
-            same = "" if os.fspath(out) == os.fspath(inp) else f" (through another name or a link: {inp})"
-            raise OutputError(f"{out}: will not write over the input file{same}. Give another output file, or "
+            same = "" if os.fspath(out) == os.fspath(inp) else f" {inp} (the same file by another name or link)"
+            raise OutputError(f"{out}: will not write over the input file{same}; give another output file, or "
                               "--force to replace the input")
 
 

@@ -57,7 +57,7 @@ import numpy as np
 from ...grids import Grid, HexGrid, SquareGrid
 from ...labels import CcrrNumbering, LabelError, Numbering, NumericNumbering, numbering_from_dict
 from ...model import GridMap, ModelError, Ruleset, Scenario, TerrainType
-from ..atomic import Output, commit_together
+from ..atomic import Output, commit_together, output_target
 from ..common import ScenarioError
 from ..grid import scenario_from_data, scenario_to_data
 from ..png import check_png, parse_color, png_bytes, tileset_image
@@ -683,7 +683,7 @@ def export_tiled(s: Scenario, path: str | os.PathLike[str], *, tile_size: int = 
     m = TiledMap(str(out), fmt, "hexagonal" if hexagonal else "orthogonal", grid.width, grid.height, tw, th,
                  side if hexagonal else 0, staggeraxis, staggerindex, tilesets,
                  [TileLayer(layer_name, gids, "", *layer_format)], properties)
-    out_dir = out.resolve().parent
+    out_dir = output_target(out).parent
     text = to_tmx(m, out_dir) if fmt == "tmx" else to_json(m, out_dir)
     outputs = [] if image_path is None else [Output(image_path, png_bytes(img), _check_png_file)]
     commit_together(outputs + [Output(out, text.encode("utf-8"), check_tmx if fmt == "tmx" else check_tiled_json)])
