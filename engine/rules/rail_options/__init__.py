@@ -44,8 +44,10 @@ The package: ``config`` (names, :class:`RailConfig`, the option reader),
 crossings, control and timing, capacity, the path search), ``options``
 (``Option1``..``Option4``: where the options differ), ``adjudicator``
 (:class:`RailOptionsAdjudicator`: reach and judge), ``records`` (apply and
-undo a move).
+undo a move), ``system`` (:class:`RailOptionsSystem`, registered as
+``rail_options`` with :mod:`engine.rules.registry`).
 """
+
 from __future__ import annotations
 
 from .adjudicator import RailOptionsAdjudicator, judge, reach
@@ -67,9 +69,11 @@ from .network import Barrier, RailGround
 from .options import OPTIONS, Option1, Option2, Option3, Option4, RailOption, option_class
 from .records import RecordedMove, record_move, undo_move
 from .results import NationLoad, RailReach, RailVerdict, Reached, StationLoad, capacity_data
+from .system import RailOptionsOrder, RailOptionsSystem
 
 __all__ = ["CROSSING", "INF", "NO_RAIL_BORDERS", "OPTIONS", "OPTION_NAMES", "PHASES", "RAILROAD", "STATION",
            "SYSTEM", "Barrier", "NationLoad", "Option1", "Option2", "Option3", "Option4", "RailConfig",
-           "RailGround", "RailOption", "RailOptionsAdjudicator", "RailOptionsError", "RailReach", "RailVerdict",
-           "Reached", "RecordedMove", "StationLoad", "capacity_data", "config_from_dict", "config_of", "judge",
-           "option_class", "reach", "record_move", "undo_move"]
+           "RailGround", "RailOption", "RailOptionsAdjudicator", "RailOptionsError", "RailOptionsOrder",
+           "RailOptionsSystem", "RailReach", "RailVerdict", "Reached", "RecordedMove", "StationLoad",
+           "capacity_data", "config_from_dict", "config_of", "judge", "option_class", "reach", "record_move",
+           "undo_move"]

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
-from typing import Any, Literal
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Annotated, Any, Literal, cast
 
 from engine.model import ModelError
 from engine.territory.model import BorderKind
+
+from ..base import AtLeast, NonEmpty, read_options
 
 SYSTEM = "rail_options"
 """Key of this system's options in ``ruleset.options`` and of its state in
@@ -38,98 +41,68 @@ class RailOptionsError(ModelError):
     data, a move that names an unknown unit or territory."""
 
 
+OptionNumber = Literal[1, 2, 3, 4]
+Count = Annotated[int, AtLeast(0)]
+"""A whole number of 0 or more."""
+
+
 @dataclass(frozen=True)
 class RailConfig:
     """Every rule value and reading; field names are the option keys of
-    ``ruleset.options["rail_options"]`` (see ``docs/rules/rail-options.md``)."""
+    ``ruleset.options["rail_options"]`` (see ``docs/rules/rail-options.md``),
+    their annotations the checks :func:`~engine.rules.base.read_options`
+    makes."""
 
-    option: int = 1
+    option: OptionNumber = 1
     # shared
     combat_move: bool = False
     technology: bool = False
-    tech_bonus: int = 1
-    forbidden_crossings: tuple[str, ...] = ("Suez Canal", "Panama Canal", "Turkish Straits")
-    inoperable_damage: int = 3
-    max_damage: int = 6
-    capture_wait: int = 1
-    allies_share: tuple[int, ...] = (1,)
+    tech_bonus: Count = 1
+    forbidden_crossings: tuple[Annotated[str, NonEmpty()], ...] = ("Suez Canal", "Panama Canal", "Turkish Straits")
+    inoperable_damage: Count = 3
+    max_damage: Count = 6
+    capture_wait: Count = 1
+    allies_share: tuple[OptionNumber, ...] = (1,)
     stations_need_railroad: bool = False
     # option 1
-    range: int = 4
+    range: Count = 4
     range_counts: Literal["steps", "territories"] = "steps"
-    nation_capacity_max: int = 6
-    station_max: int = 6
+    nation_capacity_max: Count = 6
+    station_max: Count = 6
     station_use: Literal["start", "both"] = "start"
     capacity_stations: Literal["controlled", "usable"] = "controlled"
     # option 2
-    units_per_turn: int = 2
+    units_per_turn: Count = 2
     # option 3
-    station_bonus: int = 1
+    station_bonus: Count = 1
     bonus_station: Literal["start", "passed"] = "start"
     # option 4
-    points_divisor: int = 7
+    points_divisor: Annotated[int, AtLeast(1)] = 7
 
     @property
     def name(self) -> str:
         return OPTION_NAMES[self.option]
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "range_counts": ("steps", "territories"),
-    "station_use": ("start", "both"),
-    "capacity_stations": ("controlled", "usable"),
-    "bonus_station": ("start", "passed"),
-}
-
-
-def _option_number(value: Any, where: str) -> int:
+def _option_number(value: Any, where: str) -> OptionNumber:
     if isinstance(value, bool) or not isinstance(value, int) or value not in OPTION_NAMES:
         raise RailOptionsError(f"{where} must be 1, 2, 3 or 4, got {value!r}")
-    return value
+    return cast(OptionNumber, value)
 
 
-def config_from_dict(data: dict[str, Any], option: int | None = None) -> RailConfig:
+def config_from_dict(data: Mapping[str, Any], option: int | None = None) -> RailConfig:
     """Options from a ``ruleset.options["rail_options"]`` mapping, with
     ``option`` (when given) replacing the scenario's choice.  Unknown keys and
-    bad values raise :class:`RailOptionsError` naming the key."""
-    known = {f.name for f in fields(RailConfig)}
-    base = RailConfig()
-    changes: dict[str, Any] = {}
-    for key, value in data.items():
-        if key not in known:
-            raise RailOptionsError(f"unknown rail_options option '{key}' (known: {', '.join(sorted(known))})")
-        default = getattr(base, key)
-        where = f"rail_options option '{key}'"
-        if key == "option":
-            changes[key] = _option_number(value, where)
-        elif key == "allies_share":
-            if not isinstance(value, list):
-                raise RailOptionsError(f"{where} must be a list of option numbers like [1], got {value!r}")
-            changes[key] = tuple(_option_number(v, where) for v in value)
-        elif key in _CHOICES:
-            if value not in _CHOICES[key]:
-                raise RailOptionsError(f"{where} must be one of {', '.join(_CHOICES[key])}, got {value!r}")
-            changes[key] = value
-        elif isinstance(default, bool):
-            if not isinstance(value, bool):
-                raise RailOptionsError(f"{where} must be true or false, got {value!r}")
-            changes[key] = value
-        elif isinstance(default, int):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise RailOptionsError(f"{where} must be a whole number of 0 or more, got {value!r}")
-            if key == "points_divisor" and value == 0:
-                raise RailOptionsError(f"{where} must be at least 1")
-            changes[key] = value
-        elif isinstance(default, tuple):
-            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-                raise RailOptionsError(f"{where} must be a list of names, got {value!r}")
-            changes[key] = tuple(value)
+    bad values raise :class:`RailOptionsError` naming the key (``rail_options
+    option 'range' must be ...``)."""
+    cfg = read_options(RailConfig, data, f"ruleset.options.{SYSTEM}", key_style="rail_options option '{key}'",
+                       error=RailOptionsError)
     if option is not None:
-        changes["option"] = _option_number(option, "the rail option")
-    return replace(base, **changes)
+        cfg = replace(cfg, option=_option_number(option, "the rail option"))
+    return cfg
 
 
-def config_of(ruleset_options: dict[str, Any], option: int | None = None) -> RailConfig:
+def config_of(ruleset_options: Mapping[str, Any], option: int | None = None) -> RailConfig:
     """The options of a ruleset's ``options`` mapping (its ``rail_options``
     entry, absent: every default), with ``option`` replacing its choice."""
     raw = ruleset_options.get(SYSTEM, {})

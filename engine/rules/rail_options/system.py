@@ -1,0 +1,64 @@
+"""Rail Options as a registered rules system
+(:class:`engine.rules.base.RulesSystem`).
+
+An order rails one unit: ``{"unit": ID, "to": TERRITORY}``, optionally
+under another ``option`` than the scenario's (a what-if) and in the
+``combat`` phase.  :meth:`RailOptionsSystem.check` is
+:meth:`~.adjudicator.RailOptionsAdjudicator.judge`'s :class:`~.results.RailVerdict`;
+:meth:`RailOptionsSystem.apply` records the move (:func:`~.records.record_move`)
+and returns the :class:`~.records.RecordedMove` whose ``undo`` takes it back
+exactly.  Rules: ``docs/rules/rail-options.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.territory.model import TerritoryScenario
+
+from ..base import RulesSystem, Verdict
+from ..registry import register
+from .adjudicator import RailOptionsAdjudicator
+from .config import SYSTEM, OptionNumber, RailConfig, config_from_dict, config_of
+from .records import RecordedMove, record_move
+from .results import RailVerdict
+
+
+@dataclass(frozen=True)
+class RailOptionsOrder:
+    """One rail move: ``unit`` to ``to`` (a territory id or name); ``option``
+    replaces the scenario's choice when given; ``phase`` is the movement
+    phase."""
+
+    unit: str
+    to: str
+    option: OptionNumber | None = None
+    phase: Literal["noncombat", "combat"] = "noncombat"
+
+
+@register
+class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
+    """Axis & Allies "Rail Options 1–4" on territory maps."""
+
+    name = SYSTEM
+    title = 'Axis & Allies "Rail Options 1-4"'
+    map_kinds = frozenset({"territory"})
+    Options = RailConfig
+    Order = RailOptionsOrder
+    doc = "docs/rules/rail-options.md"
+
+    def read_options(self, raw: Mapping[str, Any] | None) -> RailConfig:
+        return config_from_dict(raw or {})
+
+    def options(self, scenario: TerritoryScenario) -> RailConfig:
+        return config_of(scenario.ruleset.options)
+
+    def check(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> RailVerdict:
+        o: RailOptionsOrder = self.read_order(order)
+        return RailOptionsAdjudicator(scenario, o.option, o.phase).judge(o.unit, o.to)
+
+    def effect(self, scenario: TerritoryScenario, order: Mapping[str, Any], verdict: Verdict) -> RecordedMove:
+        assert isinstance(verdict, RailVerdict)
+        return record_move(scenario, verdict)
