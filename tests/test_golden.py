@@ -14,7 +14,11 @@ Each ``tests/golden/*.json`` file holds cases for one rules system::
 A case runs ``adjutant ARGV --json`` in process from the project root; the
 JSON printed must contain ``expect`` (dicts are matched as subsets,
 recursively; lists and scalars exactly) and the exit status must equal
-``exit`` (default 0).
+``exit`` (default 0).  A case with ``"scenario": FILE`` and ``"order": {...}``
+instead of ``argv`` runs the order through the file's system in the
+registry (``tests/golden_cases.py``: ``ok``, ``expect`` of the verdict's
+``to_data()``, ``applied`` of the record's, undo checked) — a system needs
+no CLI command to have golden cases.
 
 A file's ``"system"`` is the name of a registered rules system
 (:mod:`engine.rules.registry`) and the file is named after it; every
@@ -28,8 +32,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from golden_cases import contains, run_order_case
 
 from app.cli import main
+from engine.io import load_any
 from engine.rules import registry
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -48,29 +54,19 @@ def _cases() -> list[Any]:
     for f in sorted(GOLDEN.glob("*.json")):
         data = json.loads(f.read_text(encoding="utf-8"))
         for case in data["cases"]:
-            out.append(pytest.param(case, id=f"{f.stem}: {case['name']}"))
+            out.append(pytest.param(data["system"], case, id=f"{f.stem}: {case['name']}"))
     return out
 
 
-def _contains(got: Any, want: Any, where: str = "$") -> list[str]:
-    if isinstance(want, dict):
-        if not isinstance(got, dict):
-            return [f"{where}: expected an object, got {got!r}"]
-        out = []
-        for k, v in want.items():
-            if k not in got:
-                out.append(f"{where}.{k}: missing")
-            else:
-                out.extend(_contains(got[k], v, f"{where}.{k}"))
-        return out
-    return [] if got == want else [f"{where}: expected {want!r}, got {got!r}"]
-
-
-@pytest.mark.parametrize("case", _cases())
-def test_golden(case: dict[str, Any], in_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("system", "case"), _cases())
+def test_golden(system: str, case: dict[str, Any], in_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    if "order" in case:  # an order case: through the registry, no CLI command
+        problems = run_order_case(registry.get(system), load_any(case["scenario"]), case)
+        assert not problems, "\n".join(problems)
+        return
     code = main([*case["argv"], "--json"])
     out = capsys.readouterr().out
     result = json.loads(out)
     assert code == case.get("exit", 0), f"exit status {code}; output: {out}"
-    mismatches = _contains(result, case["expect"])
+    mismatches = contains(result, case["expect"])
     assert not mismatches, "\n".join(mismatches) + f"\nfull result: {json.dumps(result, indent=1)[:3000]}"

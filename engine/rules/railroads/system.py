@@ -1,7 +1,8 @@
 """Module I as a registered rules system (:class:`engine.rules.base.RulesSystem`).
 
 One order at a time: :meth:`Railroads.check` routes the order alone with
-:func:`~.routing.plan` (its capacity, control and path checks); a turn's
+:func:`~.routing.plan` (its capacity, control and path checks; an order by
+count also needs that many units ready in its start); a turn's
 orders are judged together, sharing the territories' capacity, by
 :func:`~.routing.plan` itself (``adjutant railplan``).
 :meth:`Railroads.apply` moves the order's units to the destination and
@@ -15,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from ...model import ModelError
-from ...territory.model import TerritoryScenario
+from ...territory.model import TerritoryScenario, TerritoryUnit
 from ..base import AtLeast, RulesSystem, UnitsMoved, Verdict
 from ..registry import register
 from .routing import plan
-from .rules import SYSTEM, RailPlan, RailroadOptions, RailRules
+from .rules import SYSTEM, RailOrder, RailPlan, RailroadOptions, RailRules, Refusal
 
 
 @dataclass(frozen=True)
@@ -51,22 +52,33 @@ class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
         return RailRules(scenario).options
 
     def check(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> RailPlan:
+        """The order routed alone (:func:`plan`); an order by count is
+        refused when fewer units than it names stand ready in its start."""
         self.read_order(order)
         rules = RailRules(scenario)
-        return plan(scenario, rules.read_orders([dict(order)]), rules)
+        (o,) = rules.read_orders([dict(order)])
+        if o.unit is None:
+            ready = _ready(scenario, o)
+            if len(ready) < o.count:
+                what = f"{o.unit_type} unit" if o.unit_type else "unit"
+                why = (f"only {len(ready)} {what}{'s' if len(ready) != 1 else ''} of "
+                       f"{scenario.side(o.nation).name} that have not moved stand in {scenario.map.label(o.start)}")
+                return RailPlan(False, "milp", (o,), refused=(Refusal(0, why),),
+                                reason=f"Refused: {rules.describe(o)}: {why}.", label=scenario.map.label)
+        return plan(scenario, [o], rules)
 
     def effect(self, scenario: TerritoryScenario, order: Mapping[str, Any], verdict: Verdict) -> UnitsMoved:
         assert isinstance(verdict, RailPlan)
         o = verdict.orders[0]
-        if o.unit is not None:
-            movers = [o.unit]
-        else:
-            here = sorted((u for u in scenario.units_in(o.start)
-                           if u.side == o.nation and (o.unit_type is None or u.type == o.unit_type)
-                           and not u.props.get("moved")), key=lambda u: u.id)
-            if len(here) < o.count:
-                what = f"{o.unit_type} unit(s)" if o.unit_type else "unit(s)"
-                raise ModelError(f"the order rails {o.count} {what} of {o.nation} from "
-                                 f"{scenario.map.label(o.start)}, but only {len(here)} that have not moved are there")
-            movers = [u.id for u in here[:o.count]]
+        movers = [o.unit] if o.unit is not None else [u.id for u in _ready(scenario, o)[:o.count]]
+        if len(movers) < o.count:
+            raise ModelError(f"{o.count} units were to rail from {scenario.map.label(o.start)}; {len(movers)} are there")
         return UnitsMoved.move(scenario, self.name, [(u, o.to) for u in movers])
+
+
+def _ready(scenario: TerritoryScenario, o: RailOrder) -> list[TerritoryUnit]:
+    """The units an order by count may move: the nation's (of the order's
+    type, when it names one) in its start that have not moved, by id."""
+    return sorted((u for u in scenario.units_in(o.start)
+                   if u.side == o.nation and (o.unit_type is None or u.type == o.unit_type)
+                   and not u.props.get("moved")), key=lambda u: u.id)
