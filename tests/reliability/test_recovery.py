@@ -10,11 +10,24 @@ starts a new window on the same state folder, as the next run would:
 edited model exactly (compared with the text the child wrote of its model),
 the file on disk is untouched, and the recovered work counts as unsaved.
 Declining it (a second crash) removes it.
+
+Every autosave is offered (issues 21 and 22): two child processes each open
+the same grid map and the same territory map in two windows, edit both,
+autosave and are SIGKILLed; one meta file is then broken.  The next start
+offers all four — both map kinds, both processes, the broken one too, with
+its problem named — and deletes none that the person has not chosen to
+discard ("Later" keeps them all); recovering them all restores each window's
+work exactly.  Liveness is the autosave's lock, not its process id: a meta
+naming a live unrelated process does not hide the autosave, and a live
+window's autosave is not offered.  A scenario name with a lone surrogate
+is autosaved and recovered unchanged.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,10 +36,13 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 
-from app.gui.autosave import find_recoveries
+from app.gui.autosave import Autosave, find_recoveries
+from app.gui.dialogs.recovery import RecoveryDialog, RecoveryRow
+from app.gui.document import Document
 from app.gui.main_window import MainWindow
-from engine.editing import new_scenario
-from engine.io import dumps_scenario, load_scenario, save_scenario
+from engine.editing import new_scenario, plan_paint
+from engine.grids import Cell
+from engine.io import dumps_any, dumps_scenario, load_any, load_scenario, save_scenario
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
@@ -129,3 +145,222 @@ def test_declined_recovery_after_a_hard_exit_is_removed(qtbot: Any, tmp_path: Pa
     assert not w.document.is_modified()
     assert find_recoveries(state) == []
     w.close()
+
+
+# -- every autosave is offered, none deleted unseen (issues 21, 22) -------------
+
+EUROPE = ROOT / "maps" / "railroad_module_europe.json"
+
+KILLED_CHILD = r"""
+import os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from pathlib import Path
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from app.gui.main_window import MainWindow
+from app.gui.territory import TerritoryWindow
+from engine.editing import plan_paint
+from engine.grids import Cell
+from engine.io import dumps_any, load_any
+
+grid_path, europe, state, out, value = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5])
+app = QApplication([])
+settings = QSettings(str(out / "settings.ini"), QSettings.Format.IniFormat)
+grid = MainWindow(load_any(grid_path), grid_path, settings, state, previews=[], autosave_ms=100)
+terr = TerritoryWindow(load_any(europe), europe, settings, state, autosave_ms=100)
+grid.show()
+terr.show()
+s = grid.document.scenario
+grid.document.push("Paint", plan_paint(s, "terrain", [Cell(value, 1), Cell(value, 2)], value))
+terr.select(["denmark"])
+terr.inspector.value.setValue(value + 5)
+terr.inspector.value.editingFinished.emit()
+assert grid.document.is_modified() and terr.document.is_modified()
+deadline = time.time() + 60
+while not (grid.autosave.data_path.exists() and terr.autosave.data_path.exists()) and time.time() < deadline:
+    app.processEvents()
+    time.sleep(0.02)
+(out / "grid.json").write_text(dumps_any(grid.document.scenario), encoding="utf-8")
+(out / "territory.json").write_text(dumps_any(terr.document.scenario), encoding="utf-8")
+print("autosaved", grid.autosave.key, terr.autosave.key, flush=True)
+while True:  # keep running (and holding the autosave locks) until killed
+    app.processEvents()
+    time.sleep(0.05)
+"""
+
+
+def _start_killed_child(grid_path: Path, state: Path, out: Path, value: int) -> subprocess.Popen[str]:
+    out.mkdir(parents=True)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               QT_QPA_PLATFORM="offscreen")
+    return subprocess.Popen([sys.executable, "-c", KILLED_CHILD, str(grid_path), str(EUROPE), str(state), str(out),
+                             str(value)], env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _wait_autosaved(child: subprocess.Popen[str]) -> list[str]:
+    assert child.stdout is not None
+    line = child.stdout.readline()
+    if not line.startswith("autosaved"):
+        child.kill()
+        _, err = child.communicate(timeout=60)
+        pytest.fail(f"the child did not autosave: {line!r} {err[-2000:]}")
+    return line.split()[1:]
+
+
+def test_every_autosave_of_two_killed_processes_is_offered_and_none_deleted_unseen(
+        qtbot: Any, tmp_path: Path) -> None:
+    grid_path = tmp_path / "campaign.json"
+    save_scenario(new_scenario("Campaign", {"kind": "square", "width": 12, "height": 9, "neighbours": 8},
+                               {"scheme": "ccrr"}), grid_path)
+    state = tmp_path / "state"
+    children = [_start_killed_child(grid_path, state, tmp_path / f"child{v}", v) for v in (2, 3)]
+    try:
+        keys = [key for child in children for key in _wait_autosaved(child)]
+        # while the children run, their autosaves are theirs: nothing is offered
+        assert find_recoveries(state) == []
+    finally:
+        for child in children:
+            if child.poll() is None:
+                os.kill(child.pid, signal.SIGKILL)
+            child.communicate(timeout=60)
+    assert [c.returncode for c in children] == [-signal.SIGKILL] * 2
+    folder = state / "autosave"
+    assert sorted(p.name for p in folder.glob("*.json") if not p.name.endswith(".meta.json")) == sorted(
+        f"{k}.json" for k in keys)
+    broken = folder / f"{keys[3]}.meta.json"  # the second child's territory autosave
+    broken.write_text('{"pid": 12, "name": "Eur', encoding="utf-8")
+    expected = sorted((tmp_path / f"child{v}" / f).read_text(encoding="utf-8")
+                      for v in (2, 3) for f in ("grid.json", "territory.json"))
+
+    w = _window(qtbot, tmp_path, load_scenario(grid_path), str(grid_path), state)
+    offered: list[Any] = []
+    # first start: decide later for all -> nothing deleted
+    w.ask_recover = lambda rec: offered.append(rec) or None  # type: ignore[method-assign]
+    assert not w.check_recovery()
+    assert sorted(r.key for r in offered) == sorted(keys)
+    assert {r.kind for r in offered if r.key != keys[3]} == {"grid", "territory"}
+    bad = next(r for r in offered if r.key == keys[3])
+    assert bad.problems and "cannot be read" in bad.problems[0] and bad.name == keys[3]
+    assert sorted(r.key for r in find_recoveries(state)) == sorted(keys)  # all kept
+    # the list the person sees names each one's map and window kind, the broken one included
+    rows = [w._recovery_row(r) for r in find_recoveries(state)]
+    assert sorted(r.kind or "" for r in rows) == ["grid", "grid", "territory", "territory"]
+    dialog = RecoveryDialog(rows, w)
+    assert dialog.table.rowCount() == 4
+    texts = [[dialog.table.item(r, c).text() for c in range(5)] for r in range(4)]
+    assert sum("Campaign" in t[0] for t in texts) == 2 and sum("territory" in t[3] for t in texts) == 2
+    assert any("cannot be read" in t[4] for t in texts)
+    dialog.reject()
+    assert set(dialog.answers().values()) == {None}  # "Decide later": nothing discarded
+    dialog.close()
+
+    # second start: recover them all -> each window's work, exactly
+    offered.clear()
+    w.ask_recover = lambda rec: offered.append(rec) or True  # type: ignore[method-assign]
+    assert w.check_recovery()
+    assert len(offered) == 4
+    windows = [w, *w._other_windows]
+    for other in w._other_windows:
+        other.ask_unsaved = lambda: "discard"  # closed below (they delete themselves on close)
+    assert len(windows) == 4 and all(x.document.is_modified() for x in windows)
+    assert sorted(dumps_any(x.document.scenario) for x in windows) == expected
+    assert sum(isinstance(x, MainWindow) for x in windows) == 2
+    assert find_recoveries(state) == []  # recovered work is now the live windows' own autosaves
+    assert sorted(x.autosave.data_path.exists() for x in windows) == [True] * 4
+    for other in list(w._other_windows):
+        other.close()
+    w.close()
+
+
+def _abandoned_autosave(state: Path, name: str = "Campaign") -> tuple[Autosave, str]:
+    doc = Document(new_scenario(name, {"kind": "square", "width": 8, "height": 6, "neighbours": 8},
+                                {"scheme": "ccrr"}))
+    doc.push("Paint", plan_paint(doc.scenario, "terrain", [Cell(1, 1)], 2))
+    auto = Autosave(doc, state)
+    assert auto.save_now()
+    auto.abandon()  # as a crash: the files stay, the lock is freed
+    return auto, doc.text()
+
+
+def test_a_meta_naming_a_live_unrelated_process_does_not_hide_the_autosave(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    auto, _ = _abandoned_autosave(state)
+    stranger = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        meta = json.loads(auto.meta_path.read_text(encoding="utf-8"))
+        meta["pid"] = stranger.pid  # the crashed run's pid, now reused by an unrelated live process
+        auto.meta_path.write_text(json.dumps(meta), encoding="utf-8")
+        recs = find_recoveries(state)
+        assert [r.key for r in recs] == [auto.key] and recs[0].problems == ()
+    finally:
+        stranger.kill()
+        stranger.wait()
+
+
+@pytest.mark.parametrize(("meta_text", "problem"), [
+    ("[1, 2, 3]", "not an Adjutant autosave meta file"),
+    ('{"name": 5, "time": "noon", "path": ["x"]}', "'path' is not text"),
+    ("\x00\xff garbage", "cannot be read"),
+    (None, "is missing"),
+])
+def test_a_malformed_or_foreign_meta_is_reported_and_the_autosave_offered(
+        tmp_path: Path, meta_text: str | None, problem: str) -> None:
+    state = tmp_path / "state"
+    auto, text = _abandoned_autosave(state)
+    if meta_text is None:
+        auto.meta_path.unlink()
+    else:
+        auto.meta_path.write_text(meta_text, encoding="utf-8")
+    recs = find_recoveries(state)
+    assert len(recs) == 1 and recs[0].data == auto.data_path
+    assert any(problem in p for p in recs[0].problems), recs[0].problems
+    assert recs[0].saved_at > 0 and recs[0].describe()
+    assert dumps_scenario(load_any(recs[0].data)) == text
+
+
+def test_a_live_autosave_is_not_offered_even_to_another_process(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    doc = Document(new_scenario("Live", {"kind": "square", "width": 8, "height": 6, "neighbours": 8},
+                                {"scheme": "ccrr"}))
+    doc.push("Paint", plan_paint(doc.scenario, "terrain", [Cell(1, 1)], 2))
+    auto = Autosave(doc, state)
+    try:
+        assert auto.save_now()
+        probe = ("import sys; from app.gui.autosave import find_recoveries; "
+                 "print(len(find_recoveries(__import__('pathlib').Path(sys.argv[1]))))")
+        env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+        r = subprocess.run([sys.executable, "-c", probe, str(state)], env=env, cwd=ROOT, capture_output=True,
+                           text=True, timeout=120, check=False)
+        assert r.stdout.strip() == "0", r.stderr[-2000:]  # held by this live process's lock
+    finally:
+        auto.close()
+
+
+def test_a_name_with_a_lone_surrogate_is_autosaved_and_recovered(qtbot: Any, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    name = "Bad \udc80 name"
+    _, text = _abandoned_autosave(state, name)
+    recs = find_recoveries(state)
+    assert len(recs) == 1 and recs[0].name == name
+    assert "\\udc80" in recs[0].describe()
+    w = _window(qtbot, tmp_path, new_scenario("Other", {"kind": "square", "width": 8, "height": 6, "neighbours": 8},
+                                              {"scheme": "ccrr"}), None, state)
+    w.ask_recover = lambda rec: True  # type: ignore[method-assign]
+    assert w.check_recovery()
+    assert w.document.scenario.name == name and w.document.text() == text
+    w.close()
+
+
+def test_the_recovery_dialog_gives_each_rows_choice(qtbot: Any, tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    autos = [_abandoned_autosave(state, f"Map {i}")[0] for i in range(3)]
+    rows = [RecoveryRow(r, load_any(r.data), "grid") for r in find_recoveries(state)]
+    dialog = RecoveryDialog(rows)
+    qtbot.addWidget(dialog)
+    dialog.set_choice(0, False)
+    dialog.set_choice(2, None)
+    dialog.accept()
+    answers = dialog.answers()
+    assert [answers[r.recovery.data] for r in rows] == [False, True, None]
+    assert {a.data_path for a in autos} == set(answers)
