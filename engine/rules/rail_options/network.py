@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,15 +58,17 @@ class RailGround:
         self._check_data()
         self._blocked_borders, self._barriers = self._crossings()
         self._ok: dict[str, dict[str, bool]] = {}
-        self._labels: dict[str, str] | None = None
+        self._labels: Mapping[str, str] | None = None
 
     @property
     def option(self) -> int:
         return self.cfg.option
 
     @property
-    def labels(self) -> dict[str, str]:
-        """Territory id -> name, for the results' ``to_data()``."""
+    def labels(self) -> Mapping[str, str]:
+        """Territory id -> name, shared (read-only by its type) by the
+        results this ground gives, for their ``to_data()``; a plain dict,
+        so results copy and pickle."""
         if self._labels is None:
             self._labels = {tid: t.name for tid, t in self.s.map.territories.items()}
         return self._labels

@@ -10,6 +10,7 @@ search) is :class:`~.network.RailGround`'s, handed to each option as ``g``.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.territory.model import Territory, TerritoryUnit
@@ -32,7 +33,7 @@ def _tech(bonus: int) -> str:
     return f" + {bonus} technology" if bonus else ""
 
 
-class RailOption:
+class RailOption(ABC):
     """What one option decides; the base holds the answers most options
     share.  Made by :class:`~.network.RailGround` for its ``cfg.option``."""
 
@@ -98,10 +99,10 @@ class RailOption:
         """The stations whose throughput a recorded move spent."""
         return []
 
+    @abstractmethod
     def max_cost(self, u: TerritoryUnit, start: Territory, nation_load: NationLoad | None) -> int:
         """The farthest ``u`` may go, in spaces (:data:`~.config.INF`: any
         distance)."""
-        raise NotImplementedError
 
     def points(self, cost: int) -> int:
         """Nation capacity a move of ``cost`` spaces uses."""
