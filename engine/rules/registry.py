@@ -1,9 +1,10 @@
 """The registry of rules systems: :func:`register` (a class decorator),
 :func:`get`, :func:`systems`, :func:`for_map_kind`.
 
-The built-in systems (:data:`BUILTIN_MODULES`) are imported the first time
-the registry is asked, so importing the engine or running ``adjutant
---help`` does not load every system.  The interface a system implements is
+The built-in systems (:data:`BUILTIN_MODULES`: every module and package of
+``engine/rules/`` but the interface and this registry) are imported the
+first time the registry is asked, so importing the engine or running
+``adjutant --help`` does not load every system.  The interface a system implements is
 :class:`engine.rules.base.RulesSystem`; ``docs/developing.md`` ("How to add a
 rules system") has the recipe.
 """
@@ -22,15 +23,24 @@ if TYPE_CHECKING:
 MAP_KINDS: frozenset[str] = frozenset({"square", "hex", "territory"})
 """The map kinds a system may name in ``map_kinds``."""
 
-BUILTIN_MODULES: tuple[str, ...] = (
-    "engine.rules.cwol_rail",
-    "engine.rules.gitm",
-    "engine.rules.acw",
-    "engine.rules.railroads",
-    "engine.rules.rail_options",
-)
-"""The modules of the systems that ship with Adjutant, imported the first
-time the registry is asked (each registers itself on import)."""
+NOT_SYSTEMS = frozenset({"base", "registry"})
+"""Modules of ``engine/rules/`` that are not rules systems."""
+
+
+def _builtin_modules() -> tuple[str, ...]:
+    import pkgutil
+
+    from . import __path__ as here
+
+    return tuple(f"{__package__}.{m.name}" for m in sorted(pkgutil.iter_modules(here), key=lambda m: m.name)
+                 if m.name not in NOT_SYSTEMS and not m.name.startswith("_"))
+
+
+BUILTIN_MODULES: tuple[str, ...] = _builtin_modules()
+"""The modules and packages of ``engine/rules/`` (each a system that
+registers itself on import), listed from the directory without importing
+them; the registry imports them the first time it is asked.  A new system
+is found by being there: no list to edit."""
 
 _SYSTEMS: dict[str, RulesSystem[Any, Any]] = {}
 _loaded = False
@@ -68,9 +78,13 @@ def unregister(name: str) -> None:
 def _load_builtins() -> None:
     global _loaded
     if not _loaded:
-        _loaded = True
-        for module in BUILTIN_MODULES:
-            importlib.import_module(module)
+        _loaded = True  # first, so a system that asks the registry while it loads does not loop
+        try:
+            for module in BUILTIN_MODULES:
+                importlib.import_module(module)
+        except BaseException:
+            _loaded = False
+            raise
 
 
 def systems() -> list[RulesSystem[Any, Any]]:
@@ -106,5 +120,5 @@ def for_map_kind(kind: str) -> list[RulesSystem[Any, Any]]:
     return [s for s in systems() if kind in s.map_kinds]
 
 
-
-__all__ = ["BUILTIN_MODULES", "MAP_KINDS", "for_map_kind", "get", "is_builtin", "names", "register", "systems", "unregister"]
+__all__ = ["BUILTIN_MODULES", "MAP_KINDS", "NOT_SYSTEMS", "for_map_kind", "get", "is_builtin", "names", "register",
+           "systems", "unregister"]
