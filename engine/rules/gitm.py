@@ -6,6 +6,11 @@ straight *leg* (start to waypoint, waypoint to end) is checked on its own.
 See ``docs/rules/gitm.md`` for every decision taken where the document is
 ambiguous.
 
+(Longer than 600 lines on purpose: the line, the squares it checks, the
+verdict and the registered system are one rule read top to bottom, and a
+system kept as a single module stays one file; ``docs/developing.md``,
+"How to add a rules system".)
+
 The line
     A leg from ``(c0, r0)`` to ``(c1, r1)`` has ``n = max(|c1-c0|, |r1-r0|)``
     steps.  Step ``i`` (``1 <= i <= n``) advances one whole square along the
