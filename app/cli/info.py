@@ -13,9 +13,15 @@ from engine.territory import TerritoryScenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 
+COMMANDS = {
+    "info": "describe a scenario: grid, numbering, layers, units, corner labels",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("info", help="describe a scenario: grid, numbering, layers, units, corner labels")
+    p = sub.add_parser("info", help=COMMANDS["info"])
     p.add_argument("file", metavar="FILE")
     add_json_flag(p)
     p.set_defaults(func=run)

@@ -9,9 +9,15 @@ from engine.io import iter_problems
 
 from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit
 
+COMMANDS = {
+    "validate": "check scenario files; exit 0 when all are valid",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("validate", help="check scenario files; exit 0 when all are valid",
+    p = sub.add_parser("validate", help=COMMANDS["validate"],
                        description="Load and check each scenario file. Prints one line per problem, "
                                    "naming the file, the JSON path and what was expected.")
     p.add_argument("files", nargs="+", metavar="FILE")

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.io import MAX_CELLS, MAX_SIDE
-from engine.io.tiled import import_tiled, load_terrain_map
-from engine.io.tiled.format import TiledError, _decode_csv, _decode_csv_items
+from engine.io.tiled import TiledError, import_tiled, load_terrain_map
+from engine.io.tiled.format import _decode_csv, _decode_csv_items
 
 EXAMPLES = Path("/usr/share/doc/tiled/examples")
 

@@ -48,8 +48,7 @@ from engine.io import ScenarioError, load_any, loads_any, loads_scenario
 from engine.io.triplea import TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
 try:
-    from engine.io.tiled import export_tiled, import_tiled
-    from engine.io.tiled.format import TiledError
+    from engine.io.tiled import TiledError, export_tiled, import_tiled
 except ImportError:  # the Tiled import/export is still being written
     export_tiled = import_tiled = None  # type: ignore[assignment]
     TiledError = ValueError  # type: ignore[assignment,misc]
