@@ -43,11 +43,9 @@ from typing import Any
 from engine.model import ModelError
 from engine.rules.base import Record, RulesSystem, Verdict, get
 
-from .journal import Entry, EntryKind, Journal, JournalError
+from .delta import GAME_KEY, DeltaMismatch, Snapshot, apply_delta, apply_turn, diff_turn
+from .journal import BranchOrigin, Entry, EntryKind, Journal, JournalError
 from .state import TurnState
-
-GAME_KEY = "game"
-"""Where a game keeps its data in ``scenario.state``."""
 
 DEFAULT_ONCE = frozenset({"moved", "railed", "marched"})
 
@@ -97,11 +95,12 @@ class Game:
         if system is None and isinstance(data, Mapping) and isinstance(data.get("system"), str):
             system = data["system"]
         self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
-        self._records: list[Record | TurnState | None] = []
+        self._records: list[Record | None] = []
         if isinstance(data, Mapping):
             self.turn = TurnState.from_data(data.get("turn", {}), f"state.{GAME_KEY}.turn")
             self.journal = Journal.from_data(data.get("journal", {}), f"state.{GAME_KEY}.journal")
             self._records = [None] * len(self.journal)
+            self._replay()
         else:
             sides = self.sides()
             self.turn = TurnState(turn=max(1, int(getattr(scenario, "turn", 1))), phase=self.phases[0],
@@ -184,7 +183,8 @@ class Game:
         """Check ``order`` and carry it out, or refuse it; either way the
         journal gets an entry, which is returned (``kind`` ``"order"`` or
         ``"refused"``).  ``time`` is the time of the post where the rules
-        take a number from it."""
+        take a number from it.  An applied order's ``effect`` holds the
+        action, the system's record and the data-level ``delta``."""
         verdict = self.check(order)
         text = summary or _summary(order)
         if not verdict.ok:
@@ -194,12 +194,21 @@ class Game:
             return entry
         assert verdict.system is not None
         before = self.turn.copy()
+        snap = Snapshot.take(self.scenario)
         record = self.system.effect(self.scenario, order, verdict.system)
         action = self._action(order)
         who = order.get("unit")
         if isinstance(who, str):
             self.turn.record(who, action)
-        effect = {"action": action, "record": record.to_data()}
+        spends = getattr(self.system, "turn_use", None)
+        if callable(spends):
+            for key, n in dict(spends(self.scenario, order, verdict.system)).items():
+                self.turn.used[key] = self.turn.used.get(key, 0) + int(n)
+        delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
+        game = diff_turn(before.to_data(), self.turn.to_data())
+        if game:
+            delta["game"] = game
+        effect = {"action": action, "record": record.to_data(), "delta": delta}
         try:
             return self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="order",
                                       system=self.system.name, summary=text, order=dict(order),
@@ -216,15 +225,17 @@ class Game:
         to the next phase, or (after the last) to the next side's first
         phase, or (after the last side) to the next turn."""
         before = self.turn.copy()
+        start = Snapshot.take(self.scenario)
         hook = getattr(self.system, "end_phase_effects", None)
-        effects: Sequence[EffectRecord] = hook(self.scenario, self.turn) if callable(hook) else ()
+        effects: Sequence[EffectRecord] = list(hook(self.scenario, self.turn)) if callable(hook) else []
         out = []
-        for fx in effects:
+        for fx, delta in zip(effects, self._effect_deltas(effects, start), strict=True):
             out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="effect",
                                           system=self.system.name, summary=fx.summary,
-                                          effect={"record": fx.record.to_data()}), fx.record))
-        last_phase = self.turn.phase == self.phases[-1]
+                                          effect={"record": fx.record.to_data(), "delta": delta}), fx.record))
         before_move = self.turn.copy()
+        snap = Snapshot.take(self.scenario)
+        last_phase = self.turn.phase == self.phases[-1]
         if not last_phase:
             self.turn.phase = self.phases[self.phases.index(self.turn.phase) + 1]
             kind: EntryKind = "end_phase"
@@ -244,10 +255,32 @@ class Game:
             kind = "end_turn"
             text = (f"end of the {self._side_name(before.side)}'s move; "
                     f"turn {self.turn.turn}: the {self._side_name(self.turn.side)} to move")
+        delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
+        delta["game"] = diff_turn(before_move.to_data(), self.turn.to_data())
         out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind=kind,
                                       system=self.system.name, summary=text,
-                                      effect={"turn": self.turn.to_data()}), before_move))
+                                      effect={"turn": self.turn.to_data(), "delta": delta}), None))
         return out
+
+    def _effect_deltas(self, effects: Sequence[EffectRecord], start: Snapshot) -> list[dict[str, Any]]:
+        """One delta per end-of-phase effect.  The hook applied them all;
+        their records are undone one by one (last first) to see what each
+        changed, then the deltas are applied forwards again, which leaves the
+        scenario exactly as the hook left it."""
+        if not effects:
+            return []
+        snaps = [Snapshot.take(self.scenario)]
+        for fx in reversed(effects):
+            fx.record.undo(self.scenario)
+            snaps.append(Snapshot.take(self.scenario))
+        snaps.reverse()
+        if snaps[0] != start:
+            raise ModelError(f"{self.system.title}: undoing its end-of-phase effects does not give back the "
+                             f"scenario as it was before them")
+        deltas = [snaps[i + 1].delta(self.scenario, snaps[i]) for i in range(len(effects))]
+        for d in deltas:
+            apply_delta(self.scenario, d, True, "an end-of-phase effect")
+        return deltas
 
     def end_turn(self) -> list[Entry]:
         """End every remaining phase of the side to move."""
@@ -258,33 +291,104 @@ class Game:
         return out
 
     def undo(self) -> Entry:
-        """Take back the last journal entry and its effect."""
+        """Take back the last journal entry and its effect: through the
+        system's record when the entry was made in this session, else (an
+        entry loaded from the file) by applying its delta backwards."""
         if not len(self.journal):
             raise JournalError("nothing to take back: the journal is empty")
+        n = len(self.journal)
+        entry = self.journal[-1]
         held = self._records[-1]
-        if held is None and self.journal[-1].kind != "refused":
-            raise JournalError(f"{self.journal[-1].label(len(self.journal))} was loaded from the file; "
-                               f"it can be taken back by replaying the game to the entry before it")
-        entry = self.journal.pop()
+        delta = entry.effect.get("delta")
+        where = entry.label(n)
+        if entry.kind != "refused" and not isinstance(delta, Mapping):
+            raise JournalError(f"{where} has no record of what it changed; it cannot be taken back")
+        turn = self.turn
+        if isinstance(delta, Mapping):
+            try:
+                turn = TurnState.from_data(apply_turn(self.turn.to_data(), delta.get("game", {}), False, where))
+                if held is not None:
+                    held.undo(self.scenario)
+                else:
+                    apply_delta(self.scenario, delta, False, where)
+            except DeltaMismatch as e:
+                raise JournalError(str(e)) from None
+        self.journal.pop()
         self._records.pop()
-        if isinstance(held, TurnState):
-            if entry.kind == "end_turn":
-                self.scenario.turn = held.turn
-            self.turn = held
-        elif held is not None:
-            held.undo(self.scenario)
-            if entry.kind == "order":
-                who = entry.order.get("unit")
-                if isinstance(who, str) and self.turn.acted.get(who):
-                    self.turn.acted[who].pop()
-                    if not self.turn.acted[who]:
-                        del self.turn.acted[who]
+        self.turn = turn
         self._save()
         return entry
 
     # ------------------------------------------------------------------
+    # replay
 
-    def _append(self, entry: Entry, record: Record | TurnState | None) -> Entry:
+    def _replay(self) -> None:
+        """Check that the journal reproduces the saved scenario: undo every
+        entry's delta (last first) to reach the turn-0 state, then apply them
+        all forwards again.  A :class:`JournalError` names the first entry
+        (walking back from the end) whose record does not match."""
+        self._walk(self.scenario, len(self.journal), 0)
+        self._walk(self.scenario, 0, len(self.journal))
+
+    def _walk(self, scenario: Any, frm: int, to: int) -> dict[str, Any]:
+        """Move ``scenario`` (at entry ``frm``, with the current turn state
+        at the journal's end when walking back) to entry ``to``; returns the
+        turn state's data there."""
+        turn = self.turn.to_data() if frm == len(self.journal) else self._turn_at(frm)
+        forward = to > frm
+        rng = range(frm, to) if forward else range(frm - 1, to - 1, -1)
+        for i in rng:
+            e = self.journal[i]
+            delta = e.effect.get("delta")
+            if not isinstance(delta, Mapping):
+                if e.kind == "refused":
+                    continue
+                raise JournalError(f"state.{GAME_KEY}.journal: {e.label(i + 1)} has no record of what it "
+                                   f"changed (effect.delta); the game cannot be replayed")
+            where = f"state.{GAME_KEY}.journal: {e.label(i + 1)} does not match the scenario"
+            try:
+                turn = apply_turn(turn, delta.get("game", {}), forward, where)
+                apply_delta(scenario, delta, forward, where)
+            except DeltaMismatch as err:
+                raise JournalError(str(err)) from None
+        return turn
+
+    def _turn_at(self, n: int) -> dict[str, Any]:
+        turn = self.turn.to_data()
+        for i in range(len(self.journal) - 1, n - 1, -1):
+            delta = self.journal[i].effect.get("delta")
+            if isinstance(delta, Mapping):
+                turn = apply_turn(turn, delta.get("game", {}), False, self.journal[i].label(i + 1))
+        return turn
+
+    def at(self, n: int) -> Any:
+        """A copy of the scenario as it was after entry ``n`` (0: before the
+        first), with its game data (turn state, the first ``n`` entries) as
+        they were then: the editor's read-only replay."""
+        if not 0 <= n <= len(self.journal):
+            raise JournalError(f"no entry {n}: the journal has {len(self.journal)} entries (0 to "
+                               f"{len(self.journal)})")
+        copy = self.scenario.copy()
+        turn = self._walk(copy, len(self.journal), n)
+        copy.state[GAME_KEY] = {"system": self.system.name, "turn": turn,
+                                "journal": self.journal.upto(n).to_data()}
+        return copy
+
+    def branch(self, n: int, source: str) -> Any:
+        """A new scenario at entry ``n`` for a what-if, its journal marked as
+        a branch of ``source`` (the original's name or file) at entry ``n``."""
+        copy = self.at(n)
+        journal = self.journal.branch(n, source)
+        copy.state[GAME_KEY]["journal"] = journal.to_data()
+        return copy
+
+    @property
+    def branch_of(self) -> BranchOrigin | None:
+        return self.journal.branch_of
+
+    # ------------------------------------------------------------------
+
+    def _append(self, entry: Entry, record: Record | None) -> Entry:
         sealed = self.journal.append(entry)
         self._records.append(record)
         self._save()

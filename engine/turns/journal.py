@@ -139,6 +139,7 @@ class Journal:
 
     def __init__(self, entries: Sequence[Entry] = (), branch_of: BranchOrigin | None = None) -> None:
         self._entries: list[Entry] = []
+        self._data: list[dict[str, Any]] = []
         self.branch_of = branch_of
         for e in entries:
             self.append(e)
@@ -165,12 +166,14 @@ class Journal:
         """Seal ``entry`` after the head and keep it; returns the sealed entry."""
         sealed = entry.sealed(self.head)
         self._entries.append(sealed)
+        self._data.append(sealed.to_data())
         return sealed
 
     def pop(self) -> Entry:
         """Take back the last entry (``JournalError`` when there is none)."""
         if not self._entries:
             raise JournalError("the journal is empty: there is no entry to take back")
+        self._data.pop()
         return self._entries.pop()
 
     def upto(self, n: int) -> Journal:
@@ -179,6 +182,7 @@ class Journal:
             raise JournalError(f"no entry {n}: the journal has {len(self._entries)} entries")
         j = Journal(branch_of=self.branch_of)
         j._entries = list(self._entries[:n])
+        j._data = list(self._data[:n])
         return j
 
     def branch(self, n: int, source: str) -> Journal:
@@ -187,6 +191,7 @@ class Journal:
         shared = self.upto(n)
         j = Journal(branch_of=BranchOrigin(source, n, shared.head))
         j._entries = list(shared._entries)
+        j._data = list(shared._data)
         return j
 
     def turns(self) -> dict[int, list[int]]:
@@ -198,7 +203,7 @@ class Journal:
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "count": len(self._entries), "head": self.head,
-                                "entries": [e.to_data() for e in self._entries]}
+                                "entries": list(self._data)}
         if self.branch_of is not None:
             data["branch_of"] = self.branch_of.to_data()
         return data
@@ -243,6 +248,7 @@ class Journal:
                                f"{len(entries)} entries: entries were added or removed by hand")
         j = cls(branch_of=branch_of)
         j._entries = entries
+        j._data = [e.to_data() for e in entries]
         return j
 
 

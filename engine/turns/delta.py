@@ -1,0 +1,284 @@
+"""Data-level deltas: what an order or an end of phase changed in a scenario,
+as plain JSON data a journal entry keeps, so a game loaded from its file can
+be replayed from its turn-0 state and its entries undone (``docs/turns.md``,
+"Replay").
+
+A :class:`Snapshot` is taken before and after a step, of what orders can
+change and nothing else (never a whole map): each unit's data, the keys of
+``scenario.state`` other than ``game`` (the journal's own), the turn number
+and, on territory maps, each territory's data other than its shape.  The
+difference is a delta::
+
+    {"turn": [3, 4],
+     "units": {"US-1": [{"at": "0410", ...}, {"at": "0510", ...}], "CS-2": [{...}, null]},
+     "order": [["US-1", "CS-2"], ["US-1"]],
+     "state": {"acw": [{...}, {...}]},
+     "territories": {"posen": [{"controller": "ussr", ...}, {"controller": "germany", ...}]},
+     "game": {"acted": {"US-1": [null, ["moved"]]}, "phase": ["movement", "combat"]}}
+
+with ``[before, after]`` pairs (``null`` for a unit that did not exist) and
+only what changed.  ``order`` (the unit ids in file order) is there only
+when units were created, removed or reordered.  ``game`` is the difference
+of the turn state (:class:`~engine.turns.state.TurnState`).
+
+:func:`apply_delta` applies a delta forwards or backwards and first checks
+that the scenario is where the delta starts from, raising
+:class:`DeltaMismatch` naming what differs; replay uses that check to find
+the first entry whose record does not match the file.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.model import ModelError, Unit
+from engine.territory.model import TerritoryUnit
+
+GAME_KEY = "game"
+"""Where a game keeps its data in ``scenario.state`` (never part of a delta:
+the journal is there)."""
+
+TERRITORY_FIELDS = ("name", "sea", "value", "owner", "controller", "control_since", "control_since_side",
+                    "impassable", "features")
+"""The fields of a territory an order can change (its shape and label point
+it cannot)."""
+
+
+class DeltaMismatch(ModelError):
+    """The scenario is not where a delta starts from: the message says what
+    differs (a unit, a state key, a territory, the turn)."""
+
+
+def _is_territory(scenario: Any) -> bool:
+    return hasattr(scenario.map, "territories")
+
+
+def unit_data(scenario: Any, u: Any) -> dict[str, Any]:
+    """One unit as plain data, ``at`` written as the file writes it (a
+    cell's label on a grid map, a territory id on a territory map)."""
+    at = u.at if _is_territory(scenario) else scenario.map.label(u.at)
+    return {"side": u.side, "type": u.type, "at": at, "strength": u.strength, "name": u.name,
+            "props": copy.deepcopy(u.props)}
+
+
+def _text(value: Any) -> str:
+    """JSON text keeping the keys' order (the file keeps it, and undo must
+    give back the same file)."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def _unit_key(u: Any) -> tuple[Any, ...]:
+    return (u.side, u.type, u.at, u.strength, u.name, _text(u.props) if u.props else "")
+
+
+def _territory_data(t: Any) -> dict[str, Any]:
+    return {f: copy.deepcopy(getattr(t, f)) for f in TERRITORY_FIELDS}
+
+
+def _territory_key(t: Any) -> tuple[Any, ...]:
+    return (t.name, t.sea, t.value, t.owner, t.controller, t.control_since, t.control_since_side, t.impassable,
+            _text(t.features) if t.features else "")
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What orders can change, keyed for a cheap comparison (see the module
+    docstring); :meth:`delta` turns two snapshots into a delta."""
+
+    turn: int
+    order: tuple[str, ...]
+    units: dict[str, tuple[Any, ...]]
+    state: dict[str, str]
+    territories: dict[str, tuple[Any, ...]]
+
+    @classmethod
+    def take(cls, scenario: Any) -> Snapshot:
+        terrs = ({tid: _territory_key(t) for tid, t in scenario.map.territories.items()}
+                 if _is_territory(scenario) else {})
+        return cls(int(scenario.turn), tuple(u.id for u in scenario.units),
+                   {u.id: _unit_key(u) for u in scenario.units},
+                   {k: _text(v) for k, v in scenario.state.items() if k != GAME_KEY}, terrs)
+
+    def delta(self, scenario: Any, before: Snapshot) -> dict[str, Any]:
+        """The delta from ``before`` to this snapshot, both sides read from
+        the snapshots' keys (``scenario`` only names cells by their labels),
+        so it can be taken after the scenario moved on."""
+        out: dict[str, Any] = {}
+        if before.turn != self.turn:
+            out["turn"] = [before.turn, self.turn]
+        units: dict[str, Any] = {}
+        for uid in before.units.keys() | self.units.keys():
+            b, a = before.units.get(uid), self.units.get(uid)
+            if b != a:
+                units[uid] = [None if b is None else _key_unit_data(scenario, b),
+                              None if a is None else _key_unit_data(scenario, a)]
+        if units:
+            out["units"] = dict(sorted(units.items()))
+        if before.order != self.order:
+            out["order"] = [list(before.order), list(self.order)]
+        state = {k: [_loads(before.state.get(k)), _loads(self.state.get(k))]
+                 for k in sorted(before.state.keys() | self.state.keys()) if before.state.get(k) != self.state.get(k)}
+        if state:
+            out["state"] = state
+        terrs = {}
+        for tid in sorted(self.territories):
+            b, a = before.territories.get(tid), self.territories[tid]
+            if b != a and b is not None:
+                terrs[tid] = [_key_territory_data(b), _key_territory_data(a)]
+        if terrs:
+            out["territories"] = terrs
+        return out
+
+
+def _loads(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _key_unit_data(scenario: Any, key: tuple[Any, ...]) -> dict[str, Any]:
+    side, type_, at, strength, name, props = key
+    if not _is_territory(scenario):
+        at = scenario.map.label(at)
+    return {"side": side, "type": type_, "at": at, "strength": strength, "name": name,
+            "props": json.loads(props) if props else {}}
+
+
+def _key_territory_data(key: tuple[Any, ...]) -> dict[str, Any]:
+    values = list(key[:-1]) + [json.loads(key[-1]) if key[-1] else {}]
+    return dict(zip(TERRITORY_FIELDS, values, strict=True))
+
+
+def diff_turn(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """The difference of two turn states' data (``TurnState.to_data()``):
+    scalars as ``[before, after]``, the ``acted``/``used``/``banked`` objects
+    key by key."""
+    out: dict[str, Any] = {}
+    for k in sorted(before.keys() | after.keys()):
+        b, a = before.get(k), after.get(k)
+        if b == a:
+            continue
+        if isinstance(b, Mapping) and isinstance(a, Mapping):
+            out[k] = {kk: [b.get(kk), a.get(kk)] for kk in sorted(b.keys() | a.keys()) if b.get(kk) != a.get(kk)}
+        else:
+            out[k] = [b, a]
+    return out
+
+
+def apply_turn(data: Mapping[str, Any], diff: Mapping[str, Any], forward: bool, where: str) -> dict[str, Any]:
+    """The turn state's data after applying ``diff`` (forwards or
+    backwards) to ``data``; :class:`DeltaMismatch` when ``data`` is not where
+    the diff starts."""
+    src, dst = (0, 1) if forward else (1, 0)
+    out = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in data.items()}
+    for k, change in diff.items():
+        if isinstance(change, Mapping):
+            sub = out.setdefault(k, {})
+            if not isinstance(sub, dict):
+                raise DeltaMismatch(f"{where}: the turn's {k} is not an object")
+            for kk, pair in change.items():
+                if sub.get(kk) != pair[src]:
+                    raise DeltaMismatch(f"{where}: the turn's {k}.{kk} is {sub.get(kk)!r}, "
+                                        f"the record says {pair[src]!r}")
+                if pair[dst] is None:
+                    sub.pop(kk, None)
+                else:
+                    sub[kk] = pair[dst]
+            out[k] = dict(sorted(sub.items()))
+        else:
+            if out.get(k) != change[src]:
+                raise DeltaMismatch(f"{where}: the turn's {k} is {out.get(k)!r}, the record says {change[src]!r}")
+            out[k] = change[dst]
+    return out
+
+
+def apply_delta(scenario: Any, delta: Mapping[str, Any], forward: bool = True, where: str = "the record") -> None:
+    """Apply ``delta`` (without its ``game`` part) to ``scenario``, forwards
+    or backwards.  Everything is checked before anything changes: a
+    :class:`DeltaMismatch` names the first unit, state key, territory or the
+    turn that is not where the delta starts, and leaves the scenario as it
+    was.  ``where`` names the entry in messages."""
+    src, dst = (0, 1) if forward else (1, 0)
+    try:
+        _check(scenario, delta, src, where)
+    except (KeyError, TypeError, IndexError, ValueError, ModelError) as e:
+        if isinstance(e, DeltaMismatch):
+            raise
+        raise DeltaMismatch(f"{where}: its record cannot be read ({e})") from None
+    if "turn" in delta:
+        scenario.turn = delta["turn"][dst]
+    units = delta.get("units", {})
+    if units:
+        by_id = {u.id: u for u in scenario.units}
+        for uid, pair in units.items():
+            data = pair[dst]
+            if data is None:
+                by_id.pop(uid, None)
+            elif uid in by_id:
+                _set_unit(scenario, by_id[uid], data)
+            else:
+                by_id[uid] = _new_unit(scenario, uid, data)
+        if "order" in delta:
+            ids = delta["order"][dst]
+        else:
+            ids = [u.id for u in scenario.units if u.id in by_id]
+        scenario.units[:] = [by_id[i] for i in ids]
+    for key, pair in delta.get("state", {}).items():
+        if pair[dst] is None:
+            scenario.state.pop(key, None)
+        else:
+            scenario.state[key] = copy.deepcopy(pair[dst])
+    for tid, pair in delta.get("territories", {}).items():
+        t = scenario.map.territories[tid]
+        for f in TERRITORY_FIELDS:
+            setattr(t, f, copy.deepcopy(pair[dst][f]))
+
+
+def _check(scenario: Any, delta: Mapping[str, Any], src: int, where: str) -> None:
+    if "turn" in delta and scenario.turn != delta["turn"][src]:
+        raise DeltaMismatch(f"{where}: the scenario is at turn {scenario.turn}, the record says "
+                            f"{delta['turn'][src]}")
+    by_id = {u.id: u for u in scenario.units}
+    for uid, pair in delta.get("units", {}).items():
+        want = pair[src]
+        u = by_id.get(uid)
+        if want is None:
+            if u is not None:
+                raise DeltaMismatch(f"{where}: unit {uid} exists, the record says it does not")
+        elif u is None:
+            raise DeltaMismatch(f"{where}: unit {uid} is missing, the record says it is at {want['at']}")
+        elif unit_data(scenario, u) != want:
+            raise DeltaMismatch(f"{where}: unit {uid} is {_show(unit_data(scenario, u))}, the record says "
+                                f"{_show(want)}")
+    if "order" in delta and [u.id for u in scenario.units] != list(delta["order"][src]):
+        raise DeltaMismatch(f"{where}: the units are not in the order the record says")
+    for key, pair in delta.get("state", {}).items():
+        if scenario.state.get(key) != pair[src]:
+            raise DeltaMismatch(f"{where}: state.{key} is not what the record says")
+    if delta.get("territories"):
+        terrs = scenario.map.territories
+        for tid, pair in delta["territories"].items():
+            if tid not in terrs:
+                raise DeltaMismatch(f"{where}: no territory {tid}")
+            if _territory_data(terrs[tid]) != pair[src]:
+                raise DeltaMismatch(f"{where}: territory {tid} is not what the record says")
+
+
+def _show(d: Mapping[str, Any]) -> str:
+    return ", ".join(f"{k} {v!r}" for k, v in d.items() if v not in (None, {}))
+
+
+def _set_unit(scenario: Any, u: Any, data: Mapping[str, Any]) -> None:
+    u.side, u.type, u.strength, u.name = data["side"], data["type"], data["strength"], data["name"]
+    u.props = copy.deepcopy(data["props"])
+    u.at = data["at"] if _is_territory(scenario) else scenario.map.parse_label(data["at"])
+
+
+def _new_unit(scenario: Any, uid: str, data: Mapping[str, Any]) -> Any:
+    if _is_territory(scenario):
+        return TerritoryUnit(uid, data["side"], data["type"], data["at"], data["strength"], data["name"],
+                             copy.deepcopy(data["props"]))
+    return Unit(uid, data["side"], data["type"], scenario.map.parse_label(data["at"]), data["strength"],
+                data["name"], copy.deepcopy(data["props"]))
