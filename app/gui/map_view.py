@@ -93,9 +93,10 @@ class MapView(QAbstractScrollArea):
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.horizontalScrollBar().setSingleStep(32)
         self.verticalScrollBar().setSingleStep(32)
-        app = QApplication.instance()
-        if app is not None:
-            app.installEventFilter(self)  # Space + drag without the focus (eventFilter); Qt drops it with the view
+        self._watching_keys = False
+        """Whether :meth:`eventFilter` is installed on the application: from
+        the first mouse move over the map until the mouse leaves it (and
+        Space is up), so other events cost nothing."""
 
     # ------------------------------------------------------------------
     # hooks
@@ -299,7 +300,18 @@ class MapView(QAbstractScrollArea):
         self.mousePressed.emit(self._mouse_event(event.position(), button, event.modifiers()))
         event.accept()
 
+    def _watch_keys(self, on: bool) -> None:
+        app = QApplication.instance()
+        if app is None or on == self._watching_keys:
+            return
+        self._watching_keys = on
+        if on:
+            app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
+
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        self._watch_keys(True)
         if self._pan is not None:
             start, h0, v0 = self._pan
             d = event.position() - start
@@ -327,6 +339,8 @@ class MapView(QAbstractScrollArea):
         event.accept()
 
     def leaveEvent(self, event: QEvent) -> None:
+        if not self._space:
+            self._watch_keys(False)
         self._set_hover(None)
         super().leaveEvent(event)
 
@@ -334,7 +348,8 @@ class MapView(QAbstractScrollArea):
         """Space + drag pans even when another widget has the keyboard focus
         (a palette button, a dock; issue 18, item 8): while the mouse is over
         the map, Space goes to the map unless the focus is in a text field.
-        Installed on the application (see ``__init__``)."""
+        Installed on the application while the mouse is over the map
+        (:meth:`_watch_keys`)."""
         t = event.type()
         if t not in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease) or not isinstance(event, QKeyEvent) \
                 or event.key() != Qt.Key.Key_Space:
@@ -348,6 +363,8 @@ class MapView(QAbstractScrollArea):
         if not self._space or watched is self:
             return False
         self.keyReleaseEvent(event)  # wherever the focus went meanwhile, the release ends the pan mode
+        if not self.viewport().underMouse():
+            self._watch_keys(False)
         return True
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
