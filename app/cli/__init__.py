@@ -7,6 +7,24 @@ command lives in its own module in this package and exposes
 taking the parsed arguments and returning the exit status).  Modules are
 discovered automatically, so adding a command touches no other file.
 
+Start-up stays cheap because a run imports only the module of the command it
+runs (issue 19: every command used to import every other one's engine code,
+scipy, networkx and shapely included).  For that, each command module states
+its commands in a module-level literal, read from the source without
+importing the module::
+
+    COMMANDS = {"reach": "ACW: every hex a unit can reach ...", ...}
+
+mapping each command name ``register`` adds to its one-line help (``register``
+passes ``help=COMMANDS[name]`` to ``add_parser``, so the text lives once).
+``adjutant --help`` lists every command from these literals and imports no
+command module; ``adjutant NAME ...`` imports and registers only the module
+whose ``COMMANDS`` names NAME.  A module may import what it needs at its top
+(``app.cli.common`` itself imports nothing heavy: the loaders import
+``engine.io`` when called).  A module without ``COMMANDS`` still works, but
+is imported on every run; ``tests/test_cli_startup.py`` requires the literal
+to match what ``register`` adds.
+
 Every command prints human text by default and one JSON object with
 ``--json``.  Failures print a clear message (and ``{"error": ...}`` under
 ``--json``) and exit 1; argument errors exit 2; nothing prints a traceback.
@@ -20,13 +38,11 @@ closed pipe).
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
-
-from engine.model import ModelError
 
 from .common import EXIT_FAIL, CliError, strict_json
 
@@ -36,20 +52,66 @@ SAMPLE = "acw_short_campaign.json"
 """The bundled scenario ``adjutant`` opens with no arguments."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def declared_commands(path: str) -> dict[str, str] | None:
+    """The ``COMMANDS`` literal of the command module at ``path`` (command
+    name -> one-line help), read from its source without importing it; None
+    when the module has no such literal (it is then imported to register)."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), filename=path)
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
+        if not any(isinstance(t, ast.Name) and t.id == "COMMANDS" for t in targets):
+            continue
+        try:
+            commands = ast.literal_eval(value)
+        except ValueError:
+            commands = None
+        if not (isinstance(commands, dict) and commands
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in commands.items())):
+            raise SyntaxError(f"{path}: COMMANDS must be a literal dict of command name -> help text")
+        return commands
+    return None
+
+
+def command_modules() -> list[tuple[str, dict[str, str] | None]]:
+    """Every command module of this package, by name, with its declared
+    commands (None: not declared)."""
+    folder = __path__[0]
+    names = sorted(n[:-3] for n in os.listdir(folder)
+                   if n.endswith(".py") and not n.startswith("_") and n != "common.py")
+    return [(n, declared_commands(os.path.join(folder, n + ".py"))) for n in names]
+
+
+def _register(sub: argparse._SubParsersAction, module_name: str) -> None:  # type: ignore[type-arg]
+    module = importlib.import_module(f"{__name__}.{module_name}")
+    register = getattr(module, "register", None)
+    if register is not None:
+        register(sub)
+
+
+def build_parser(command: str | None = None, *, lazy: bool = False) -> argparse.ArgumentParser:
+    """The ``adjutant`` parser.  By default every command module is imported
+    and registered.  With ``lazy``, only the module declaring ``command`` is
+    (when some module declares it): the other declared commands are listed
+    by name and help only, enough for ``adjutant --help`` and for telling a
+    command from a file name."""
     parser = argparse.ArgumentParser(
         prog="adjutant",
         description="Map editor and movement adjudicator for square, hex and territory wargames. "
                     "Run without a command to open the editor (on FILE, or on a bundled sample).",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_") or info.name == "common":
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        register = getattr(module, "register", None)
-        if register is not None:
-            register(sub)
+    for name, declared in command_modules():
+        if declared is None or not lazy or command in declared:
+            _register(sub, name)
+        else:
+            for cmd, help_text in declared.items():
+                sub.add_parser(cmd, help=help_text)
     return parser
 
 
@@ -91,10 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr]
     if not args_list:
         return _open_gui(None)
+    parser = build_parser(args_list[0], lazy=True)
+    commands = set(parser._subparsers._group_actions[0].choices)  # type: ignore[union-attr, arg-type]
     if args_list[0] not in commands and not args_list[0].startswith("-"):
         if len(args_list) > 1:
             parser.error(f"unknown command '{args_list[0]}' (commands: {', '.join(sorted(commands))})")
@@ -105,7 +167,7 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_FAIL
     try:
         return int(args.func(args))
-    except (CliError, ModelError, ValueError) as e:
+    except (CliError, ValueError) as e:  # engine.model.ModelError is a ValueError
         message = e.message if isinstance(e, CliError) else str(e)
         problems = e.problems if isinstance(e, CliError) else []
         if getattr(args, "json", False):

@@ -24,9 +24,17 @@ from engine.rules.acw.units import display_name, movement_of
 
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load
 
+COMMANDS = {
+    "reach": "ACW: every hex a unit can reach this turn, its cost, and where it must halt",
+    "stacking": "ACW: every hex over the stacking limit, with its units",
+    "combat": "ACW: resolve a combat by the post-time procedure",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("reach", help="ACW: every hex a unit can reach this turn, its cost, and where it must halt",
+    p = sub.add_parser("reach", help=COMMANDS["reach"],
                        description="List the hexes a unit can move to this turn under the ACW rules: terrain and "
                                    "river costs, bridges, and the hexes next to the enemy where it must halt.")
     p.add_argument("file", metavar="FILE")
@@ -34,14 +42,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     add_json_flag(p)
     p.set_defaults(func=run_reach)
 
-    p = sub.add_parser("stacking", help="ACW: every hex over the stacking limit, with its units",
+    p = sub.add_parser("stacking", help=COMMANDS["stacking"],
                        description="Check the stacking limit (3 infantry or cavalry per hex; artillery and HQ "
                                    "stack on top). Exit 1 when some hex is over the limit.")
     p.add_argument("file", metavar="FILE")
     add_json_flag(p)
     p.set_defaults(func=run_stacking)
 
-    p = sub.add_parser("combat", help="ACW: resolve a combat by the post-time procedure",
+    p = sub.add_parser("combat", help=COMMANDS["combat"],
                        description="Resolve a combat from factors (--attacker, --defender) or from a scenario "
                                    "(FILE --attack HEX --defend HEX), at the attack post's time.")
     p.add_argument("file", metavar="FILE", nargs="?", help="scenario; with --attack/--defend the units there fight")

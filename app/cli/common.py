@@ -8,11 +8,12 @@ import json
 import math
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.io import Problem, ScenarioError, load_any, load_scenario
-from engine.model import Scenario
-from engine.territory import TerritoryScenario
+if TYPE_CHECKING:  # the loaders import engine.io when called: see app/cli/__init__.py on start-up
+    from engine.io import Problem
+    from engine.model import Scenario
+    from engine.territory import TerritoryScenario
 
 EXIT_OK = 0
 EXIT_FAIL = 1  # invalid input, refused order, failed check
@@ -40,6 +41,8 @@ def _cannot_load(path: str, problems: list[Problem]) -> CliError:
 
 def load(path: str) -> Scenario:
     """Load a grid scenario or raise :class:`CliError` listing every problem."""
+    from engine.io import ScenarioError, load_scenario
+
     try:
         return load_scenario(path)
     except ScenarioError as e:
@@ -49,6 +52,9 @@ def load(path: str) -> Scenario:
 def load_territory(path: str, needed_for: str) -> TerritoryScenario:
     """Load a territory scenario, or raise :class:`CliError` listing every
     problem, or saying that a grid map cannot serve ``needed_for``."""
+    from engine.io import ScenarioError, load_any
+    from engine.territory import TerritoryScenario
+
     try:
         s = load_any(path)
     except ScenarioError as e:

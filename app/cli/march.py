@@ -16,8 +16,15 @@ PICTURE_MAX = 40
 """Widest/tallest move (in squares) the text output draws as a picture."""
 
 
+COMMANDS = {
+    "march": "GITM tactical move: is a straight-line march blocked by terrain or units?",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("march", help="GITM tactical move: is a straight-line march blocked by terrain or units?",
+    p = sub.add_parser("march", help=COMMANDS["march"],
                        description="Check a GITM straight-line march from the unit's square to --to "
                                    "(through --via when given): the squares checked for terrain and units "
                                    "(T/U) and for units only (U), and what blocks it. Exit status 1 when blocked.")

@@ -21,9 +21,16 @@ NOBODY = ("none", "nobody", "-", ".")
 square, unless a side has that id or name."""
 
 
+COMMANDS = {
+    "rail": "CWOL rail move: arrive (<=40), stop after 40 (41-80) or stay (no path within 80)",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "rail", help="CWOL rail move: arrive (<=40), stop after 40 (41-80) or stay (no path within 80)",
+        "rail", help=COMMANDS["rail"],
         description="Find the shortest rail path, held by the unit's side, from the unit to a square and say "
                     "what the CWOL 40/80-square rule makes of it. Exit 0 for any verdict, 1 for bad input.")
     p.add_argument("file", metavar="FILE")

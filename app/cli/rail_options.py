@@ -17,10 +17,16 @@ from engine.rules.rail_options import OPTION_NAMES, RailOptionsAdjudicator, Rail
 
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
 
+COMMANDS = {
+    "rail-options": "Axis & Allies Rail Options 1-4: where a unit can rail, or whether a rail move is allowed",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "rail-options", help="Axis & Allies Rail Options 1-4: where a unit can rail, or whether a rail move is allowed",
+        "rail-options", help=COMMANDS["rail-options"],
         description="Judge rail movement on a territory map under Axis & Allies 'Rail Options 1-4'. Without --to, "
                     "list every territory the unit can reach by rail this turn with the cost; with --to, the "
                     "verdict, the path and the capacity used (exit 1 when refused).")

@@ -13,10 +13,16 @@ from engine.rules.railroads import RailRules, plan, preview
 
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
 
+COMMANDS = {
+    "railplan": "route rail orders on a territory map within rail capacities; name the bottleneck",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "railplan", help="route rail orders on a territory map within rail capacities; name the bottleneck",
+        "railplan", help=COMMANDS["railplan"],
         description="Route a set of rail orders (Axis & Allies Module I: Railroads). ORDERS.json holds a list "
                     "(or {\"orders\": [...]}) of {\"unit\": ID, \"to\": TERRITORY} or "
                     "{\"nation\": N, \"from\": T, \"to\": T, \"count\": K}. Exit 0 when every order fits, 1 when not.")

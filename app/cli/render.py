@@ -14,9 +14,15 @@ from engine.io import ScenarioError, load_any, refuse_input
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 
+COMMANDS = {
+    "render": "draw a grid map to a PNG or SVG file",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("render", help="draw a grid map to a PNG or SVG file",
+    p = sub.add_parser("render", help=COMMANDS["render"],
                        description="Draw the whole map of a square- or hex-grid scenario to an image, as the "
                                    "editor draws it (terrain, control, rivers, roads, rail, places, units). "
                                    "Needs no display (uses Qt's offscreen platform unless QT_QPA_PLATFORM is set). "

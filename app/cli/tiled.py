@@ -15,10 +15,17 @@ from engine.model import Scenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit, load
 
+COMMANDS = {
+    "import-tiled": "import a Tiled map (TMX or JSON; orthogonal or hexagonal) as a scenario",
+    "export-tiled": "export a grid scenario as a Tiled map (TMX or JSON) with a generated tileset",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "import-tiled", help="import a Tiled map (TMX or JSON; orthogonal or hexagonal) as a scenario",
+        "import-tiled", help=COMMANDS["import-tiled"],
         description="Read a Tiled map (TMX, parsed safely, or Tiled JSON) and write an Adjutant scenario: an "
                     "orthogonal map becomes a square grid, a hexagonal map a hex grid (staggeraxis x: flat-top, "
                     "y: pointy-top; staggerindex: parity).  Tiles become terrain through a terrain map file or "
@@ -33,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run_import)
 
     p = sub.add_parser(
-        "export-tiled", help="export a grid scenario as a Tiled map (TMX or JSON) with a generated tileset",
+        "export-tiled", help=COMMANDS["export-tiled"],
         description="Write the scenario's map as a Tiled map: TMX for .tmx, Tiled JSON for .json/.tmj.  A "
                     "tileset image FILE-terrain.png (one tile per terrain type, each tile carrying a 'terrain' "
                     "property) is written beside it.  A map imported from Tiled keeps its own tilesets and "

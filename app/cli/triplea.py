@@ -13,10 +13,16 @@ from engine.io.triplea import MAX_XML_BYTES, parse_centers, parse_game_xml, pars
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 
+COMMANDS = {
+    "import-triplea": "import a TripleA game XML (and its polygons.txt, centers.txt) as a territory map",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
-        "import-triplea", help="import a TripleA game XML (and its polygons.txt, centers.txt) as a territory map",
+        "import-triplea", help=COMMANDS["import-triplea"],
         description="Read territories, water flags, connections, production values, initial owners, canals, "
                     "impassable territories, unit types (movement, land/air/sea) and the starting unit placements "
                     "from a TripleA game XML (parsed safely: no entity expansion, no "
