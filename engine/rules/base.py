@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import sys
 import types
 import typing
@@ -277,9 +278,18 @@ class _Reading:
             raise self.fail(label, what, value) from None
 
 
+@functools.cache
 def _hints(cls: type) -> dict[str, Any]:
+    """The resolved field annotations of ``cls`` (computed once per class:
+    options are read on every adjudication, some on every mouse move)."""
     module = sys.modules.get(cls.__module__)
     return typing.get_type_hints(cls, globalns=vars(module) if module else None, include_extras=True)
+
+
+@functools.cache
+def _fields(cls: type) -> dict[str, dataclasses.Field[Any]]:
+    """The fields read from a mapping, by key (computed once per class)."""
+    return {_key(f): f for f in dataclasses.fields(cls) if f.init and not f.name.startswith("_")}
 
 
 def _read_dataclass(cls: type[T], raw: Mapping[str, Any] | None, where: str, key_style: str | None,
@@ -291,14 +301,14 @@ def _read_dataclass(cls: type[T], raw: Mapping[str, Any] | None, where: str, key
         raw = {}
     if not isinstance(raw, Mapping):
         raise error(f"{where} must be an object of option names and values, got {raw!r}")
-    fields = {_key(f): f for f in dataclasses.fields(cls)  # type: ignore[arg-type]
-              if f.init and not f.name.startswith("_")}
+    kind: type = cls  # a class is hashable: the caches key on it
+    fields = _fields(kind)
     for key in raw:
         if key not in fields:
             known = ", ".join(sorted(fields))
             name = label(str(key)) if key_style is not None else f"option {where}.{key}"
             raise error(f"unknown {name} (known: {known})")
-    hints = _hints(cls)
+    hints = _hints(kind)
     reading = _Reading(error)
     values: dict[str, Any] = {}
     for key, f in fields.items():
