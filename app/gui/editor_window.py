@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
@@ -63,6 +64,17 @@ def default_settings() -> QSettings:
 def shortcut_text(act: QAction) -> str:
     """An action's shortcuts in the platform's words, " or "-joined ("" for none)."""
     return " or ".join(k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts() if not k.isEmpty())
+
+
+def _tooltip_follows_text(act: QAction, keys: str) -> Callable[[], None]:
+    def follow() -> None:
+        if not shiboken6.isValid(act):  # (a window being deleted may still emit)
+            return
+        tip = f"{act.text().replace('&', '').rstrip('…')} ({keys})"
+        if act.toolTip() != tip:  # (an unchanged tooltip emits nothing: no loop)
+            act.setToolTip(tip)
+
+    return follow
 
 
 def quit_all() -> None:
@@ -252,8 +264,14 @@ class EditorWindow(QMainWindow):
         show these tooltips)."""
         for act in self.findChildren(QAction):
             keys = shortcut_text(act)
-            if keys and not act.toolTip().endswith(f"({keys})"):
+            if not keys or act.toolTip().endswith(f"({keys})"):
+                continue
+            if act.statusTip():  # a tip of its own (``_action``): it stays
                 act.setToolTip(f"{act.toolTip()} ({keys})")
+            else:  # named by its text, which may change ("Undo Paint"): follow it
+                follow = _tooltip_follows_text(act, keys)
+                follow()
+                act.changed.connect(follow)
 
     def _about(self) -> None:
         QMessageBox.about(self, "About Adjutant",

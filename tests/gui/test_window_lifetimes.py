@@ -244,6 +244,13 @@ def test_help_lists_every_shortcut_from_the_actions(qtbot, tmp_path) -> None:
     assert ("File", "Quit", shortcut_text(w.act_quit)) in rows and shortcut_text(w.act_quit)
     # tooltips name the keys
     assert w.act_save.toolTip().endswith("(Ctrl+S)") and w.tool_actions["brush"].toolTip().endswith("(B)")
+    assert w.act_zoom_in.toolTip().startswith("Zoom In (+")
+    # the undo tooltip names the step and the keys, and follows the stack
+    from engine.editing import plan_move_unit
+
+    s = w.document.scenario
+    w.document.push("Move US-3C", plan_move_unit(s, "US-3C", s.map.parse_label("0706"), {}))
+    assert w.act_undo.toolTip() == f"Undo Move US-3C ({shortcut_text(w.act_undo)})"
     dlg = w.show_shortcuts()
     assert dlg.table.rowCount() == len(rows) + 2 and "Space + drag" in dlg.text()
     dlg.close()
