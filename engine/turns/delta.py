@@ -16,8 +16,8 @@ difference is a delta::
      "territories": {"posen": [{"controller": "ussr", ...}, {"controller": "germany", ...}]},
      "game": {"acted": {"US-1": [null, ["moved"]]}, "phase": ["movement", "combat"]}}
 
-with ``[before, after]`` pairs (``null`` for a unit that did not exist) and
-only what changed.  ``order`` (the unit ids in file order) is there only
+with ``[before, after]`` pairs (``null`` for a unit that did not exist; for
+a unit that stays, only its fields that changed) and only what changed.  ``order`` (the unit ids in file order) is there only
 when units were created, removed or reordered.  ``game`` is the difference
 of the turn state (:class:`~engine.turns.state.TurnState`).
 
@@ -62,7 +62,7 @@ def unit_data(scenario: Any, u: Any) -> dict[str, Any]:
     cell's label on a grid map, a territory id on a territory map)."""
     at = u.at if _is_territory(scenario) else scenario.map.label(u.at)
     return {"side": u.side, "type": u.type, "at": at, "strength": u.strength, "name": u.name,
-            "props": copy.deepcopy(u.props)}
+            "props": copy.deepcopy(u.props) if u.props else {}}
 
 
 def _text(value: Any) -> str:
@@ -114,8 +114,12 @@ class Snapshot:
         for uid in before.units.keys() | self.units.keys():
             b, a = before.units.get(uid), self.units.get(uid)
             if b != a:
-                units[uid] = [None if b is None else _key_unit_data(scenario, b),
-                              None if a is None else _key_unit_data(scenario, a)]
+                bd = None if b is None else _key_unit_data(scenario, b)
+                ad = None if a is None else _key_unit_data(scenario, a)
+                if bd is not None and ad is not None:  # a unit that stays: only the fields that changed
+                    keys = [k for k in bd if bd[k] != ad[k]]
+                    bd, ad = {k: bd[k] for k in keys}, {k: ad[k] for k in keys}
+                units[uid] = [bd, ad]
         if units:
             out["units"] = dict(sorted(units.items()))
         if before.order != self.order:
@@ -249,9 +253,11 @@ def _check(scenario: Any, delta: Mapping[str, Any], src: int, where: str) -> Non
                 raise DeltaMismatch(f"{where}: unit {uid} exists, the record says it does not")
         elif u is None:
             raise DeltaMismatch(f"{where}: unit {uid} is missing, the record says it is at {want['at']}")
-        elif unit_data(scenario, u) != want:
-            raise DeltaMismatch(f"{where}: unit {uid} is {_show(unit_data(scenario, u))}, the record says "
-                                f"{_show(want)}")
+        else:
+            have = unit_data(scenario, u)
+            if any(have[k] != v for k, v in want.items()):
+                raise DeltaMismatch(f"{where}: unit {uid} has {_show({k: have[k] for k in want})}, the record "
+                                    f"says {_show(want)}")
     if "order" in delta and [u.id for u in scenario.units] != list(delta["order"][src]):
         raise DeltaMismatch(f"{where}: the units are not in the order the record says")
     for key, pair in delta.get("state", {}).items():
@@ -267,13 +273,18 @@ def _check(scenario: Any, delta: Mapping[str, Any], src: int, where: str) -> Non
 
 
 def _show(d: Mapping[str, Any]) -> str:
-    return ", ".join(f"{k} {v!r}" for k, v in d.items() if v not in (None, {}))
+    return ", ".join(f"{k} {v!r}" for k, v in d.items()) or "nothing"
 
 
 def _set_unit(scenario: Any, u: Any, data: Mapping[str, Any]) -> None:
-    u.side, u.type, u.strength, u.name = data["side"], data["type"], data["strength"], data["name"]
-    u.props = copy.deepcopy(data["props"])
-    u.at = data["at"] if _is_territory(scenario) else scenario.map.parse_label(data["at"])
+    """Set the fields ``data`` holds (a delta keeps only those that changed)."""
+    for k, v in data.items():
+        if k == "at":
+            u.at = v if _is_territory(scenario) else scenario.map.parse_label(v)
+        elif k == "props":
+            u.props = copy.deepcopy(v) if v else {}
+        elif k in ("side", "type", "strength", "name"):
+            setattr(u, k, v)
 
 
 def _new_unit(scenario: Any, uid: str, data: Mapping[str, Any]) -> Any:

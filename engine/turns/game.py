@@ -327,14 +327,12 @@ class Game:
         entry's delta (last first) to reach the turn-0 state, then apply them
         all forwards again.  A :class:`JournalError` names the first entry
         (walking back from the end) whose record does not match."""
-        self._walk(self.scenario, len(self.journal), 0)
-        self._walk(self.scenario, 0, len(self.journal))
+        start = self._walk(self.scenario, len(self.journal), 0, self.turn.to_data())
+        self._walk(self.scenario, 0, len(self.journal), start)
 
-    def _walk(self, scenario: Any, frm: int, to: int) -> dict[str, Any]:
-        """Move ``scenario`` (at entry ``frm``, with the current turn state
-        at the journal's end when walking back) to entry ``to``; returns the
-        turn state's data there."""
-        turn = self.turn.to_data() if frm == len(self.journal) else self._turn_at(frm)
+    def _walk(self, scenario: Any, frm: int, to: int, turn: dict[str, Any]) -> dict[str, Any]:
+        """Move ``scenario`` from entry ``frm`` (where the turn state's data
+        is ``turn``) to entry ``to``; returns the turn state's data there."""
         forward = to > frm
         rng = range(frm, to) if forward else range(frm - 1, to - 1, -1)
         for i in rng:
@@ -353,14 +351,6 @@ class Game:
                 raise JournalError(str(err)) from None
         return turn
 
-    def _turn_at(self, n: int) -> dict[str, Any]:
-        turn = self.turn.to_data()
-        for i in range(len(self.journal) - 1, n - 1, -1):
-            delta = self.journal[i].effect.get("delta")
-            if isinstance(delta, Mapping):
-                turn = apply_turn(turn, delta.get("game", {}), False, self.journal[i].label(i + 1))
-        return turn
-
     def at(self, n: int) -> Any:
         """A copy of the scenario as it was after entry ``n`` (0: before the
         first), with its game data (turn state, the first ``n`` entries) as
@@ -368,8 +358,12 @@ class Game:
         if not 0 <= n <= len(self.journal):
             raise JournalError(f"no entry {n}: the journal has {len(self.journal)} entries (0 to "
                                f"{len(self.journal)})")
-        copy = self.scenario.copy()
-        turn = self._walk(copy, len(self.journal), n)
+        game = self.scenario.state.pop(GAME_KEY)
+        try:
+            copy = self.scenario.copy()  # without the journal: copying it would cost more than the replay
+        finally:
+            self.scenario.state[GAME_KEY] = game
+        turn = self._walk(copy, len(self.journal), n, self.turn.to_data())
         copy.state[GAME_KEY] = {"system": self.system.name, "turn": turn,
                                 "journal": self.journal.upto(n).to_data()}
         return copy

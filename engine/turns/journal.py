@@ -230,7 +230,13 @@ class Journal:
         prev = GENESIS
         for i, e in enumerate(entries):
             pos = i + 1
-            if e.hash != e.expected_hash():
+            try:
+                expected = e.expected_hash()
+            except ValueError:
+                for key in ("order", "verdict", "effect"):
+                    _finite(raw[i], key, f"{where}.entries[{i}]")
+                raise JournalError(f"{where}.entries[{i}]: holds a number that is not finite") from None
+            if e.hash != expected:
                 raise JournalError(f"{where}: {e.label(pos)} was changed after it was written "
                                    f"(its content does not match its hash)")
             if e.prev != prev:
@@ -269,11 +275,16 @@ def _object(d: Mapping[str, Any], key: str, where: str) -> dict[str, Any]:
     v = d.get(key, {})
     if not isinstance(v, dict):
         raise JournalError(f"{where}.{key}: expected an object, got {_kind(v)}")
+    return v
+
+
+def _finite(d: Mapping[str, Any], key: str, where: str) -> None:
+    """Name the field holding NaN or Infinity (only looked for once the
+    entry's hash could not be computed: canonical JSON refuses them)."""
     try:
-        canonical_json(v)
+        canonical_json(d.get(key, {}))
     except ValueError:
         raise JournalError(f"{where}.{key}: holds a number that is not finite (NaN or Infinity)") from None
-    return v
 
 
 def _entry(d: Any, where: str) -> Entry:
@@ -290,7 +301,7 @@ def _entry(d: Any, where: str) -> Entry:
         raise JournalError(f"{where}.reasons: expected a list of sentences")
     for key in ("prev", "hash"):
         h = d.get(key)
-        if not isinstance(h, str) or len(h) != 64 or any(c not in "0123456789abcdef" for c in h):
+        if not isinstance(h, str) or len(h) != 64 or h.strip("0123456789abcdef"):
             raise JournalError(f"{where}.{key}: expected a SHA-256 hash (64 hex digits), got {h!r}")
     side = _text(d, "side", where, optional=True)
     return Entry(turn=turn, phase=_text(d, "phase", where) or "", side=side, kind=kind,
