@@ -137,3 +137,30 @@ def test_the_panel_follows_the_preview_and_says_when_there_is_none(qtbot, tmp_pa
 def test_short_form(message: str, summary: str, short: str) -> None:
     assert Overlay(message=message, summary=summary).short() == short
     assert len(Overlay(message=message, summary=summary).short()) <= SHORT_LIMIT
+
+
+def test_a_blocked_march_lists_each_block(qtbot, tmp_path) -> None:
+    from app.gui.previews.gitm import GitmMarchPreview
+
+    path = str(Path(CWOL).parent / "gitm_graphic2.json")
+    s = load_any(path)
+    settings = QSettings(str(tmp_path / "gitm.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(s, path, settings, tmp_path / "state", previews=[GitmMarchPreview()])
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    w.set_tool("adjudicate")
+    w.canvas.fit()
+    QApplication.processEvents()
+    hover(w, "1-6", click=True)
+    hover(w, "5-2")
+    ov = w.adjudicate.overlay
+    assert ov.ok is False and w.statusBar().currentMessage() == "FR1IN's march 1-6 -> 5-2 is blocked"
+    blocks = [r for r in ov.reasons if not r.startswith("rounded path: ")]
+    assert blocks and all(b in ov.message for b in blocks) and any("AU2CA" in b for b in blocks)
+    text = w.verdict.view.toPlainText()
+    assert all(b in text for b in blocks) and "rounded path: 1-6" in text
+    combo = w.palette.preview  # the preview's name is not cut off in the Tools dock
+    assert combo.fontMetrics().horizontalAdvance(combo.currentText()) <= combo.width() - 30
+    w.grab().save(str(tmp_path / "verdict-gitm-blocked-1366x768.png"))

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
+    QLabel,
     QListWidget,
     QListWidgetItem,
     QSlider,
@@ -98,7 +99,10 @@ class ToolPalette(QWidget):
         self.preview = QComboBox()
         self.preview.setObjectName("previewChooser")
         self.preview.currentIndexChanged.connect(self.previewChosen.emit)
-        form.addRow("Preview", self.preview)
+        # on a row of its own, full width: a preview's name ("GITM straight-line
+        # march") is not cut off in the dock's default width (issue 18, item 4)
+        form.addRow(QLabel("Rules preview"))
+        form.addRow(self.preview)
         lay.addWidget(self.options_box)
 
         state.terrainChanged.connect(self._terrain_changed)
