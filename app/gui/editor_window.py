@@ -13,10 +13,14 @@ builds its canvas, docks, tools and menus, and fills the hooks:
   ``default_size``, ``title_suffix``, ``file_noun`` (file dialogs' captions)
   and the texts of the New/Open/Save/Save As actions;
 * :meth:`_new_scenario` (what File > New makes), :meth:`_open_other_kind`
-  (a file of the other map kind was chosen), :meth:`check_recovery` (which
-  autosaves it offers), :meth:`_save_more_settings` /
+  (a file of the other map kind was chosen), :meth:`_save_more_settings` /
   :meth:`_restore_more_settings` (its own settings), :meth:`_closing` (what
   to stop when the window closes).
+
+Recovery after a crash (every autosave offered, of both kinds) and the map
+lock that makes a second Adjutant on the same file open it read-only or as
+a copy are shared by both kinds of window:
+:class:`app.gui.window_recovery.RecoveryMixin`.
 
 The subclass's ``__init__`` calls ``super().__init__(settings, state_dir)``
 first, builds its parts (using :meth:`_make_file_actions`,
@@ -48,10 +52,10 @@ from PySide6.QtWidgets import (
 from engine.io import ScenarioError, load_any
 from engine.model import ModelError
 
-from .autosave import Autosave, Recovery, find_recoveries, map_kind
+from .autosave import Autosave, describe_holder, map_holder
 from .dialogs.error import ErrorDialog
-from .dialogs.recovery import RecoveryDialog, RecoveryRow
 from .document_base import DocumentBase
+from .window_recovery import RecoveryMixin
 
 MAX_RECENT = 10
 SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
@@ -94,7 +98,7 @@ def fitting_size(size: tuple[int, int]) -> tuple[int, int]:
     return min(size[0], room.width() - 16), min(size[1], room.height() - 48)
 
 
-class EditorWindow(QMainWindow):
+class EditorWindow(RecoveryMixin, QMainWindow):
     """An editor window on one document; see the module docstring for the
     hooks a subclass fills.
 
@@ -123,14 +127,13 @@ class EditorWindow(QMainWindow):
         self.settings = settings if settings is not None else default_settings()
         self.state_dir = state_dir
         self.error_dialog: ErrorDialog | None = None
-        self._other_windows: list[Any] = []
-        """Windows opened from this one (recovered work), while they exist."""
-        self._recovery_rows: list[RecoveryRow] = []
-        self._recovery_answers: dict[Path, bool | None] | None = None
+        self._init_recovery()
 
     def _start(self, autosave_ms: int) -> None:
         """The end of construction: autosave, saved settings, title."""
         self.autosave = Autosave(self.document, self.state_dir, autosave_ms, self)
+        self.document.pathChanged.connect(self._path_changed)
+        self._path_changed(self.document.path)
         self._restore_settings()
         self._update_title()
         self._shortcuts_in_tooltips()
@@ -323,7 +326,8 @@ class EditorWindow(QMainWindow):
         raise NotImplementedError
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.display_name()}[*] — Adjutant{self.title_suffix}")
+        ro = " (read-only)" if self.read_only else ""
+        self.setWindowTitle(f"{self.document.display_name()}{ro}[*] — Adjutant{self.title_suffix}")
         self.setWindowModified(self.document.is_modified())
 
     # ------------------------------------------------------------------
@@ -386,7 +390,7 @@ class EditorWindow(QMainWindow):
         raise NotImplementedError
 
     def save(self) -> bool:
-        if not self.document.path:
+        if not self.document.path or self.read_only:
             return self.save_as()
         return self._save_to(self.document.path)
 
@@ -401,6 +405,11 @@ class EditorWindow(QMainWindow):
         return self._save_to(path)
 
     def _save_to(self, path: str) -> bool:
+        holder = map_holder(self.state_dir, path)
+        if holder is not None:
+            self.show_error("Cannot save", f"{path} is open in {describe_holder(holder)}:",
+                            ["Saving here would overwrite the work of that editor; save under another name."])
+            return False
         try:
             self.document.save(path)
         except (OSError, ValueError) as e:
@@ -473,96 +482,11 @@ class EditorWindow(QMainWindow):
             self.error_dialog.close()
         self._closing()
         self.autosave.close()
+        self._release_map()
         event.accept()
 
     def _closing(self) -> None:
         """The window is closing for good (after the prompt and settings)."""
-
-    # -- recovery --------------------------------------------------------
-    def ask_recover(self, recovery: Recovery) -> bool | None:
-        """The person's choice for one autosave: ``True`` recover it,
-        ``False`` discard it, ``None`` keep it for later.  By default the
-        row's choice in the recovery list (:class:`RecoveryDialog`), shown
-        once for every autosave :meth:`check_recovery` found (tests replace
-        this)."""
-        if self._recovery_answers is None:
-            self._recovery_answers = RecoveryDialog.choose(self, self._recovery_rows)
-        return self._recovery_answers.get(recovery.data)
-
-    def check_recovery(self) -> bool:
-        """Offer every autosave left by a run that did not close normally —
-        both map kinds, any number of windows and processes — and act on
-        each choice (:meth:`ask_recover`); whether work was recovered.
-
-        Recovered work opens in this window if its kind matches and this
-        window holds no unsaved work, else in a new window of its kind.  An
-        autosave is deleted only when discarded on purpose, or once its
-        work has been recovered and autosaved again by the window now
-        holding it; one that cannot be read is reported and kept."""
-        rows = [self._recovery_row(rec) for rec in find_recoveries(self.state_dir)]
-        if not rows:
-            return False
-        self._recovery_rows, self._recovery_answers = rows, None
-        recovered: list[str] = []
-        try:
-            for row in rows:
-                rec = row.recovery
-                choice = self.ask_recover(rec)
-                if choice is None:
-                    continue
-                if not choice:
-                    rec.discard()
-                    continue
-                if row.scenario is None:
-                    self.show_error("Cannot recover", f"The autosaved work on {rec.describe()} cannot be read; "
-                                    f"it is kept in {rec.data}:", row.problems)
-                    continue
-                target = self._recovery_window(row.scenario)
-                target._take_recovered(row.scenario, rec.original)
-                if target.autosave.data_path.exists():
-                    rec.discard()  # its work now lives in the new autosave
-                recovered.append(rec.describe())
-        finally:
-            self._recovery_rows, self._recovery_answers = [], None
-        if recovered:
-            self.statusBar().showMessage("Recovered " + "; ".join(recovered), 10000)
-        return bool(recovered)
-
-    def _recovery_row(self, rec: Recovery) -> RecoveryRow:
-        """``rec`` read for the recovery list: its scenario, kind, problems."""
-        try:
-            scenario = load_any(rec.data)
-        except ScenarioError as e:
-            return RecoveryRow(rec, None, rec.kind, [str(p) for p in e.problems])
-        except (ModelError, OSError, ValueError) as e:
-            return RecoveryRow(rec, None, rec.kind, [str(e)])
-        return RecoveryRow(rec, scenario, map_kind(scenario))
-
-    def _recovery_window(self, scenario: Any) -> EditorWindow:
-        """The window recovered ``scenario`` opens in: this one when it is
-        of the right kind and holds no unsaved work, else a new one."""
-        if isinstance(scenario, self.scenario_type) and not self.document.is_modified():
-            return self
-        from .main_window import MainWindow
-        from .territory import TerritoryWindow
-
-        cls = TerritoryWindow if map_kind(scenario) == "territory" else MainWindow
-        win = cls(scenario, None, self.settings, self.state_dir)
-        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        # forget a closed window (it is deleted on the C++ side)
-        win.destroyed.connect(lambda _obj=None, w=win: self._forget_opened(w))
-        self._other_windows.append(win)
-        win.show()
-        return win
-
-    def _forget_opened(self, win: Any) -> None:
-        self._other_windows = [w for w in self._other_windows if w is not win]
-
-    def _take_recovered(self, scenario: Any, original: str | None) -> None:
-        """Show recovered work (unsaved, so closing asks to save it) and
-        autosave it at once under this window's own key."""
-        self.document.replace(scenario, original, modified=True)
-        self.autosave.save_now()
 
     # -- settings --------------------------------------------------------
     def save_settings(self) -> None:

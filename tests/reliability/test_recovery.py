@@ -157,6 +157,7 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
+from app.gui.editor_window import EditorWindow
 from app.gui.main_window import MainWindow
 from app.gui.territory import TerritoryWindow
 from engine.editing import plan_paint
@@ -165,6 +166,8 @@ from engine.io import dumps_any, load_any
 
 grid_path, europe, state, out, value = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]), int(sys.argv[5])
 app = QApplication([])
+# the second instance finds the maps held by the first: it opens them read-only (and still autosaves)
+EditorWindow.ask_map_locked = lambda self, path, holder: "read-only"
 settings = QSettings(str(out / "settings.ini"), QSettings.Format.IniFormat)
 grid = MainWindow(load_any(grid_path), grid_path, settings, state, previews=[], autosave_ms=100)
 terr = TerritoryWindow(load_any(europe), europe, settings, state, autosave_ms=100)
@@ -364,3 +367,72 @@ def test_the_recovery_dialog_gives_each_rows_choice(qtbot: Any, tmp_path: Path) 
     answers = dialog.answers()
     assert [answers[r.recovery.data] for r in rows] == [False, True, None]
     assert {a.data_path for a in autos} == set(answers)
+
+
+# -- a second instance on the same map (issue 21) --------------------------------
+
+HOLDER_CHILD = r"""
+import os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from pathlib import Path
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from app.gui.main_window import MainWindow
+from engine.io import load_any
+
+path, state = sys.argv[1], Path(sys.argv[2])
+app = QApplication([])
+w = MainWindow(load_any(path), path, QSettings(str(state / "child.ini"), QSettings.Format.IniFormat), state,
+               previews=[])
+print("holding", flush=True)
+while True:
+    app.processEvents()
+    time.sleep(0.05)
+"""
+
+
+@pytest.mark.parametrize("answer", ["read-only", "copy"])
+def test_a_second_instance_on_a_held_map_asks_and_never_saves_over_it(
+        qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str) -> None:
+    map_path = tmp_path / "campaign.json"
+    save_scenario(new_scenario("Campaign", {"kind": "square", "width": 12, "height": 9, "neighbours": 8},
+                               {"scheme": "ccrr"}), map_path)
+    on_disk = map_path.read_bytes()
+    state = tmp_path / "state"
+    state.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               QT_QPA_PLATFORM="offscreen")
+    child = subprocess.Popen([sys.executable, "-c", HOLDER_CHILD, str(map_path), str(state)], env=env, cwd=ROOT,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline().startswith("holding")
+        asked: list[tuple[str, dict[str, Any]]] = []
+
+        def ask(path: str, holder: dict[str, Any]) -> str:
+            asked.append((path, holder))
+            return answer
+
+        monkeypatch.setattr(MainWindow, "ask_map_locked", lambda self, path, holder: ask(path, holder))
+        w = _window(qtbot, tmp_path, load_scenario(map_path), str(map_path), state)  # construction asks
+        assert len(asked) == 1 and asked[0][0] == str(map_path) and asked[0][1]["pid"] == child.pid
+        if answer == "read-only":
+            assert w.read_only and w.document.path == str(map_path) and "(read-only)" in w.windowTitle()
+        else:
+            assert not w.read_only and w.document.path is None and w.document.is_modified()
+        w.document.push("Paint", plan_paint(w.document.scenario, "terrain", [Cell(1, 1)], 2))
+        assert not w._save_to(str(map_path))  # refused: the other instance holds it
+        assert w.error_dialog is not None and str(child.pid) in w.error_dialog.summary
+        assert map_path.read_bytes() == on_disk
+        other = tmp_path / "mine.json"
+        assert w._save_to(str(other))  # another name is fine, and now this window's own
+        assert not w.read_only and w.document.path == str(other)
+    finally:
+        child.kill()
+        child.communicate(timeout=60)
+    # the holder is gone (killed): its lock is free, the map opens without asking
+    monkeypatch.setattr(MainWindow, "ask_map_locked",
+                        lambda self, path, holder: pytest.fail("asked although no one holds the map"))
+    again = _window(qtbot, tmp_path, load_scenario(map_path), str(map_path), state)
+    assert not again.read_only
+    again.close()
+    w.close()
