@@ -227,7 +227,9 @@ class MapLocks:
             cls.held[lock_path] = (lock, n - 1)
             return
         del cls.held[lock_path]
-        lock.release(remove=True)
+        # the file stays: deleting it could let two processes lock two
+        # different files of one name (one still opening the old one)
+        lock.release()
 
 
 def map_holder(state_dir: Path | None, path: str) -> dict[str, Any] | None:
