@@ -256,8 +256,8 @@ def _check(scenario: Any, delta: Mapping[str, Any], src: int, where: str) -> Non
         else:
             have = unit_data(scenario, u)
             if any(have[k] != v for k, v in want.items()):
-                raise DeltaMismatch(f"{where}: unit {uid} has {_show({k: have[k] for k in want})}, the record "
-                                    f"says {_show(want)}")
+                raise DeltaMismatch(f"{where}: unit {uid}: {_show({k: have[k] for k in want})} in the scenario, "
+                                    f"{_show(want)} in the record")
     if "order" in delta and [u.id for u in scenario.units] != list(delta["order"][src]):
         raise DeltaMismatch(f"{where}: the units are not in the order the record says")
     for key, pair in delta.get("state", {}).items():

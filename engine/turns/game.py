@@ -132,7 +132,7 @@ class Game:
         f = getattr(self.system, "action_of", None)
         return str(f(order)) if callable(f) else "moved"
 
-    def _side_name(self, side: str | None) -> str:
+    def side_name(self, side: str | None) -> str:
         if side is None:
             return "nobody"
         try:
@@ -158,8 +158,8 @@ class Game:
         if isinstance(unit_id, str):
             unit = self.scenario.unit(unit_id)  # ModelError names an unknown unit
             if self.turn.side is not None and unit.side != self.turn.side:
-                reasons.append(f"It is the {self._side_name(self.turn.side)}'s move: {unit_id} "
-                               f"({self._side_name(unit.side)}) cannot act now.")
+                reasons.append(f"It is the {self.side_name(self.turn.side)}'s move: {unit_id} "
+                               f"({self.side_name(unit.side)}) cannot act now.")
             action = self._action(order)
             if action in self._once() and self.turn.did(unit_id, action):
                 verb = VERBS.get(action, action)
@@ -253,8 +253,8 @@ class Game:
             self.turn.acted = {}
             self.turn.used = {}
             kind = "end_turn"
-            text = (f"end of the {self._side_name(before.side)}'s move; "
-                    f"turn {self.turn.turn}: the {self._side_name(self.turn.side)} to move")
+            text = (f"end of the {self.side_name(before.side)}'s move; "
+                    f"turn {self.turn.turn}: the {self.side_name(self.turn.side)} to move")
         delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
         delta["game"] = diff_turn(before_move.to_data(), self.turn.to_data())
         out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind=kind,

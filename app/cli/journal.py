@@ -1,0 +1,156 @@
+"""``adjutant journal FILE`` and ``adjutant branch FILE --entry K --out
+NEW.json``: read a game's record, and start a what-if from any point of it
+(issue 15).
+
+``journal`` prints the journal (all of it, or one turn with ``--turn``) as
+text, as one JSON object (``--json``) or as a Markdown play-by-post report
+(``--markdown``): per turn and side, the orders with their verdicts and
+reasons, the effects of the end of each phase, ready to paste into a forum
+post.  Loading verifies the hash chain and replays the game, so a tampered
+file is refused naming the entry.  ``branch`` writes the scenario as it was
+after entry K, its journal marked as a branch of FILE; it never writes over
+its input.  See ``docs/cli.md`` ("Turns") and ``docs/turns.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import TYPE_CHECKING, Any
+
+from .common import EXIT_OK, CliError, add_json_flag, emit
+from .orders import entry_line, load_game, turn_line
+
+if TYPE_CHECKING:
+    from engine.turns.game import Game
+
+COMMANDS = {
+    "journal": "print a game's journal (or one turn) as text, JSON or a Markdown play-by-post report",
+    "branch": "write the scenario as it was after a journal entry, as a what-if branch of the game",
+}
+"""The commands :func:`register` adds, with their one-line help (read without
+importing this module: see app/cli/__init__.py)."""
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "journal", help=COMMANDS["journal"],
+        description="Print the game's journal: every order with its verdict and reasons, every end-of-phase "
+                    "effect, in order. The hash chain is verified and the game replayed on load.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--turn", type=int, metavar="N", help="only the entries of turn N")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--markdown", action="store_true", help="a play-by-post report in Markdown")
+    fmt.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.set_defaults(func=run_journal)
+    p = sub.add_parser(
+        "branch", help=COMMANDS["branch"],
+        description="Write the scenario as it was after journal entry K (0: before the first) to NEW.json, "
+                    "its journal marked as a branch of FILE, for a what-if. Never writes over FILE.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--entry", type=int, required=True, metavar="K")
+    p.add_argument("--out", required=True, metavar="NEW.json")
+    add_json_flag(p)
+    p.set_defaults(func=run_branch)
+
+
+def _positions(game: Game, turn: int | None, path: str) -> list[int]:
+    if turn is None:
+        return list(range(len(game.journal)))
+    by_turn = game.journal.turns()
+    if turn not in by_turn:
+        have = sorted(by_turn)
+        known = f"turns {have[0]} to {have[-1]}" if have else "no entries"
+        raise CliError(f"{path}: --turn {turn}: the journal has no entry in turn {turn} ({known})")
+    return by_turn[turn]
+
+
+def markdown(game: Game, positions: list[int], title: str) -> str:
+    """A play-by-post report of the entries at ``positions``: a heading per
+    turn and side, the orders numbered as in the journal with their
+    verdicts (carried out or refused) and reasons, the end-of-phase effects
+    and hand-overs."""
+    lines = [f"# {title}: {game.system.title}", ""]
+    if game.journal.branch_of is not None:
+        b = game.journal.branch_of
+        lines += [f"*A what-if branch of {b.source} after its entry {b.entries}.*", ""]
+    turn: int | None = None
+    side: str | None | bool = False
+    for i in positions:
+        e = game.journal[i]
+        if e.turn != turn:
+            turn, side = e.turn, False
+            lines += [f"## Turn {e.turn}", ""]
+        if e.side != side:
+            side = e.side
+            lines += [f"### The {game.side_name(e.side)}", ""]
+        when = f" *(posted {e.time})*" if e.time else ""
+        if e.kind == "order":
+            lines.append(f"{i + 1}. **{_md(e.summary)}**{when} — carried out.")
+        elif e.kind == "refused":
+            lines.append(f"{i + 1}. ~~{_md(e.summary)}~~{when} — **refused**.")
+        else:
+            lines.append(f"{i + 1}. *{_md(e.summary)}*")
+        for r in e.reasons:
+            lines.append(f"    - {_md(r)}")
+    if not positions:
+        lines.append("*No entries.*")
+    lines += ["", f"*Now: {turn_line(game)}. Journal: {len(game.journal)} entr{'y' if len(game.journal) == 1 else 'ies'}, head `{game.journal.head[:12]}`.*"]
+    return "\n".join(lines)
+
+
+def _md(text: str) -> str:
+    """``text`` with the characters Markdown would read as markup escaped."""
+    for c in "\\`*_[]<>~|":
+        text = text.replace(c, "\\" + c)
+    return text
+
+
+def run_journal(args: argparse.Namespace) -> int:
+    game = load_game(args.file)
+    positions = _positions(game, args.turn, args.file)
+    data: dict[str, Any] = {"file": args.file, "system": game.system.name, "turn": game.turn.to_data(),
+                            "count": len(game.journal), "head": game.journal.head,
+                            "entries": [dict(game.journal[i].to_data(), position=i + 1) for i in positions]}
+    if game.journal.branch_of is not None:
+        data["branch_of"] = game.journal.branch_of.to_data()
+    if args.markdown:
+        print(markdown(game, positions, os.path.basename(args.file)
+                       + (f", turn {args.turn}" if args.turn is not None else "")))
+        return EXIT_OK
+
+    def text() -> str:
+        lines = [f"{args.file}: {game.system.title}, {len(game.journal)} journal entries; now {turn_line(game)}"]
+        turn = None
+        for i in positions:
+            e = game.journal[i]
+            if e.turn != turn:
+                turn = e.turn
+                lines.append(f"turn {turn}")
+            lines.append(entry_line(e, i + 1))
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return EXIT_OK
+
+
+def run_branch(args: argparse.Namespace) -> int:
+    from engine.io import save_any
+    from engine.io.atomic import same_file
+
+    if same_file(args.out, args.file) or os.path.abspath(args.out) == os.path.abspath(args.file):
+        raise CliError(f"--out {args.out}: will not write over the input file {args.file}; give a new file")
+    game = load_game(args.file)
+    n = len(game.journal)
+    if not 0 <= args.entry <= n:
+        raise CliError(f"{args.file}: --entry {args.entry}: the journal has entries 1 to {n} "
+                       f"(0 branches from before the first)")
+    branch = game.branch(args.entry, os.path.basename(args.file))
+    save_any(branch, args.out)
+    turn = branch.state["game"]["turn"]
+    data = {"file": args.file, "out": args.out, "entry": args.entry,
+            "branch_of": branch.state["game"]["journal"]["branch_of"], "turn": turn}
+    where = f"after entry {args.entry}" if args.entry else "before the first entry"
+    emit(args, data, f"{args.out}: a branch of {args.file} {where} (turn {turn['turn']}, {turn['phase']} phase, "
+                     f"the {game.side_name(turn['side'])} to move)")
+    return EXIT_OK
