@@ -358,11 +358,12 @@ class Game:
         if not 0 <= n <= len(self.journal):
             raise JournalError(f"no entry {n}: the journal has {len(self.journal)} entries (0 to "
                                f"{len(self.journal)})")
-        game = self.scenario.state.pop(GAME_KEY)
+        full = self.scenario.state
+        self.scenario.state = {k: v for k, v in full.items() if k != GAME_KEY}
         try:
             copy = self.scenario.copy()  # without the journal: copying it would cost more than the replay
         finally:
-            self.scenario.state[GAME_KEY] = game
+            self.scenario.state = full
         turn = self._walk(copy, len(self.journal), n, self.turn.to_data())
         copy.state[GAME_KEY] = {"system": self.system.name, "turn": turn,
                                 "journal": self.journal.upto(n).to_data()}
