@@ -19,22 +19,26 @@ Rules (``docs/rules/railroads.md`` has every decision and option):
 
 Two questions are answered about a set of orders:
 
-:func:`plan` — *exact*.  An integer program with one commodity per (rail
-network, destination) — nations whose usable networks are identical, as
-sharing partners' usually are, share a commodity: integer flow on every
-directed rail link, conservation at every territory, and one shared capacity
-row per territory (units entering it plus units starting there).  It
-maximises the number of units routed, then minimises the total number of
-territories passed.  It is solved as follows (HiGHS through scipy): the LP
-relaxation first — an integral LP optimum is an optimum of the integer
-program; if the LP cannot route every unit, no integer routing can, so
-infeasibility is proven and the best partial routing is sought by
+:func:`plan` — *exact*.  An integer program over the units' paths: one
+commodity per (rail network, start, destination) — nations whose usable
+networks are identical, as sharing partners' usually are, share it — and
+one shared capacity row per territory (every territory of a path, both ends
+included, spends one unit).  It maximises the number of units routed, then
+minimises the total number of territories passed.  It is solved as follows
+(HiGHS through scipy): the LP relaxation by column generation — each
+commodity's shortest path first, then, priced by the duals, every path
+that could improve it (Dijkstra) until none can, which is the optimum over
+all paths; an integral LP optimum is an optimum of the integer program.  If
+the LP cannot route every unit, no integer routing can, so infeasibility is
+proven and the best partial routing over the generated paths is sought by
 ``scipy.optimize.milp`` within a short time limit (the routes of the units
-that fit are then the best found, ``details["proven_optimal"]`` says
-whether proven); otherwise ``milp`` decides without a time limit.  So
-``feasible`` is always exact: true exactly when every unit can be routed
-within every capacity.  Routes are a path decomposition of the integral
-flow; among routings of equal total length the solver's choice is kept.
+that fit are then the best found, ``details["proven_optimal"]`` says whether
+proven).  Otherwise ``milp`` over the generated paths decides, and when it
+cannot prove its routing optimal, the arc program does (one commodity per
+destination, integer flow on every directed rail link), without a time
+limit.  So ``feasible`` is always exact: true exactly when every unit can be
+routed within every capacity.  Among routings of equal total length the
+solver's choice is kept.
 When not every unit fits, the bottleneck is a minimum vertex cut
 (node-splitting max-flow) whose capacity is below the units that must cross
 it — all orders, then each rail network's, then each destination's — or,

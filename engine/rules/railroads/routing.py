@@ -4,12 +4,14 @@ names (see :mod:`engine.rules.railroads` for what it guarantees)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 from scipy.sparse import coo_matrix, csr_matrix
+from scipy.sparse.csgraph import dijkstra
 
 from ...territory.model import TerritoryScenario
 from .flow import _check, _cut_text, _full_list, _names, _refusal_text, _union_net
@@ -28,14 +30,210 @@ def plan(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: RailRu
         return RailPlan(not refused, "milp", tuple(orders), refused=tuple(refused),
                         reason=_refusal_text(r, orders, refused) or "no orders", label=m.label)
 
-    # commodities: (rail network, destination) -> {start: units}; nations whose usable
-    # networks are identical (sharing partners, as a rule) share one commodity per destination
-    comm: dict[tuple[int, str], dict[str, int]] = {}
+    # one commodity per (rail network, start, destination): nations whose usable networks are identical
+    # (sharing partners, as a rule) share it
+    demand: dict[tuple[int, str, str], int] = {}
     for _, o in valid:
-        c = comm.setdefault((r.network_id(o.nation), o.to), {})
-        c[o.start] = c.get(o.start, 0) + o.count
+        key = (r.network_id(o.nation), o.start, o.to)
+        demand[key] = demand.get(key, 0) + o.count
+    total = sum(demand.values())
+    solved = _path_program(r, demand, total)
+    if solved is None:  # only the arc program can decide (see _path_program)
+        solved = _arc_program(r, demand, total)
+    flows, proven, nvar = solved
+
+    # units of each order along its commodity's paths (lexicographic order of paths)
+    left_of = {key: sorted((path, n) for path, n in flows.get(key, {}).items() if n > 0) for key in demand}
+    terr = sorted({t for paths in left_of.values() for path, _ in paths for t in path}, key=r.tix.__getitem__)
+    routes: list[OrderRoute] = []
+    used = {t: 0 for t in terr}
+    through: dict[str, set[int]] = {}
+    for i, o in valid:
+        pool = left_of[(r.network_id(o.nation), o.start, o.to)]
+        paths: dict[tuple[str, ...], int] = {}
+        want = o.count
+        while want and pool:
+            path, n = pool[0]
+            take = min(want, n)
+            want -= take
+            if take == n:
+                pool.pop(0)
+            else:
+                pool[0] = (path, n - take)
+            paths[path] = paths.get(path, 0) + take
+            for t in path:
+                used[t] += take
+            for t in path[1:-1]:
+                through.setdefault(t, set()).add(i)
+        routes.append(OrderRoute(i, tuple(sorted(paths.items(), key=lambda p: (-p[1], p[0]))), want))
+    unrouted = sum(rt.unrouted for rt in routes)
+    usage = tuple(Usage(t, used[t], r.capacity(m.territories[t])) for t in terr if used[t] > 0)
+    base = _refusal_text(r, orders, refused)
+    if unrouted == 0:
+        bottleneck = _feasible_bottleneck(r, valid, used, through)
+        words = f"All {len(valid)} order{'s' if len(valid) != 1 else ''} fit ({total} unit{'s' if total != 1 else ''})."
+        if bottleneck:
+            n_used = sum(used[t] for t in bottleneck)
+            words += (f" Bottleneck: {_names(r, bottleneck)} {'are' if len(bottleneck) > 1 else 'is'} full "
+                      f"({n_used} of {n_used}{' between them' if len(bottleneck) > 1 else ''}); the orders "
+                      f"through {'them' if len(bottleneck) > 1 else 'it'} have no room to spare.")
+        return RailPlan(not refused, "milp", tuple(orders), tuple(routes), usage, tuple(bottleneck),
+                        tuple(refused), (base + " " if base else "") + words,
+                        details={"variables": nvar, "proven_optimal": proven}, label=m.label)
+    bottleneck, text = _infeasible_bottleneck(r, valid, routes, used)
+    words = f"No routing fits all {total} units: {unrouted} cannot be railed. {text}"
+    return RailPlan(False, "milp", tuple(orders), tuple(routes), usage, tuple(bottleneck), tuple(refused),
+                    (base + " " if base else "") + words,
+                    details={"variables": nvar, "proven_optimal": proven}, label=m.label)
+
+
+Flows = dict[tuple[int, str, str], dict[tuple[str, ...], int]]
+"""Units per path (territory ids, start to destination) of each commodity
+(rail network, start, destination)."""
+
+
+def _path_program(r: RailRules, demand: dict[tuple[int, str, str], int], total: int
+                  ) -> tuple[Flows, bool, int] | None:
+    """The routing as a path program solved by column generation, or None
+    when only the arc program (:func:`_arc_program`) can decide.
+
+    A variable per (commodity, path) counts units along the path; rows: each
+    commodity routes at most its units, each territory carries at most its
+    capacity (every territory of a path, both ends included, spends one).
+    The cost of a path is its number of links less ``big`` per unit routed,
+    so, as in the arc program, as many units as possible are routed, then
+    the total length is the least.  The LP starts from every commodity's
+    shortest path; the duals then price every other path at once (Dijkstra
+    per start with territory weights 1 - capacity dual) and paths of
+    negative reduced cost join, until none is left: the LP optimum over all
+    paths, equal to the arc program's LP optimum (flows decompose into
+    paths, and cycles only cost), so an integral optimum is optimal.
+    Otherwise the integer program over the generated paths is solved; its
+    routing is proven optimal when it reaches the LP bound rounded up (all
+    costs are whole).  When every unit fits fractionally but that integer
+    program does not prove its routing optimal, the arc program decides
+    (None), so ``feasible`` stays exact; when the LP already shows that not
+    every unit fits, the best partial routing over the generated paths is
+    sought within :data:`PARTIAL_TIME_LIMIT`."""
+    keys = list(demand)
+    n_t = len(r.tids)
+    big = float(n_t * total + 1)
+    graphs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+    for net, _, _ in keys:
+        if net not in graphs:
+            u, v, _ = r.arcs(net)
+            graphs[net] = (u, v)
+    paths: list[tuple[int, tuple[int, ...]]] = []
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    weight = np.ones(n_t)
+    alpha = np.zeros(len(keys))
+    for _ in range(MAX_PRICING_ROUNDS):
+        added = 0
+        for net, (u, v) in graphs.items():
+            ks = [k for k, key in enumerate(keys) if key[0] == net]
+            starts = sorted({r.tix[keys[k][1]] for k in ks})
+            g = csr_matrix((weight[v], (u, v)), shape=(n_t, n_t))
+            dist, pred = dijkstra(g, directed=True, indices=starts, return_predecessors=True)
+            row = {s: j for j, s in enumerate(starts)}
+            for k in ks:
+                j, d = row[r.tix[keys[k][1]]], r.tix[keys[k][2]]
+                s = starts[j]
+                reduced = -big - alpha[k] - 1.0 + weight[s] + dist[j, d]
+                if not np.isfinite(dist[j, d]) or reduced >= -PRICING_TOLERANCE:
+                    continue
+                path = [d]
+                while path[-1] != s:
+                    path.append(int(pred[j, path[-1]]))
+                col = (k, tuple(reversed(path)))
+                if col not in seen:
+                    seen.add(col)
+                    paths.append(col)
+                    added += 1
+        if not added:
+            break
+        cost, A, b = _path_matrix(r, keys, demand, paths, big)
+        lp = linprog(cost, A_ub=A, b_ub=b, bounds=(0, None), method="highs-ds")
+        if lp.status != 0 or lp.x is None:
+            return None
+        duals = lp.ineqlin.marginals
+        alpha = duals[:len(keys)]
+        weight = np.ones(n_t)
+        weight[_path_rows(paths, n_t)[0]] -= duals[len(keys):]
+    else:
+        return None
+    if not paths:
+        return {}, True, 0
+    x = lp.x
+    lower = float(lp.fun)
+    routed = float(x.sum())
+    if np.abs(x - np.rint(x)).max(initial=0.0) < 1e-7:
+        xi = np.rint(x).astype(np.int64)
+        proven = True
+    else:
+        all_fit = routed >= total - 1e-6
+        options: dict[str, Any] = {"disp": False}
+        if not all_fit:
+            options["time_limit"] = PARTIAL_TIME_LIMIT
+        res = milp(cost, integrality=np.ones(len(paths)), bounds=Bounds(0, np.inf),
+                   constraints=[LinearConstraint(A, -np.inf, b)], options=options)
+        if res.x is None:
+            return None if all_fit else ({}, False, len(paths))
+        xi = np.rint(res.x).astype(np.int64)
+        proven = bool(res.status == 0) and float(cost @ xi) <= math.ceil(lower - 1e-4) + 1e-9
+        if all_fit and not proven:
+            return None
+    flows: Flows = {}
+    for (k, via), n in zip(paths, xi.tolist(), strict=True):
+        if n > 0:
+            flows.setdefault(keys[k], {})[tuple(r.tids[t] for t in via)] = int(n)
+    return flows, proven, len(paths)
+
+
+MAX_PRICING_ROUNDS = 500
+"""Column generation rounds before :func:`_path_program` hands the question
+to the arc program (it converges in a few dozen on 1000 territories)."""
+PRICING_TOLERANCE = 1e-6
+"""A path joins the LP when its reduced cost is below minus this."""
+
+
+def _path_rows(paths: Sequence[tuple[int, tuple[int, ...]]], n_t: int) -> tuple[np.ndarray, np.ndarray]:
+    """The territories some path passes (sorted indexes) and, per entry of
+    every path in turn, its capacity row."""
+    flat = np.fromiter((t for _, p in paths for t in p), np.int64)
+    terr, rows = np.unique(flat, return_inverse=True)
+    return terr, rows
+
+
+def _path_matrix(r: RailRules, keys: Sequence[tuple[int, str, str]], demand: dict[tuple[int, str, str], int],
+                 paths: Sequence[tuple[int, tuple[int, ...]]], big: float
+                 ) -> tuple[np.ndarray, csr_matrix, np.ndarray]:
+    """Cost, rows and right-hand sides of the path program: one row per
+    commodity (its units), then one per territory some path passes (its
+    capacity)."""
+    n_k = len(keys)
+    terr, cap_rows = _path_rows(paths, len(r.tids))
+    lengths = np.asarray([len(p) for _, p in paths], np.int64)
+    cols = np.arange(len(paths))
+    rows = np.concatenate([np.asarray([k for k, _ in paths], np.int64), n_k + cap_rows])
+    entries = np.concatenate([cols, np.repeat(cols, lengths)])
+    A = coo_matrix((np.ones(len(rows)), (rows, entries)), shape=(n_k + len(terr), len(paths))).tocsr()
+    b = np.concatenate([np.asarray([demand[key] for key in keys], float), r.cap_array[terr].astype(float)])
+    cost = (lengths - 1).astype(float) - big
+    return cost, A, b
+
+
+def _arc_program(r: RailRules, demand: dict[tuple[int, str, str], int], total: int) -> tuple[Flows, bool, int]:
+    """The routing as an arc program: one commodity per (rail network,
+    destination), integer flow on every directed rail link of the
+    destination's component, conservation at every territory, one shared
+    capacity row per territory (units entering it plus units starting
+    there); decomposed into paths per start by following, unit by unit, the
+    first link (by territory id) that still carries flow."""
+    comm: dict[tuple[int, str], dict[str, int]] = {}
+    for (net, start, to), n in demand.items():
+        c = comm.setdefault((net, to), {})
+        c[start] = c.get(start, 0) + n
     keys = sorted(comm)
-    kindex = {key: k for k, key in enumerate(keys)}
     tids = r.tids
     tix = r.tix
     n_t = len(tids)
@@ -69,60 +267,27 @@ def plan(scenario: TerritoryScenario, orders: Sequence[RailOrder], rules: RailRu
     terr_idx, cap_rows = np.unique(cap_t, return_inverse=True)
     A_cap = coo_matrix((np.ones(nvar), (cap_rows, np.arange(nvar))), shape=(len(terr_idx), nvar)).tocsr()
     cap = r.cap_array[terr_idx].astype(float)
-    terr = [tids[i] for i in terr_idx.tolist()]
-    total = sum(sum(c.values()) for c in comm.values())
     big = float(n_t * total + 1)
     cost = np.concatenate([np.ones(na), np.full(ns, -big)])
     upper = np.concatenate([np.full(na, float(total)), np.asarray([comm[keys[k]][st] for k, st in var_src], float)])
     x, proven = _solve(cost, A_eq, A_cap, cap, upper, ns, total)
-    var_arcs = [(int(k), tids[u], tids[v]) for k, u, v in zip(ak.tolist(), au.tolist(), av.tolist(), strict=True)]
-
-    # path decomposition per commodity
     arc_flow: dict[int, dict[str, dict[str, int]]] = {}
-    for j, (k, u, v) in enumerate(var_arcs):
+    for j, (k, u, v) in enumerate(zip(ak.tolist(), au.tolist(), av.tolist(), strict=True)):
         if x[j] > 0:
-            arc_flow.setdefault(k, {}).setdefault(u, {})[v] = int(x[j])
-    routed_src = {(k, s): int(x[na + j]) for j, (k, s) in enumerate(var_src)}
-    routes: list[OrderRoute] = []
-    used = {t: 0 for t in terr}
-    through: dict[str, set[int]] = {}
-    for i, o in valid:
-        k = kindex[(r.network_id(o.nation), o.to)]
-        left = min(o.count, routed_src.get((k, o.start), 0))
-        routed_src[(k, o.start)] = routed_src.get((k, o.start), 0) - left
-        paths: dict[tuple[str, ...], int] = {}
-        for _ in range(left):
-            path = [o.start]
-            flows = arc_flow.get(k, {})
-            while path[-1] != o.to:
-                nxt = min(v for v, f in flows[path[-1]].items() if f > 0)
-                flows[path[-1]][nxt] -= 1
+            arc_flow.setdefault(k, {}).setdefault(tids[u], {})[tids[v]] = int(x[j])
+    flows: Flows = {}
+    for j, (k, start) in enumerate(var_src):
+        net, to = keys[k]
+        out = flows.setdefault((net, start, to), {})
+        for _ in range(int(x[na + j])):
+            path = [start]
+            arcs = arc_flow.get(k, {})
+            while path[-1] != to:
+                nxt = min(w for w, f in arcs[path[-1]].items() if f > 0)
+                arcs[path[-1]][nxt] -= 1
                 path.append(nxt)
-            paths[tuple(path)] = paths.get(tuple(path), 0) + 1
-            for t in path:
-                used[t] += 1
-            for t in path[1:-1]:
-                through.setdefault(t, set()).add(i)
-        routes.append(OrderRoute(i, tuple(sorted(paths.items(), key=lambda p: (-p[1], p[0]))), o.count - left))
-    unrouted = sum(rt.unrouted for rt in routes)
-    usage = tuple(Usage(t, used[t], r.capacity(m.territories[t])) for t in terr if used[t] > 0)
-    base = _refusal_text(r, orders, refused)
-    if unrouted == 0:
-        bottleneck = _feasible_bottleneck(r, valid, used, through)
-        words = f"All {len(valid)} order{'s' if len(valid) != 1 else ''} fit ({total} unit{'s' if total != 1 else ''})."
-        if bottleneck:
-            n_used = sum(used[t] for t in bottleneck)
-            words += (f" Bottleneck: {_names(r, bottleneck)} {'are' if len(bottleneck) > 1 else 'is'} full "
-                      f"({n_used} of {n_used}{' between them' if len(bottleneck) > 1 else ''}); the orders "
-                      f"through {'them' if len(bottleneck) > 1 else 'it'} have no room to spare.")
-        return RailPlan(not refused, "milp", tuple(orders), tuple(routes), usage, tuple(bottleneck),
-                        tuple(refused), (base + " " if base else "") + words,
-                        details={"variables": nvar, "proven_optimal": proven}, label=m.label)
-    bottleneck, text = _infeasible_bottleneck(r, valid, routes, used)
-    words = f"No routing fits all {total} units: {unrouted} cannot be railed. {text}"
-    return RailPlan(False, "milp", tuple(orders), tuple(routes), usage, tuple(bottleneck), tuple(refused),
-                    (base + " " if base else "") + words,
-                    details={"variables": nvar, "proven_optimal": proven}, label=m.label)
+            out[tuple(path)] = out.get(tuple(path), 0) + 1
+    return flows, proven, nvar
 
 
 PARTIAL_TIME_LIMIT = 0.1
