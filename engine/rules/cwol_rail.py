@@ -513,6 +513,13 @@ class CwolRail(RulesSystem[Scenario, RailOptions]):
     Options = RailOptions
     Order = CwolRailOrder
     doc = "docs/rules/cwol-rail.md"
+    once_per_turn = frozenset({"railed"})
+    """Turn rules (``docs/rules/cwol-rail.md``): a rail move is one order a
+    turn; a unit stopped short (``stopped_short``) is ordered again next
+    turn, when the turn engine lets it act again."""
+
+    def action_of(self, order: Mapping[str, Any]) -> str:
+        return "railed"
 
     def options(self, scenario: Scenario) -> RailOptions:
         return RailOptions.from_ruleset(scenario.ruleset)

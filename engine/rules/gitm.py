@@ -765,6 +765,11 @@ class Gitm(RulesSystem[Scenario, GitmOptions]):
     Options = GitmOptions
     Order = GitmOrder
     doc = "docs/rules/gitm.md"
+    once_per_turn = frozenset({"marched"})
+    """Turn rule (``docs/rules/gitm.md``): one march per unit per turn."""
+
+    def action_of(self, order: Mapping[str, Any]) -> str:
+        return "marched"
 
     def options(self, scenario: Scenario) -> GitmOptions:
         return GitmOptions.from_scenario(scenario)

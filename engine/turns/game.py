@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.model import ModelError
 from engine.rules.base import Record, RulesSystem, Verdict, get
@@ -72,10 +72,10 @@ class TurnVerdict:
         return data
 
 
-@dataclass(frozen=True)
-class EffectRecord:
+class EffectRecord(NamedTuple):
     """An end-of-phase effect the system applied: what it says and the
-    record that undoes it."""
+    record that undoes it.  A system may return plain ``(summary, record)``
+    pairs (so it need not import this package)."""
 
     summary: str
     record: Record
@@ -227,7 +227,7 @@ class Game:
         before = self.turn.copy()
         start = Snapshot.take(self.scenario)
         hook = getattr(self.system, "end_phase_effects", None)
-        effects: Sequence[EffectRecord] = list(hook(self.scenario, self.turn)) if callable(hook) else []
+        effects = [EffectRecord(*fx) for fx in hook(self.scenario, self.turn)] if callable(hook) else []
         out = []
         for fx, delta in zip(effects, self._effect_deltas(effects, start), strict=True):
             out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="effect",

@@ -13,6 +13,7 @@ reinforcement and the end of turn stay functions of their own
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,7 @@ from ..base import RulesSystem, Verdict
 from ..registry import register
 from .movement import MoveCheck, check_move
 from .options import SYSTEM, AcwOptions, options_for
+from .turns import end_of_turn
 
 MOVE_PROPS: Mapping[str, Any] = {"moved": True, "fortified": False}
 """Unit properties a move sets: it has moved this turn, and a unit that
@@ -70,6 +72,32 @@ class AcwMoved:
                 "props": dict(MOVE_PROPS)}
 
 
+@dataclass(frozen=True)
+class AcwTurnEnded:
+    """The record of one change at the end of a side's turn: a unit's
+    properties (fortified or not, ``moved`` cleared) or ``state.acw`` (the
+    side to move), as they were before and after, so undo gives back the
+    exact data (``docs/rules/acw.md``, "Turns and victory")."""
+
+    unit: str | None
+    before: Any
+    after: Any
+
+    def undo(self, scenario: Scenario) -> None:
+        if self.unit is None:
+            if self.before is None:
+                scenario.state.pop(SYSTEM, None)
+            else:
+                scenario.state[SYSTEM] = copy.deepcopy(self.before)
+        else:
+            scenario.unit(self.unit).props = dict(self.before)
+
+    def to_data(self) -> dict[str, Any]:
+        if self.unit is None:
+            return {"system": SYSTEM, "state": self.after}
+        return {"system": SYSTEM, "unit": self.unit, "props": dict(self.after)}
+
+
 @register
 class Acw(RulesSystem[Scenario, AcwOptions]):
     """The ACW rules: hex movement with terrain and river costs, stacking
@@ -82,8 +110,44 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
     Order = AcwMoveOrder
     doc = "docs/rules/acw.md"
 
+    phases = ("movement",)
+    """The turn rules (``docs/rules/acw.md``, "Turns and victory"): a unit
+    moves once a turn (the turn engine's default once-a-turn ``moved``);
+    units that did not move fortify at the end of their side's turn."""
+
     def options(self, scenario: Scenario) -> AcwOptions:
         return options_for(scenario)
+
+    def side_order(self, scenario: Scenario) -> list[str]:
+        """The Union moves first, then the other sides in file order."""
+        union = scenario.side(options_for(scenario).union_side).id
+        return [union] + [f.id for f in scenario.sides if f.id != union]
+
+    def end_phase_effects(self, scenario: Scenario, turn: Any) -> list[tuple[str, AcwTurnEnded]]:
+        """The end of ``turn.side``'s turn (:func:`~.turns.end_of_turn`):
+        units that did not move fortify, units that moved are not
+        fortified, every unit's ``moved`` is cleared for its next turn, and
+        ``state.acw.phasing`` names the next side to move."""
+        if turn.side is None:
+            return []
+        out: list[tuple[str, AcwTurnEnded]] = []
+        for f in end_of_turn(scenario, turn.side):
+            u = scenario.unit(f.unit_id)
+            after = {k: v for k, v in u.props.items() if k != "moved"}
+            after["fortified"] = f.fortified
+            if after != u.props or list(after) != list(u.props):
+                out.append((f.reason, AcwTurnEnded(u.id, tuple(u.props.items()), tuple(after.items()))))
+                u.props = after
+        sides = self.side_order(scenario)
+        nxt = sides[(sides.index(turn.side) + 1) % len(sides)] if turn.side in sides else sides[0]
+        before = scenario.state.get(SYSTEM)
+        state = dict(before) if isinstance(before, dict) else {}
+        state["phasing"] = nxt
+        if state != before:
+            scenario.state[SYSTEM] = state
+            out.append((f"the {scenario.side(nxt).name} move next", AcwTurnEnded(None, copy.deepcopy(before),
+                                                                                 copy.deepcopy(state))))
+        return out
 
     def check(self, scenario: Scenario, order: Mapping[str, Any]) -> MoveCheck:
         o: AcwMoveOrder = self.read_order(order)

@@ -48,6 +48,20 @@ class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
     Options = RailConfig
     Order = RailOptionsOrder
     doc = "docs/rules/rail-options.md"
+    phases = ("combat", "noncombat")
+    """A nation's movement phases in turn order (``docs/rules/rail-options.md``:
+    rail is refused in the combat move phase unless the option allows it);
+    a unit rails once a turn (``state.rail_options.moves`` keeps the turn's
+    moves, so capacity is spent across the turn)."""
+    once_per_turn = frozenset({"railed"})
+
+    def action_of(self, order: Mapping[str, Any]) -> str:
+        return "railed"
+
+    def order_phases(self, order: Mapping[str, Any]) -> tuple[str, ...]:
+        """The phase the order names (``phase``; non-combat when absent)."""
+        phase = order.get("phase", "noncombat")
+        return (phase,) if isinstance(phase, str) else ("noncombat",)
 
     def read_options(self, raw: Mapping[str, Any] | None) -> RailConfig:
         return config_from_dict(raw or {})

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from ...model import ModelError
-from ...territory.model import TerritoryScenario, TerritoryUnit
+from ...territory.model import Territory, TerritoryScenario, TerritoryUnit
 from ..base import AtLeast, RulesSystem, UnitsMoved, Verdict
 from ..registry import register
 from .routing import plan
@@ -37,6 +37,33 @@ class RailroadOrder:
     type: str | None = None
 
 
+class TurnRailRules(RailRules):
+    """The rules with the rail capacity already spent this turn taken off
+    each territory: Module I capacity is summed over all rail orders of the
+    turn (``docs/rules/railroads.md``, "Capacity"; the turn engine keeps
+    what was spent in ``state.game.turn.used`` under ``"rail:<territory>"``)."""
+
+    def __init__(self, scenario: TerritoryScenario) -> None:
+        game = scenario.state.get("game")
+        used = game.get("turn", {}).get("used", {}) if isinstance(game, Mapping) else {}
+        self.spent: dict[str, int] = {k[len(SPENT):]: int(v) for k, v in used.items() if k.startswith(SPENT)}
+        super().__init__(scenario)
+
+    def capacity(self, t: Territory) -> int:
+        return max(0, super().capacity(t) - self.spent.get(t.id, 0))
+
+    def why_unusable(self, t: Territory, nation: str) -> str | None:
+        why = super().why_unusable(t, nation)
+        spent = self.spent.get(t.id, 0)
+        if why is not None and spent and why.endswith(f"has no rail capacity (value {t.value})"):
+            return f"{t.name}'s rail capacity is spent this turn ({spent} of {spent + self.capacity(t)})"
+        return why
+
+
+SPENT = "rail:"
+"""The prefix of the turn state's ``used`` keys for capacity spent."""
+
+
 @register
 class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
     """Axis & Allies "Module I: Railroads" on territory maps."""
@@ -47,6 +74,22 @@ class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
     Options = RailroadOptions
     Order = RailroadOrder
     doc = "docs/rules/railroads.md"
+    phases = ("combat", "noncombat")
+    """A nation's movement phases; rail orders belong to the non-combat
+    movement phase only, a unit rails once a turn, and the turn's rail
+    orders share each territory's capacity (``docs/rules/railroads.md``)."""
+    once_per_turn = frozenset({"railed"})
+
+    def action_of(self, order: Mapping[str, Any]) -> str:
+        return "railed"
+
+    def order_phases(self, order: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("noncombat",)
+
+    def turn_use(self, scenario: TerritoryScenario, order: Mapping[str, Any], verdict: Verdict) -> dict[str, int]:
+        """The capacity the carried-out order spent, by territory."""
+        assert isinstance(verdict, RailPlan)
+        return {f"{SPENT}{u.territory}": u.used for u in verdict.usage}
 
     def options(self, scenario: TerritoryScenario) -> RailroadOptions:
         return RailRules(scenario).options
@@ -55,7 +98,7 @@ class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
         """The order routed alone (:func:`plan`); an order by count is
         refused when fewer units than it names stand ready in its start."""
         self.read_order(order)
-        rules = RailRules(scenario)
+        rules = TurnRailRules(scenario)
         (o,) = rules.read_orders([dict(order)])
         if o.unit is None:
             ready = _ready(scenario, o)
