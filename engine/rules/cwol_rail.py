@@ -373,12 +373,17 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     frontier = layers[0]
     depth = 0
     found = False
+    held = control.item
     while frontier and depth < opts.max_path and not found:
         depth += 1
         nxt: list[int] = []
         for i in frontier:
             for j in adj[i]:
-                if j in dist or not valid(j):
+                if j in dist or j in ok_cache:  # reached, or refused (only refusals are cached here)
+                    continue
+                if held(j) not in ok_sides or j in enemy_at:
+                    ok_cache[j] = False
+                    blocked.append(j)
                     continue
                 dist[j] = depth
                 nxt.append(j)
