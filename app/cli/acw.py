@@ -11,7 +11,6 @@ from typing import Any
 from engine.rules.acw import (
     AcwOptions,
     battle,
-    check_move,
     default_options,
     options_for,
     over_limit,
@@ -20,7 +19,7 @@ from engine.rules.acw import (
 )
 from engine.rules.acw.combat import DEFENDER_TERRAINS, defence_multiplier, fmt
 from engine.rules.acw.options import READINGS
-from engine.rules.acw.units import display_name, movement_of
+from engine.rules.acw.units import display_name
 
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load
 
@@ -78,19 +77,8 @@ def run_reach(args: argparse.Namespace) -> int:
     u = s.unit(args.unit)
     r = reach(s, u)
     lab = s.map.label
-    hexes = []
-    for h in r.hexes():
-        m = check_move(s, u, h.cell, r)
-        hexes.append({"hex": h.label, "cost": h.cost, "left": h.left, "halt": h.halt, "ok": m.ok,
-                      "path": [st.label for st in m.path],
-                      "crossings": [{"into": st.label, "kind": st.crossing, "cost": st.cost} for st in m.crossings],
-                      **({} if m.ok else {"reason": m.reason})})
-    data: dict[str, Any] = {
-        "unit": u.id, "name": display_name(u), "from": lab(u.at), "movement": movement_of(s, u),
-        "fortified": bool(u.props.get("fortified")),
-        "reachable": hexes,
-        "halts": [h["hex"] for h in hexes if h["halt"]],
-    }
+    data = r.to_data()
+    hexes: list[dict[str, Any]] = data["reachable"]
 
     def text() -> str:
         lines = [f"{display_name(u)} ({u.id}) in {lab(u.at)}: {r.allowance} movement points, "

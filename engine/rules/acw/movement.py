@@ -25,7 +25,7 @@ map or the units change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -197,6 +197,26 @@ class Reach:
             cell = b.cell(i)
             out.append(ReachedHex(cell, label(cell), c, self.allowance - c, i in b.near_enemy))
         return out
+
+    def to_data(self) -> dict[str, Any]:
+        """The JSON form (``adjutant reach --json``): every reachable hex with
+        its cost, the points left, whether the unit must halt there, the
+        route and its crossings, and why a hex it reaches cannot end its
+        move (:func:`check_move`); the hexes where it must halt."""
+        s = self.board.scenario
+        u = s.unit(self.unit_id)
+        hexes: list[dict[str, object]] = []
+        halts: list[str] = []
+        for h in self.hexes():
+            m = check_move(s, u, h.cell, self)
+            hexes.append({"hex": h.label, "cost": h.cost, "left": h.left, "halt": h.halt, "ok": m.ok,
+                          "path": [st.label for st in m.path],
+                          "crossings": [{"into": st.label, "kind": st.crossing, "cost": st.cost} for st in m.crossings],
+                          **({} if m.ok else {"reason": m.reason})})
+            if h.halt:
+                halts.append(h.label)
+        return {"unit": u.id, "name": display_name(u), "from": s.map.label(self.start), "movement": movement_of(s, u),
+                "fortified": bool(u.props.get("fortified")), "reachable": hexes, "halts": halts}
 
     def path(self, cell: Cell) -> tuple[PathStep, ...]:
         """The cheapest route to ``cell`` (empty if unreachable or the start)."""
