@@ -396,3 +396,35 @@ def test_mask_fills_match_the_cell_lists_and_report_bulk_changes() -> None:
     assert (big.map.terrain == 3).all()
     revert_edits(big, [fill])
     assert (big.map.terrain == 0).all()
+
+
+def test_the_package_re_exports_every_public_name_of_its_modules() -> None:
+    """``from engine.editing import X`` works for whatever the submodules
+    define publicly, so callers never need to know which module holds X."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    import engine.editing as package
+
+    for name in ("shapes", "edits", "plans", "scenarios"):
+        module = importlib.import_module(f"engine.editing.{name}")
+        tree = ast.parse(Path(str(module.__file__)).read_text(encoding="utf-8"))
+        own = [n.name for n in tree.body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
+        own += [t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)]
+        own = [k for k in own if not k.startswith("_")]
+        assert own, name
+        for k in own:
+            assert k in package.__all__ and getattr(package, k) is getattr(module, k), f"{name}.{k}"
+
+
+def test_editing_never_asks_the_grid_its_class() -> None:
+    """Kind-specific math is the grid's (engine/grids): the editing package
+    calls grid methods instead of branching on HexGrid/SquareGrid."""
+    from pathlib import Path
+
+    import engine.editing
+
+    for path in Path(engine.editing.__file__).parent.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert "HexGrid" not in text and "SquareGrid" not in text and "Orientation" not in text, path.name
