@@ -74,11 +74,13 @@ class TurnVerdict:
 
 class EffectRecord(NamedTuple):
     """An end-of-phase effect the system applied: what it says and the
-    record that undoes it.  A system may return plain ``(summary, record)``
-    pairs (so it need not import this package)."""
+    record that undoes it, and the sentences that explain it.  A system
+    may return plain ``(summary, record[, reasons])`` tuples (so it need not
+    import this package)."""
 
     summary: str
     record: Record
+    reasons: tuple[str, ...] = ()
 
 
 class Game:
@@ -158,7 +160,7 @@ class Game:
         if isinstance(unit_id, str):
             unit = self.scenario.unit(unit_id)  # ModelError names an unknown unit
             if self.turn.side is not None and unit.side != self.turn.side:
-                reasons.append(f"It is the {self.side_name(self.turn.side)}'s move: {unit_id} "
+                reasons.append(f"It is the {_possessive(self.side_name(self.turn.side))} move: {unit_id} "
                                f"({self.side_name(unit.side)}) cannot act now.")
             action = self._action(order)
             if action in self._once() and self.turn.did(unit_id, action):
@@ -231,7 +233,7 @@ class Game:
         out = []
         for fx, delta in zip(effects, self._effect_deltas(effects, start), strict=True):
             out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="effect",
-                                          system=self.system.name, summary=fx.summary,
+                                          system=self.system.name, summary=fx.summary, reasons=tuple(fx.reasons),
                                           effect={"record": fx.record.to_data(), "delta": delta}), fx.record))
         before_move = self.turn.copy()
         snap = Snapshot.take(self.scenario)
@@ -253,7 +255,7 @@ class Game:
             self.turn.acted = {}
             self.turn.used = {}
             kind = "end_turn"
-            text = (f"end of the {self.side_name(before.side)}'s move; "
+            text = (f"end of the {_possessive(self.side_name(before.side))} move; "
                     f"turn {self.turn.turn}: the {self.side_name(self.turn.side)} to move")
         delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
         delta["game"] = diff_turn(before_move.to_data(), self.turn.to_data())
@@ -346,7 +348,7 @@ class Game:
             where = f"state.{GAME_KEY}.journal: {e.label(i + 1)} does not match the scenario"
             try:
                 turn = apply_turn(turn, delta.get("game", {}), forward, where)
-                apply_delta(scenario, delta, forward, where)
+                apply_delta(scenario, delta, forward, where, check=not forward)  # the walk back checked them
             except DeltaMismatch as err:
                 raise JournalError(str(err)) from None
         return turn
@@ -392,6 +394,11 @@ class Game:
     def _save(self) -> None:
         self.scenario.state[GAME_KEY] = {"system": self.system.name, "turn": self.turn.to_data(),
                                          "journal": self.journal.to_data()}
+
+
+def _possessive(name: str) -> str:
+    """``the Union's move``, ``the Rebels' move``."""
+    return name + ("'" if name.endswith("s") else "'s")
 
 
 def _summary(order: Mapping[str, Any]) -> str:

@@ -42,6 +42,10 @@ the start of a branch (the first entry of a what-if journal)."""
 
 KINDS: tuple[str, ...] = get_args(EntryKind)
 
+ENTRY_KEYS = frozenset({"turn", "phase", "side", "kind", "system", "summary", "order", "verdict", "reasons", "effect",
+                        "time", "prev", "hash"})
+"""The keys of an entry's data (:meth:`Entry.to_data`)."""
+
 
 class JournalError(ModelError):
     """A journal that cannot be trusted or read: the message names the entry
@@ -139,7 +143,7 @@ class Journal:
 
     def __init__(self, entries: Sequence[Entry] = (), branch_of: BranchOrigin | None = None) -> None:
         self._entries: list[Entry] = []
-        self._data: list[dict[str, Any]] = []
+        self._data: list[dict[str, Any] | None] = []  # each entry's data, made when first needed
         self.branch_of = branch_of
         for e in entries:
             self.append(e)
@@ -203,10 +207,18 @@ class Journal:
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"format": FORMAT, "count": len(self._entries), "head": self.head,
-                                "entries": list(self._data)}
+                                "entries": self._entry_data()}
         if self.branch_of is not None:
             data["branch_of"] = self.branch_of.to_data()
         return data
+
+    def _entry_data(self) -> list[dict[str, Any]]:
+        out = []
+        for i, d in enumerate(self._data):
+            if d is None:
+                d = self._data[i] = self._entries[i].to_data()
+            out.append(d)
+        return out
 
     @classmethod
     def from_data(cls, data: Any, where: str = "journal") -> Journal:
@@ -228,10 +240,16 @@ class Journal:
         branch_of = _branch(data.get("branch_of"), f"{where}.branch_of")
         entries = [_entry(e, f"{where}.entries[{i}]") for i, e in enumerate(raw)]
         prev = GENESIS
+        kept: list[dict[str, Any] | None] = []
         for i, e in enumerate(entries):
             pos = i + 1
+            # an entry read exactly as written is hashed (and later saved) as it was read: the same
+            # canonical text as its body, without building it again
+            same = raw[i] if raw[i].keys() == ENTRY_KEYS else None
+            kept.append(same)
             try:
-                expected = e.expected_hash()
+                expected = (_digest(e.prev, {k: v for k, v in same.items() if k != "hash"}) if same is not None
+                            else e.expected_hash())
             except ValueError:
                 for key in ("order", "verdict", "effect"):
                     _finite(raw[i], key, f"{where}.entries[{i}]")
@@ -254,7 +272,7 @@ class Journal:
                                f"{len(entries)} entries: entries were added or removed by hand")
         j = cls(branch_of=branch_of)
         j._entries = entries
-        j._data = [e.to_data() for e in entries]
+        j._data = kept
         return j
 
 

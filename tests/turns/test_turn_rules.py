@@ -56,10 +56,12 @@ def test_acw_union_first_moves_once_and_fortifies_at_the_end_of_its_turn() -> No
     assert e.kind == "refused" and "It is the Union's move" in e.reasons[0]
     before_end = dumps_any(s)
     entries = g.end_turn()
-    summaries = [x.summary for x in entries]
-    assert "14th Inf moved this turn: no fortifications" in summaries
-    assert "13th Inf stayed put: it fortifies 0310" in summaries
-    assert summaries[-2] == "the Rebels move next" and entries[-1].kind == "end_turn"
+    assert [x.kind for x in entries] == ["effect", "end_turn"]
+    effect = entries[0]
+    assert effect.summary == "the Union fortify 12 units; the Rebels move next"
+    assert "14th Inf moved this turn: no fortifications" in effect.reasons
+    assert "13th Inf stayed put: it fortifies 0310" in effect.reasons
+    assert entries[1].summary == "end of the Union's move; turn 1: the Rebels to move"
     assert s.unit("US-14").props == {"fortified": False}  # moved is cleared for its next turn
     assert s.unit("US-13").props["fortified"] is True
     assert s.state["acw"]["phasing"] == "rebel" and g.turn.side == "rebel" and s.turn == 1
@@ -71,16 +73,19 @@ def test_acw_union_first_moves_once_and_fortifies_at_the_end_of_its_turn() -> No
     for _ in range(3):  # the two refusals, then the move
         loaded.undo()
     assert dumps_any(loaded.scenario) == start
-    g.end_turn()
+    entries = g.end_turn()
+    assert entries[-1].summary == "end of the Rebels' move; turn 2: the Union to move"
     assert g.turn.turn == 2 and g.turn.side == "union" and s.turn == 2 and s.state["acw"]["phasing"] == "union"
+    entries = g.end_turn()  # nobody moved: every unit is already fortified, nothing changes but the side
+    assert entries[0].summary == "the Union fortify 1 unit; the Rebels move next" and len(entries[0].reasons) == 1
 
 
 def test_module_i_rails_in_the_noncombat_phase_and_spends_capacity_across_the_turn() -> None:
     g = sample("railroad_module_europe.json")
     assert g.phases == ("combat", "noncombat")
     e = g.give({"unit": "ger_inf_dk", "to": "Belarus"})
-    assert e.kind == "refused" and e.reasons == ("This order belongs to the noncombat phase; the game is in "
-                                                 "the combat phase.",)
+    assert e.kind == "refused"
+    assert e.reasons == ("This order belongs to the noncombat phase; the game is in the combat phase.",)
     g.end_phase()
     for unit in ("ger_inf_dk", "ger_inf_bh", "ger_art_fr"):  # Belarus: capacity 3
         assert g.give({"unit": unit, "to": "Belarus"}).kind == "order"

@@ -74,28 +74,26 @@ class AcwMoved:
 
 @dataclass(frozen=True)
 class AcwTurnEnded:
-    """The record of one change at the end of a side's turn: a unit's
-    properties (fortified or not, ``moved`` cleared) or ``state.acw`` (the
+    """The record of the end of a side's turn: the properties of each unit
+    it changed (fortified or not, ``moved`` cleared) and ``state.acw`` (the
     side to move), as they were before and after, so undo gives back the
     exact data (``docs/rules/acw.md``, "Turns and victory")."""
 
-    unit: str | None
-    before: Any
-    after: Any
+    units: tuple[tuple[str, tuple[tuple[str, Any], ...], tuple[tuple[str, Any], ...]], ...]
+    state_before: Any
+    state_after: Any
 
     def undo(self, scenario: Scenario) -> None:
-        if self.unit is None:
-            if self.before is None:
-                scenario.state.pop(SYSTEM, None)
-            else:
-                scenario.state[SYSTEM] = copy.deepcopy(self.before)
+        for unit, before, _ in reversed(self.units):
+            scenario.unit(unit).props = dict(before)
+        if self.state_before is None:
+            scenario.state.pop(SYSTEM, None)
         else:
-            scenario.unit(self.unit).props = dict(self.before)
+            scenario.state[SYSTEM] = copy.deepcopy(self.state_before)
 
     def to_data(self) -> dict[str, Any]:
-        if self.unit is None:
-            return {"system": SYSTEM, "state": self.after}
-        return {"system": SYSTEM, "unit": self.unit, "props": dict(self.after)}
+        return {"system": SYSTEM, "units": {u: dict(after) for u, _, after in self.units},
+                "state": copy.deepcopy(self.state_after)}
 
 
 @register
@@ -123,31 +121,37 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         union = scenario.side(options_for(scenario).union_side).id
         return [union] + [f.id for f in scenario.sides if f.id != union]
 
-    def end_phase_effects(self, scenario: Scenario, turn: Any) -> list[tuple[str, AcwTurnEnded]]:
-        """The end of ``turn.side``'s turn (:func:`~.turns.end_of_turn`):
-        units that did not move fortify, units that moved are not
-        fortified, every unit's ``moved`` is cleared for its next turn, and
-        ``state.acw.phasing`` names the next side to move."""
+    def end_phase_effects(self, scenario: Scenario, turn: Any) -> list[tuple[str, AcwTurnEnded, tuple[str, ...]]]:
+        """The end of ``turn.side``'s turn (:func:`~.turns.end_of_turn`), as
+        one effect: units that did not move fortify, units that moved are
+        not fortified, every unit's ``moved`` is cleared for its next turn,
+        and ``state.acw.phasing`` names the next side to move.  Its reasons
+        are a sentence for each unit whose state changed."""
         if turn.side is None:
             return []
-        out: list[tuple[str, AcwTurnEnded]] = []
+        changed = []
+        reasons = []
+        fortify = 0
         for f in end_of_turn(scenario, turn.side):
             u = scenario.unit(f.unit_id)
             after = {k: v for k, v in u.props.items() if k != "moved"}
             after["fortified"] = f.fortified
             if after != u.props or list(after) != list(u.props):
-                out.append((f.reason, AcwTurnEnded(u.id, tuple(u.props.items()), tuple(after.items()))))
+                changed.append((u.id, tuple(u.props.items()), tuple(after.items())))
+                reasons.append(f.reason)
+                fortify += f.fortified and not u.props.get("fortified")
                 u.props = after
         sides = self.side_order(scenario)
         nxt = sides[(sides.index(turn.side) + 1) % len(sides)] if turn.side in sides else sides[0]
         before = scenario.state.get(SYSTEM)
-        state = dict(before) if isinstance(before, dict) else {}
+        state = copy.deepcopy(before) if isinstance(before, dict) else {}
         state["phasing"] = nxt
-        if state != before:
-            scenario.state[SYSTEM] = state
-            out.append((f"the {scenario.side(nxt).name} move next", AcwTurnEnded(None, copy.deepcopy(before),
-                                                                                 copy.deepcopy(state))))
-        return out
+        scenario.state[SYSTEM] = state
+        name = scenario.side(turn.side).name
+        summary = (f"the {name} fortify {fortify} unit{'s' if fortify != 1 else ''}; "
+                   f"the {scenario.side(nxt).name} move next")
+        return [(summary, AcwTurnEnded(tuple(changed), copy.deepcopy(before), copy.deepcopy(state)),
+                 tuple(reasons))]
 
     def check(self, scenario: Scenario, order: Mapping[str, Any]) -> MoveCheck:
         o: AcwMoveOrder = self.read_order(order)
