@@ -3,7 +3,7 @@
 One generic command, :class:`EditCommand`, serves both editors: it carries a
 list of engine edit records — grid edits (:mod:`engine.editing`: a paint
 dab, a fill, a laid rail, a unit move) or territory edits
-(:mod:`engine.territory.edits`: an attribute, a feature, a border, a new
+(:mod:`engine.editing.territory`: an attribute, a feature, a border, a new
 territory, a rail move).  Redo and undo hand the list to the document
 (:meth:`~app.gui.document_base.DocumentBase.apply_edits` /
 :meth:`~app.gui.document_base.DocumentBase.revert_edits`), which has the

@@ -2,7 +2,7 @@
 territory edit records, without widgets.
 
 A Hypothesis :class:`RuleBasedStateMachine` drives random edits through the
-engine's territory edit records (``engine/territory/edits.py``): each edit is
+engine's territory edit records (``engine/editing/territory.py``): each edit is
 planned by a ``plan_*`` function on a
 :class:`~engine.territory.TerritoryScenario` (``None`` for a change that
 changes nothing, :class:`~engine.model.ModelError` for a refused value) and
@@ -52,7 +52,7 @@ from engine.io.territory import dumps_territory_scenario, loads_territory_scenar
 from engine.model import ModelError
 from engine.rules.rail_options import RailOptionsError, RailVerdict, judge, reach
 from engine.territory import BorderKind, Territory, TerritoryScenario
-from engine.territory.edits import (
+from engine.editing.territory import (
     TERRITORY_FIELDS,
     TerritoryEdit,
     TerritoryTouched,

@@ -1,4 +1,4 @@
-"""The territory edit records and their plans (``engine/territory/edits.py``),
+"""The territory edit records and their plans (``engine/editing/territory.py``),
 without a window: tables of a change that changes nothing (``None``), of
 refused values (the message), and of changes carried out and back (what
 they touch, and the scenario's file text after a revert)."""
@@ -16,7 +16,7 @@ from engine.io.territory import dumps_territory_scenario
 from engine.model import ModelError
 from engine.rules.rail_options import judge
 from engine.territory import BorderKind, Territory, TerritoryScenario
-from engine.territory.edits import (
+from engine.editing.territory import (
     AttributeChange,
     BorderSpec,
     FeatureChange,

@@ -1,14 +1,14 @@
 """The open territory scenario, its file and its undo stack.
 
 Like :class:`app.gui.document.Document` for grid maps: every change is a
-list of engine edit records (:mod:`engine.territory.edits`: a territory
+list of engine edit records (:mod:`engine.editing.territory`: a territory
 attribute, a feature, a border, a new territory, a rail move) planned by the
 engine's ``plan_*`` functions — which refuse bad values with a
 :class:`~engine.model.ModelError` and return ``None`` for a change that
 changes nothing — and pushed as one generic
 :class:`~app.gui.commands.EditCommand`.  The command's redo and undo call
 :meth:`TerritoryDocument.apply_edits` / :meth:`TerritoryDocument.revert_edits`,
-and the document re-emits the :class:`~engine.territory.edits.TerritoryTouched`
+and the document re-emits the :class:`~engine.editing.territory.TerritoryTouched`
 record of what changed:
 
 * :attr:`TerritoryDocument.territoriesChanged` ``(ids)`` — territories whose
@@ -37,7 +37,7 @@ from engine.io.territory import dumps_territory_scenario
 from engine.model import ModelError
 from engine.rules.rail_options import RailVerdict
 from engine.territory import BorderKind, Territory, TerritoryScenario
-from engine.territory.edits import (
+from engine.editing.territory import (
     TERRITORY_FIELDS,
     AttributeChange,
     BorderChange,
@@ -116,7 +116,7 @@ class TerritoryDocument(DocumentBase):
         """Set one territory attribute as one undo step; nothing is pushed
         when the value does not change.  Raises :class:`ModelError` for a
         bad value (an empty or duplicate name, an unknown side):
-        :func:`~engine.territory.edits.plan_attribute`."""
+        :func:`~engine.editing.territory.plan_attribute`."""
         return self.push_edit(plan_attribute(self.scenario, tid, field, value))
 
     def set_feature(self, tid: str, feature: str, value: dict[str, Any] | None, stroke: int | None = None) -> bool:

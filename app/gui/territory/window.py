@@ -34,7 +34,7 @@ from engine.model import ModelError, Ruleset
 from engine.rules.rail_options import RailOptionsAdjudicator, RailOptionsError, RailReach
 from engine.rules.rail_options.pieces import max_damage
 from engine.territory import TerritoryMap, TerritoryScenario
-from engine.territory.edits import TerritoryTouched
+from engine.editing.territory import TerritoryTouched
 
 from ..autosave import INTERVAL_MS
 from ..docks.history import HistoryView

@@ -1,6 +1,6 @@
 """Territory map edits, decided and carried out without a window.
 
-The territory counterpart of the edit half of :mod:`engine.editing`: small
+Beside the grid edits (:mod:`engine.editing.edits`), their territory counterpart: small
 frozen records of one change to a :class:`~engine.territory.TerritoryScenario`
 —
 
@@ -40,8 +40,8 @@ from typing import Any
 
 from ..model import ModelError
 from ..rules.rail_options import RailVerdict, RecordedMove, record_move, undo_move
-from .geometry import shared_border_length
-from .model import BorderKind, Territory, TerritoryScenario
+from ..territory.geometry import shared_border_length
+from ..territory.model import BorderKind, Territory, TerritoryScenario
 
 TERRITORY_FIELDS = ("name", "value", "sea", "owner", "controller", "control_since", "control_since_side",
                     "impassable", "label_at")
