@@ -33,12 +33,13 @@ the LP cannot route every unit, no integer routing can, so infeasibility is
 proven and the best partial routing over the generated paths is sought by
 ``scipy.optimize.milp`` within a short time limit (the routes of the units
 that fit are then the best found, ``details["proven_optimal"]`` says whether
-proven).  Otherwise ``milp`` over the generated paths decides, and when it
-cannot prove its routing optimal, the arc program does (one commodity per
-destination, integer flow on every directed rail link), without a time
-limit.  So ``feasible`` is always exact: true exactly when every unit can be
-routed within every capacity.  Among routings of equal total length the
-solver's choice is kept.
+proven).  Otherwise ``milp`` over the generated paths decides; when it
+routes every unit its routing stands (``details["proven_optimal"]``: whether
+its total length reaches the LP bound), and when it does not, the arc
+program decides (one commodity per destination, integer flow on every
+directed rail link), without a time limit.  So ``feasible`` is always
+exact: true exactly when every unit can be routed within every capacity.
+Among routings of equal total length the solver's choice is kept.
 When not every unit fits, the bottleneck is a minimum vertex cut
 (node-splitting max-flow) whose capacity is below the units that must cross
 it — all orders, then each rail network's, then each destination's — or,
