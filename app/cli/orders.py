@@ -9,7 +9,7 @@ move, journal every step and write the file back through
 order against the state including the orders already applied this turn and
 prints each verdict with its reasons; ``--dry-run`` writes nothing.
 ``end-turn`` runs the system's end-of-phase effects and hands the move to the
-next side.  See ``docs/cli.md`` ("Turns") and ``docs/turns.md``.
+next side (``--phase``: ends only the current phase).  See ``docs/cli.md`` ("Turns") and ``docs/turns.md``.
 """
 
 from __future__ import annotations
@@ -57,6 +57,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "(e.g. ACW fortification), journal them and hand the move to the next side (after the last "
                     "side, the next turn begins). Writes the file.")
     p.add_argument("file", metavar="FILE")
+    p.add_argument("--phase", action="store_true",
+                   help="end only the current phase (e.g. combat move, so that non-combat orders can be given)")
     p.add_argument("--dry-run", action="store_true", help="print what would happen, but do not write the file")
     _system_flag(p)
     add_json_flag(p)
@@ -167,7 +169,10 @@ def run_end_turn(args: argparse.Namespace) -> int:
     game = load_game(args.file, args.system)
     first = len(game.journal)
     before = game.turn.to_data()
-    game.end_turn()
+    if args.phase:
+        game.end_phase()
+    else:
+        game.end_turn()
     entries = game.journal.entries[first:]
     if not args.dry_run:
         save_game(game, args.file)

@@ -149,3 +149,37 @@ def test_branch(game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert code == 1 and "will not write over the input" in err
     code, _, err = run(["branch", str(game), "--entry", "9", "--out", str(tmp_path / "x.json")], capsys)
     assert code == 1 and "--entry 9" in err
+
+
+WHOLE_TURNS = {  # system: (sample map, phases to end first, an order the side to move may give)
+    "acw": ("acw_short_campaign.json", 0, {"unit": "US-14", "to": "0410"}),
+    "cwol_rail": ("cwol_mobile_columbus.json", 0, {"unit": "CS1IN", "to": "E4-X4"}),
+    "gitm": ("gitm_allied.json", 0, {"unit": "FR2IN", "to": "2-2"}),
+    "railroads": ("railroad_module_europe.json", 1, {"unit": "ger_inf_dk", "to": "Belarus"}),
+    "rail_options": ("aa_rail_options.json", 1, {"unit": "ger_inf", "to": "smolensk"}),
+}
+
+
+@pytest.mark.parametrize("system", sorted(WHOLE_TURNS))
+def test_a_whole_turn_of_every_system_from_the_cli(system: str, tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    sample, phases, order = WHOLE_TURNS[system]
+    f = tmp_path / sample
+    shutil.copyfile(ROOT / "maps" / sample, f)
+    for _ in range(phases):
+        code, out, _ = run(["end-turn", str(f), "--phase", "--json"], capsys)
+        assert code == 0 and json.loads(out)["entries"][-1]["kind"] == "end_phase"
+    code, out, err = run(["orders", str(f), "--orders", orders(tmp_path, [order]), "--json"], capsys)
+    res = json.loads(out)
+    assert code == 0 and res["carried_out"] == 1 and res["system"] == system, err
+    code, out, _ = run(["orders", str(f), "--orders", orders(tmp_path, [order]), "--json"], capsys)
+    assert code == 1 and "already" in json.loads(out)["entries"][0]["reasons"][0]  # once a turn
+    start = json.loads(f.read_text(encoding="utf-8"))
+    first, turn, n_sides = start["state"]["game"]["turn"]["side"], start["state"]["game"]["turn"]["turn"], len(start["sides"])
+    for k in range(n_sides):  # every side ends its move: the next turn begins with the first side again
+        code, out, _ = run(["end-turn", str(f), "--json"], capsys)
+        res = json.loads(out)
+        assert code == 0 and res["turn"]["turn"] == (turn if k < n_sides - 1 else turn + 1)
+    assert res["turn"]["side"] == first
+    code, out, _ = run(["journal", str(f), "--turn", str(turn), "--markdown"], capsys)
+    assert code == 0 and "carried out" in out and "**refused**" in out
