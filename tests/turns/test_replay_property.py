@@ -68,7 +68,10 @@ def play(name: str, data: Any) -> tuple[Any, Game, dict[int, str]]:
             except ModelError:  # a malformed order (e.g. a march to where the unit stands) journals nothing
                 pass
         elif what == "end_phase":
-            g.end_phase()
+            try:
+                g.end_phase()
+            except ModelError:  # the system refuses to end the phase now (a combat owed, the game over)
+                pass
         elif len(g.journal):
             g.undo()
             assert dumps_any(s) == texts.get(len(g.journal), dumps_any(s))
