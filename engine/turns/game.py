@@ -225,7 +225,13 @@ class Game:
     def end_phase(self) -> list[Entry]:
         """Run the system's end-of-phase effects, journal them, and move on:
         to the next phase, or (after the last) to the next side's first
-        phase, or (after the last side) to the next turn."""
+        phase, or (after the last side) to the next turn.  A system's
+        ``end_phase_refusal(scenario, turn)`` (optional) may refuse: the
+        :class:`ModelError` carries its sentence and nothing changes."""
+        refusal = getattr(self.system, "end_phase_refusal", None)
+        why = refusal(self.scenario, self.turn) if callable(refusal) else None
+        if why:
+            raise ModelError(f"the {self.turn.phase} phase cannot end: {why}")
         before = self.turn.copy()
         start = Snapshot.take(self.scenario)
         hook = getattr(self.system, "end_phase_effects", None)

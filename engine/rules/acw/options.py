@@ -156,6 +156,11 @@ class AcwOptions:
     roll_source: Literal["milliseconds", "time_of_day"] = "milliseconds"
     new_unit_cost: Count = 1
     rail_control: Literal["friendly", "not_enemy"] = "friendly"
+    rebel_gain: Literal["point", "factor"] = "point"
+    # deployment
+    union_deploy: tuple[str, ...] = ("A", "B", "C")
+    rebel_deploy: tuple[str, ...] = ("E", "I", "H", "G")
+    deploy_distance: Count = 1
     # victory
     union_objective: Name = "M"
     rebel_objective: Name = "A"

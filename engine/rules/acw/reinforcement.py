@@ -202,13 +202,14 @@ def _supplied(scenario: Scenario, side: str, cell: Cell, o: AcwOptions) -> bool:
     return cell in rail or any(n in rail for n in scenario.map.grid.neighbours(cell))
 
 
-def check_reinforce(scenario: Scenario, unit: Unit | str, factors: int = 1) -> Reinforcement:
-    """May ``factors`` factors be added to ``unit`` this turn?"""
+def check_reinforce(scenario: Scenario, unit: Unit | str, factors: int = 1, *, free: bool = False) -> Reinforcement:
+    """May ``factors`` factors be added to ``unit`` this turn?  ``free``: the
+    factor costs no points (the Rebel post under ``rebel_gain: "factor"``)."""
     o = options_for(scenario)
     u = scenario.unit(unit) if isinstance(unit, str) else unit
     if factors < 1:
         raise ModelError("add at least one factor")
-    cost = factor_cost(scenario, u) * factors
+    cost = 0 if free else factor_cost(scenario, u) * factors
     have = points(scenario, u.side)
     name, label = display_name(u), scenario.map.label(u.at)
     if u.props.get("moved"):

@@ -1,14 +1,18 @@
 """"A Short ACW Campaign" as a registered rules system
 (:class:`engine.rules.base.RulesSystem`).
 
-The order it understands is a move, ``{"unit": ID, "to": HEX}``:
-:meth:`Acw.check` is :func:`~.movement.check_move` (cost, halting next to
-the enemy, stacking, every "no" with its reason); apply moves the unit,
-marks it ``moved`` and gives up its fortifications, as the editor's move
-preview does, and returns the record that puts all of it back.  Combat,
-reinforcement and the end of turn stay functions of their own
-(:func:`~.battle.battle`, :mod:`.reinforcement`, :mod:`.turns`).  Rules:
-``docs/rules/acw.md``.
+The move, ``{"unit": ID, "to": HEX}``: :meth:`Acw.check` is
+:func:`~.movement.check_move` (cost, halting next to the enemy, stacking,
+every "no" with its reason); apply moves the unit, marks it ``moved`` and
+gives up its fortifications, as the editor's move preview does, and returns
+the record that puts all of it back.  The other orders -- attack, the
+cavalry's choice, retreat, the Rebel reinforcement post, purchases and new
+units -- are :mod:`.orders`.  The turn hooks: the Union moves first, a side
+may not end its move while a combat or a retreat is owed
+(:meth:`Acw.end_phase_refusal`), and the end of a side's move fortifies,
+gives the Union its point when a new turn begins and checks victory.
+:meth:`Acw.setup_problems` names units deployed outside their zones.
+Rules: ``docs/rules/acw.md``.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ from ..base import RulesSystem, Verdict
 from ..registry import register
 from .movement import MoveCheck, check_move
 from .options import SYSTEM, AcwOptions, options_for
-from .turns import end_of_turn
+from .orders import ACTIONS, TURN_PROPS, AcwChange, AcwVerdict, acted, apply_order, check_order, end_refusal, kind_of
+from .reinforcement import city_cell, points
+from .turns import end_of_turn, victory
 
 MOVE_PROPS: Mapping[str, Any] = {"moved": True, "fortified": False}
 """Unit properties a move sets: it has moved this turn, and a unit that
@@ -134,7 +140,7 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         fortify = 0
         for f in end_of_turn(scenario, turn.side):
             u = scenario.unit(f.unit_id)
-            after = {k: v for k, v in u.props.items() if k != "moved"}
+            after = {k: v for k, v in u.props.items() if k not in TURN_PROPS}
             after["fortified"] = f.fortified
             if after != u.props or list(after) != list(u.props):
                 changed.append((u.id, tuple(u.props.items()), tuple(after.items())))
@@ -146,18 +152,81 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         before = scenario.state.get(SYSTEM)
         state = copy.deepcopy(before) if isinstance(before, dict) else {}
         state["phasing"] = nxt
+        state.pop("cavalry", None)
+        o = options_for(scenario)
+        extra = []
         scenario.state[SYSTEM] = state
+        try:
+            v = victory(scenario, turn_complete=nxt == sides[0])
+        except ModelError:  # a map without the objective cities has no victory conditions
+            v = None
+        if v is not None and v.game_over:
+            state["victory"] = v.to_data()
+            extra.append(f"VICTORY: {v.reason}")
+        elif nxt == sides[0] and nxt == o.union_side and o.union_points_per_turn:
+            gain = o.union_points_per_turn
+            have = points(scenario, nxt) + gain
+            state["points"] = dict(state.get("points", {}), **{nxt: have})
+            extra.append(f"a new turn: the Union gains {gain} reinforcement point{'s' if gain != 1 else ''} "
+                         f"({have} banked)")
         name = scenario.side(turn.side).name
-        summary = (f"the {name} fortify {fortify} unit{'s' if fortify != 1 else ''}; "
-                   f"the {scenario.side(nxt).name} move next")
+        summary = "; ".join([f"the {name} fortify {fortify} unit{'s' if fortify != 1 else ''}",
+                             f"the {scenario.side(nxt).name} move next", *extra])
         return [(summary, AcwTurnEnded(tuple(changed), copy.deepcopy(before), copy.deepcopy(state)),
                  tuple(reasons))]
 
-    def check(self, scenario: Scenario, order: Mapping[str, Any]) -> MoveCheck:
+    once_per_turn = frozenset({"moved", "reinforced"})
+    """A unit moves once and is reinforced once a turn."""
+
+    def action_of(self, order: Mapping[str, Any]) -> str:
+        """The turn engine's action for the order (``moved``, ``reinforced``...)."""
+        return ACTIONS[kind_of(order)]
+
+    def uses_post_time(self, order: Mapping[str, Any]) -> bool:
+        """An attack's ``time`` is the rules' input (the result number), not only the post's stamp."""
+        return kind_of(order) == "attack"
+
+    def end_phase_refusal(self, scenario: Scenario, turn: Any) -> str | None:
+        """Why the side to move may not end its move: a combat owed by a unit
+        that entered a hex next to the enemy, a retreat owed, or the game is over."""
+        return end_refusal(scenario)
+
+    def setup_problems(self, scenario: Scenario) -> list[str]:
+        """Every unit standing more than ``deploy_distance`` (1) hex from its
+        side's deployment cities (Union A, B, C; Rebels E, I, H, G), while
+        the game has not started (turn 1, no journal)."""
+        game = scenario.state.get("game")
+        if scenario.turn > 1 or isinstance(game, Mapping) and game.get("journal"):
+            return []
+        o = options_for(scenario)
+        zones = {o.union_side: o.union_deploy, o.rebel_side: o.rebel_deploy}
+        out = []
+        grid, lab = scenario.map.grid, scenario.map.label
+        for side, codes in zones.items():
+            cells = []
+            for code in codes:
+                try:
+                    cells.append(city_cell(scenario, code))
+                except ModelError as e:
+                    out.append(f"deployment of {side}: {e}")
+            for u in scenario.units:
+                if u.side == side and cells and min(grid.distance(u.at, c) for c in cells) > o.deploy_distance:
+                    out.append(f"units.{u.id}: {u.name or u.id} ({side}) stands in {lab(u.at)}, more than "
+                               f"{o.deploy_distance} hex from the deployment cities {', '.join(codes)}")
+        return out
+
+    def check(self, scenario: Scenario, order: Mapping[str, Any]) -> MoveCheck | AcwVerdict:
+        if kind_of(order) != "move":
+            return check_order(scenario, order)
         o: AcwMoveOrder = self.read_order(order)
+        refusal = _move_refusal(scenario, o.unit)
+        if refusal:
+            return AcwVerdict("move", False, (refusal,))
         return check_move(scenario, o.unit, scenario.map.parse_label(o.to))
 
-    def effect(self, scenario: Scenario, order: Mapping[str, Any], verdict: Verdict) -> AcwMoved:
+    def effect(self, scenario: Scenario, order: Mapping[str, Any], verdict: Verdict) -> AcwMoved | AcwChange:
+        if isinstance(verdict, AcwVerdict):
+            return apply_order(scenario, verdict)
         assert isinstance(verdict, MoveCheck)
         u = scenario.unit(verdict.unit_id)
         label = scenario.map.label
@@ -166,3 +235,22 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         u.at = verdict.target
         u.props.update(MOVE_PROPS)
         return record
+
+
+def _move_refusal(scenario: Scenario, unit: str) -> str | None:
+    """What stops a unit moving besides the map: the game is over, a
+    retreat is owed, it was raised or reinforced this turn."""
+    from .orders import game_over, pending_retreats
+
+    over = game_over(scenario)
+    if over:
+        return f"the game is over: {over}"
+    owed = pending_retreats(scenario)
+    if owed:
+        return f"the retreat of {', '.join(owed[0]['units'])} from {owed[0]['hex']} comes first"
+    u = scenario.unit(unit)
+    if u.props.get("raised"):
+        return f"{u.name or u.id} was raised this turn and starts moving next turn"
+    if "reinforced" in acted(scenario, u.id):
+        return f"{u.name or u.id} was reinforced this turn: a reinforced unit spends the turn not moving"
+    return None

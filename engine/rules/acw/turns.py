@@ -9,7 +9,9 @@
   ``major_union_by_turn`` (7) is a major victory, later a minor one; the
   Rebels taking ``rebel_objective`` (A) is a major Rebel victory; the Rebels
   avoiding both Union victories for ``rebel_holds_turns`` (12) turns is a
-  minor Rebel victory.  A city is taken when the side holds it (a unit in it,
+  minor Rebel victory: from turn ``rebel_holds_turns + 1`` (13) on the answer
+  is the minor Rebel victory whoever holds M (the game ended with turn 12).
+  A city is taken when the side holds it (a unit in it,
   or the control layer without an enemy unit in it).  The game ends at the
   first victory; if both capitals are held at once the earlier capture,
   recorded by the caller in ``state.acw.captured``, decides.
@@ -82,6 +84,9 @@ def victory(scenario: Scenario, *, turn_complete: bool = False) -> Victory:
     union, rebel = o.union_side, o.rebel_side
     m, a = city_cell(scenario, o.union_objective), city_cell(scenario, o.rebel_objective)
     t = scenario.turn
+    if t > o.rebel_holds_turns:
+        return Victory("minor_rebel", f"turn {t}: the {o.rebel_holds_turns} turns ended without a Union victory "
+                                      f"(holding {o.union_objective} now comes too late): minor Rebel victory")
     union_has = holds(scenario, union, m)
     rebel_has = holds(scenario, rebel, a)
     if union_has and rebel_has:
