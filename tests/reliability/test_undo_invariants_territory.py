@@ -47,11 +47,6 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from shapely.geometry import box
 from test_undo_invariants import run_machine
 
-from engine.io import load_any
-from engine.io.territory import dumps_territory_scenario, loads_territory_scenario
-from engine.model import ModelError
-from engine.rules.rail_options import RailOptionsError, RailVerdict, judge, reach
-from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.editing.territory import (
     TERRITORY_FIELDS,
     TerritoryEdit,
@@ -64,6 +59,11 @@ from engine.editing.territory import (
     plan_rail_move,
     revert_edits,
 )
+from engine.io import load_any
+from engine.io.territory import dumps_territory_scenario, loads_territory_scenario
+from engine.model import ModelError
+from engine.rules.rail_options import RailOptionsError, RailVerdict, judge, reach
+from engine.territory import BorderKind, Territory, TerritoryScenario
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 SAMPLES = ("aa_rail_options.json", "railroad_module_europe.json")

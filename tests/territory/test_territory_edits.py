@@ -11,11 +11,6 @@ from typing import Any
 import pytest
 from shapely.geometry import box
 
-from engine.io import load_any
-from engine.io.territory import dumps_territory_scenario
-from engine.model import ModelError
-from engine.rules.rail_options import judge
-from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.editing.territory import (
     AttributeChange,
     BorderSpec,
@@ -29,6 +24,11 @@ from engine.editing.territory import (
     plan_rail_move,
     revert_edits,
 )
+from engine.io import load_any
+from engine.io.territory import dumps_territory_scenario
+from engine.model import ModelError
+from engine.rules.rail_options import judge
+from engine.territory import BorderKind, Territory, TerritoryScenario
 
 SAMPLE = Path(__file__).resolve().parents[2] / "maps" / "aa_rail_options.json"
 

@@ -32,11 +32,6 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from engine.io import load_any, save_any
-from engine.io.territory import dumps_territory_scenario
-from engine.model import ModelError
-from engine.rules.rail_options import RailVerdict
-from engine.territory import BorderKind, Territory, TerritoryScenario
 from engine.editing.territory import (
     TERRITORY_FIELDS,
     AttributeChange,
@@ -54,6 +49,11 @@ from engine.editing.territory import (
     plan_rail_move,
     revert_edits,
 )
+from engine.io import load_any, save_any
+from engine.io.territory import dumps_territory_scenario
+from engine.model import ModelError
+from engine.rules.rail_options import RailVerdict
+from engine.territory import BorderKind, Territory, TerritoryScenario
 
 from ..commands import push_edits
 from ..document_base import DocumentBase

@@ -30,11 +30,11 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 
+from engine.editing.territory import TerritoryTouched
 from engine.model import ModelError, Ruleset
 from engine.rules.rail_options import RailOptionsAdjudicator, RailOptionsError, RailReach
 from engine.rules.rail_options.pieces import max_damage
 from engine.territory import TerritoryMap, TerritoryScenario
-from engine.editing.territory import TerritoryTouched
 
 from ..autosave import INTERVAL_MS
 from ..docks.history import HistoryView
