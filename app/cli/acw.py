@@ -66,6 +66,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                         "(8th and 9th)")
     p.add_argument("--victory-quotient", choices=("exact", "one_decimal"),
                    help="round 100/total to one decimal before multiplying (as the example writes 3.7)")
+    p.add_argument("--apply", action="store_true",
+                   help="(FILE) give the attack as an order of the game: casualties taken, the loser's retreat "
+                        "owed, journalled, the file written (as adjutant orders does)")
     add_json_flag(p)
     p.set_defaults(func=run_combat)
 
@@ -158,6 +161,8 @@ def run_combat(args: argparse.Namespace) -> int:
                        "instead of --attacker/--defender/--defender-terrain")
     if not args.attack or not args.defend:
         raise CliError("with a scenario FILE give --attack HEX (one or more) and --defend HEX")
+    if args.apply:
+        return _apply_combat(args)
     s = load(args.file)
     o = _with_flags(options_for(s), args)
     attack = [s.map.parse_label(h) for h in args.attack]
@@ -192,3 +197,30 @@ def run_combat(args: argparse.Namespace) -> int:
 
     emit(args, data, text)
     return EXIT_OK
+
+
+def _apply_combat(args: argparse.Namespace) -> int:
+    """``--apply``: the attack given to the game through the same path as
+    ``adjutant orders`` (checked, journalled, the file written)."""
+    from .orders import entry_line, load_game, save_game, turn_line
+
+    if args.withdraw or args.reading or args.victory_quotient:
+        raise CliError("--apply plays by the file's rules: --withdraw, --reading and --victory-quotient are for a "
+                       "preview (a cavalry's withdrawal is its own order: {\"withdraw\": ID, \"to\": HEX})")
+    game = load_game(args.file)
+    order = {"attack": list(args.attack), "defend": args.defend, "time": args.time}
+    position = len(game.journal) + 1
+    entry = game.give(order, time=args.time)
+    if entry.kind == "order":
+        save_game(game, args.file)
+    data = {"file": args.file, "written": entry.kind == "order", "entry": dict(entry.to_data(), position=position),
+            "turn": game.turn.to_data()}
+
+    def text() -> str:
+        return "\n".join([entry_line(entry, position),
+                          f"now {turn_line(game)}" + (f"; written to {args.file}" if entry.kind == "order"
+                                                      else "; nothing written")])
+
+    emit(args, data, text)
+    return EXIT_OK if entry.kind == "order" else EXIT_FAIL
+

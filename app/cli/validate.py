@@ -25,8 +25,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
+def _rules_problems(path: str) -> list[str]:
+    """What the rules systems the file's ruleset names find at set-up (their
+    optional ``setup_problems``, e.g. ACW deployment zones)."""
+    from engine.io import load_any
+    from engine.rules.base import systems
+
+    s = load_any(path)
+    options = getattr(getattr(s, "ruleset", None), "options", None) or {}
+    out: list[str] = []
+    for system in systems():
+        hook = getattr(system, "setup_problems", None)
+        if system.name in options and callable(hook):
+            out.extend(f"{system.name}: {p}" for p in hook(s))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
-    results = list(iter_problems(args.files))
+    results = [(f, probs or _rules_problems(f)) for f, probs in iter_problems(args.files)]
     ok = all(not probs for _, probs in results)
     data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs]}
                                    for f, probs in results]}
