@@ -41,22 +41,23 @@ def _cannot_load(path: str, problems: list[Problem]) -> CliError:
 
 def load(path: str) -> Scenario:
     """Load a grid scenario or raise :class:`CliError` listing every problem."""
-    from engine.io import ScenarioError, load_scenario
+    from engine.io import ScenarioError, load_scenario, load_text_checked
 
     try:
-        return load_scenario(path)
+        s: Scenario = load_text_checked(path, load_scenario)
     except ScenarioError as e:
         raise _cannot_load(path, e.problems) from None
+    return s
 
 
 def load_territory(path: str, needed_for: str) -> TerritoryScenario:
     """Load a territory scenario, or raise :class:`CliError` listing every
     problem, or saying that a grid map cannot serve ``needed_for``."""
-    from engine.io import ScenarioError, load_any
+    from engine.io import ScenarioError, load_text_checked
     from engine.territory import TerritoryScenario
 
     try:
-        s = load_any(path)
+        s = load_text_checked(path)
     except ScenarioError as e:
         raise _cannot_load(path, e.problems) from None
     if not isinstance(s, TerritoryScenario):

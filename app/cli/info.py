@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.io import ScenarioError, load_any
+from engine.io import ScenarioError, load_text_checked
 from engine.model import NO_SIDE, Scenario
 from engine.territory import TerritoryScenario
 
@@ -95,7 +95,7 @@ def _territory_text(d: dict[str, Any]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        loaded = load_any(args.file)
+        loaded = load_text_checked(args.file)
     except ScenarioError as e:
         raise CliError(f"{args.file}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
                        [str(p) for p in e.problems]) from None

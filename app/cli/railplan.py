@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import Any
 
 from engine.rules.railroads import RailRules, plan, preview
@@ -34,15 +33,46 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
+MAX_ORDERS_BYTES = 16 * 1024 * 1024
+"""Largest orders file read (16 MiB)."""
+
+
+def _huge_number(data: Any, where: str) -> str | None:
+    """The JSON path of the first number in ``data`` outside +/-2**63 or not
+    finite (refused before any arithmetic), or ``None``; walked with a stack."""
+    stack: list[tuple[Any, str]] = [(data, where)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)) and not -2**63 < value < 2**63:
+            return path
+        if isinstance(value, float) and value != value:
+            return path
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}") for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+    return None
+
+
 def read_orders_file(path: str) -> list[dict[str, Any]]:
+    from engine.io.inputs import read_regular
+
+    raw = read_regular(path, MAX_ORDERS_BYTES, lambda message: CliError(f"{path}: {message}"), "orders file")
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError(f"{path}: cannot read ({e})") from None
+        data = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError as e:
+        raise CliError(f"{path}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise CliError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except RecursionError:
+        raise CliError(f"{path}: not valid orders: JSON nested too deeply") from None
+    except ValueError as e:  # an integer of more than 4300 digits
+        raise CliError(f"{path}: not valid orders: {str(e).split(';')[0]}") from None
+    huge = _huge_number(data, "$")
+    if huge is not None:
+        raise CliError(f"{path}: {huge}: a number out of range (at most 2**63 - 1 in size, and finite)")
     orders = data.get("orders") if isinstance(data, dict) else data
     if not isinstance(orders, list):
         raise CliError(f"{path}: expected a list of orders or {{\"orders\": [...]}}")

@@ -10,7 +10,7 @@ import os
 import sys
 from typing import Any
 
-from engine.io import ScenarioError, load_any, refuse_input
+from engine.io import ScenarioError, load_text_checked, refuse_input
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 
@@ -37,6 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
+MAX_SCALE = 4096
+"""Largest --scale (pixels per cell) read; the image size limits apply after it."""
+
+
 def _app() -> Any:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
@@ -51,8 +55,10 @@ def _app() -> Any:
 
 def run(args: argparse.Namespace) -> int:
     refuse_input(args.out, [args.file], args.force)
+    if args.scale is not None and not 0 < args.scale <= MAX_SCALE:  # also NaN and infinities
+        raise CliError(f"--scale {args.scale:g}: pixels per cell must be more than 0 and at most {MAX_SCALE}")
     try:
-        loaded = load_any(args.file)
+        loaded = load_text_checked(args.file)
     except ScenarioError as e:
         raise CliError(f"{args.file}: cannot load ({len(e.problems)} problem{'s' if len(e.problems) != 1 else ''})",
                        [str(p) for p in e.problems]) from None

@@ -6,7 +6,6 @@ naming an input is refused unless ``--force``."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from engine.io import refuse_input, save_any
 from engine.io.triplea import MAX_XML_BYTES, parse_centers, parse_game_xml, parse_polygons, to_scenario
@@ -39,17 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def _read(path: str, limit: int = MAX_XML_BYTES) -> bytes:
-    p = Path(path)
-    try:
-        if p.stat().st_size > limit:
-            raise CliError(f"{path}: larger than the limit of {limit} bytes")
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise CliError(f"{path}: is a folder, not a file") from None
-    except OSError as e:
-        raise CliError(f"{path}: cannot read ({e.strerror or e})") from None
+    from engine.io.inputs import read_regular
+
+    return read_regular(path, limit, lambda message: CliError(f"{path}: {message}"))
 
 
 def _text(path: str) -> str:

@@ -13,14 +13,16 @@ imports the other (see ``docs/file-format.md`` and
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
 from ..paths import resource_path
+from .inputs import read_regular
 
 FORMAT = "adjutant-scenario"
 VERSION = 1
@@ -67,39 +69,107 @@ def capped(problems: list[Problem], source: str) -> list[Problem]:
 # reading text and JSON
 
 def read_text(path: str | os.PathLike[str]) -> str:
-    """The UTF-8 text of a scenario file, or :class:`ScenarioError` saying
-    why not (missing, a folder, too large, unreadable, not UTF-8)."""
-    p = Path(path)
+    """The UTF-8 text of a scenario file (a leading byte order mark is
+    dropped), or :class:`ScenarioError` saying why not (missing, a folder,
+    a FIFO or device, too large, unreadable, not UTF-8); read through
+    :func:`engine.io.inputs.read_regular`."""
     src = str(path)
-    try:
-        size = p.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise ScenarioError([Problem(src, "", f"file is {size} bytes; the limit is {MAX_FILE_BYTES}")])
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise ScenarioError([Problem(src, "", "no such file")]) from None
-    except IsADirectoryError:
-        raise ScenarioError([Problem(src, "", "is a folder, not a scenario file")]) from None
-    except OSError as e:
-        raise ScenarioError([Problem(src, "", f"cannot read: {e.strerror or e}")]) from None
+    raw = read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
+                       "file", "scenario file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ScenarioError([Problem(src, "", f"not UTF-8 text (byte {e.start})")]) from None
-    return text
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+class _NonFinite(ValueError):
+    """Raised while decoding at a ``NaN``, ``Infinity`` or a number too large for a float."""
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (math.inf, -math.inf):
+        raise _NonFinite(text)
+    return value
+
+
+def _refuse_constant(text: str) -> float:
+    raise _NonFinite(text)
+
+
+def _non_finite_path(data: Any) -> str:
+    """The JSON path (``units[1].strength``) of the first non-finite number in ``data``."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, float) and not math.isfinite(value):
+            return path or "(top level)"
+        if isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return "(unknown)"
 
 
 def parse_json(text: str, source: str) -> Any:
     """Decoded JSON, or :class:`ScenarioError` with where the text is not
-    JSON (also for nesting too deep and integers too long to convert)."""
+    JSON (also for nesting too deep, integers too long to convert, and
+    ``NaN``, ``Infinity`` or a number beyond a float's range, which JSON
+    does not allow: the problem names its JSON path)."""
+    if text.startswith("\ufeff"):  # a UTF-8 byte order mark, as some editors write
+        text = text[1:]
     try:
-        return json.loads(text)
+        data = json.loads(text, parse_float=_finite_float, parse_constant=_refuse_constant)
     except json.JSONDecodeError as e:
         raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
     except RecursionError:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
+    except _NonFinite as e:
+        path = _non_finite_path(json.loads(text))
+        raise ScenarioError([Problem(source, path, f"{e} is not a finite number (JSON allows none)")]) from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits
         raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
+    if "\\u" in text:  # XML-forbidden characters can only arrive as \u escapes (JSON refuses them raw)
+        problems = text_problems(data, source, _XML_FORBIDDEN)
+        if problems:
+            raise ScenarioError(capped(problems, source))
+    return data
+
+
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+"""Characters XML 1.0 cannot hold at all: a name or property with one could
+be saved but never exported to SVG or TMX."""
+SURROGATES = re.compile("[\ud800-\udfff]")
+"""Lone surrogates: half of a UTF-16 pair, which no UTF-8 file can hold."""
+
+
+def text_problems(data: Any, source: str, pattern: re.Pattern[str] | None = None) -> list[Problem]:
+    """A problem for each string (key or value) of ``data`` holding a
+    character of ``pattern`` — by default XML-forbidden characters and lone
+    surrogates (which no UTF-8 file can hold) — named by its JSON path."""
+    bad = pattern or re.compile(f"{_XML_FORBIDDEN.pattern[:-1]}\ud800-\udfff]")
+    problems: list[Problem] = []
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            found = bad.search(value)
+            if found:
+                problems.append(Problem(source, path or "(top level)",
+                                        f"holds the character U+{ord(found.group()):04X}, which "
+                                        + ("is half of a UTF-16 pair (a lone surrogate) and cannot be written "
+                                           "as UTF-8" if SURROGATES.match(found.group()) else
+                                           "XML cannot hold (SVG and Tiled exports could not be written)")))
+        elif isinstance(value, dict):
+            for k, v in reversed(list(value.items())):
+                where = f"{path}.{k}" if path else str(k)
+                if bad.search(k):
+                    stack.append((k, where + " (key)"))
+                stack.append((v, where))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return problems
 
 
 def grid_kind(data: Any) -> str | None:
@@ -395,6 +465,6 @@ def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
     return "{\n" + ",\n".join(items) + "\n" + end + "}"
 
 
-__all__ = ["FORMAT", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_PROBLEMS", "MAX_SIDE", "ROW_KEYS", "VERSION", "HeaderBuilder",
+__all__ = ["FORMAT", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_PROBLEMS", "MAX_SIDE", "ROW_KEYS", "SURROGATES", "VERSION", "HeaderBuilder",
            "Problem", "ScenarioError", "capped", "drop_defaults", "dumps_compact", "grid_kind", "header_data",
-           "parse_json", "read_text", "schema_problems"]
+           "parse_json", "read_text", "schema_problems", "text_problems"]

@@ -18,7 +18,7 @@ from typing import Any
 from ..model import Scenario
 from ..territory.model import TerritoryScenario
 from . import grid, territory
-from .common import Problem, ScenarioError, grid_kind, parse_json, read_text
+from .common import SURROGATES, Problem, ScenarioError, capped, grid_kind, parse_json, read_text, text_problems
 
 AnyScenario = Scenario | TerritoryScenario
 
@@ -76,16 +76,34 @@ def dumps_any(s: AnyScenario) -> str:
     return territory.dumps_territory_scenario(s)
 
 
+def load_text_checked(path: str | os.PathLike[str],
+                      loader: Callable[[str | os.PathLike[str]], Any] | None = None) -> Any:
+    """:func:`load_any`, also refusing lone surrogates (half of a UTF-16 pair,
+    written as a ``\\udXXX`` escape) in any string, named by JSON path: the
+    commands print and export names, which must encode as UTF-8.  (The
+    editor's own loads accept them, so an autosave of such a name is
+    recovered: see ``app/gui/autosave.py``.)  ``loader`` (default
+    :func:`load_any`) reads the file first."""
+    s = (loader or load_any)(path)
+    text = read_text(path)
+    if "\\ud" in text.lower():
+        problems = text_problems(parse_json(text, str(path)), str(path), SURROGATES)
+        if problems:
+            raise ScenarioError(capped(problems, str(path)))
+    return s
+
+
 def iter_problems(paths: list[str]) -> Iterator[tuple[str, list[Problem]]]:
-    """For each path, the problems loading it finds (empty when valid)."""
+    """For each path, the problems loading it finds (empty when valid;
+    lone surrogates included, see :func:`load_text_checked`)."""
     for p in paths:
         try:
-            load_any(p)
+            load_text_checked(p)
         except ScenarioError as e:
             yield p, e.problems
         else:
             yield p, []
 
 
-__all__ = ["READERS", "WRITERS", "AnyScenario", "dumps_any", "iter_problems", "load_any", "loads_any", "reader_for",
+__all__ = ["READERS", "WRITERS", "AnyScenario", "dumps_any", "iter_problems", "load_any", "load_text_checked", "loads_any", "reader_for",
            "save_any"]

@@ -29,6 +29,7 @@ from defusedxml.common import DefusedXmlException, EntitiesForbidden
 from ..model import Faction, Ruleset, TerrainType, UnitType
 from ..territory.geometry import GeometryError, shape_from_rings
 from ..territory.model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
+from .inputs import xml_markup_problem
 
 _T = TypeVar("_T")
 
@@ -136,6 +137,9 @@ def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
     raw = data.encode("utf-8") if isinstance(data, str) else data
     if len(raw) > MAX_XML_BYTES:
         raise TripleAError(f"{source}: {len(raw)} bytes; the limit is {MAX_XML_BYTES}")
+    too_many = xml_markup_problem(raw)
+    if too_many:
+        raise TripleAError(f"{source}: {too_many}")
     try:
         root = SafeET.fromstring(raw, forbid_dtd=False, forbid_entities=True, forbid_external=True)
     except EntitiesForbidden as e:

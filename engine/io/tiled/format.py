@@ -44,6 +44,7 @@ from xml.etree import ElementTree as ET
 import numpy as np
 
 from ..common import MAX_CELLS, MAX_SIDE
+from ..inputs import MAX_XML_DEPTH, inflate_limit, read_regular, xml_markup_problem
 from .model import (
     GID_MASK,
     ORIENTATIONS,
@@ -73,21 +74,13 @@ def find_file(path: Path) -> Path | None:
 
 def read_file(path: Path, what: str = "file") -> bytes:
     """The bytes of a file, gunzipped if it is gzipped; raises
-    :class:`TiledError` when it is missing, unreadable or too large."""
+    :class:`TiledError` when it is missing, not a regular file, unreadable
+    or too large, or when it inflates past :func:`engine.io.inputs.inflate_limit`."""
     src = str(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise TiledError(src, "", f"{what} is {size} bytes; the limit is {MAX_FILE_BYTES}")
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise TiledError(src, "", f"no such {what}") from None
-    except IsADirectoryError:
-        raise TiledError(src, "", f"is a folder, not a {what}") from None
-    except OSError as e:
-        raise TiledError(src, "", f"cannot read: {e.strerror or e}") from None
+    raw = read_regular(path, MAX_FILE_BYTES, lambda message: TiledError(src, "", message), what)
     if raw[:2] == b"\x1f\x8b":
-        raw = _inflate(raw, MAX_FILE_BYTES, 16 + zlib.MAX_WBITS, src, "", f"gzipped {what}")
+        raw = _inflate(raw, inflate_limit(len(raw), MAX_FILE_BYTES), 16 + zlib.MAX_WBITS, src, "",
+                       f"gzipped {what}")
     return raw
 
 
@@ -255,6 +248,9 @@ class _TmxReader:
         from defusedxml import DefusedXmlException
         from defusedxml import ElementTree as DET
 
+        too_many = xml_markup_problem(raw)
+        if too_many:
+            raise TiledError(src, "", too_many)
         try:
             root: ET.Element = DET.fromstring(raw, forbid_dtd=False, forbid_entities=True, forbid_external=True)
         except DefusedXmlException as e:
@@ -381,13 +377,15 @@ class _TmxReader:
             out.append(Property(name, ptype, _typed_value(src, f"{place} '{name}'", ptype, text)))
         return out
 
-    def layers(self, parent: ET.Element, m: TiledMap, prefix: str) -> None:
+    def layers(self, parent: ET.Element, m: TiledMap, prefix: str, depth: int = 0) -> None:
+        if depth > MAX_XML_DEPTH:
+            raise TiledError(self.src, prefix.rstrip(" >"), f"layer groups nested more than {MAX_XML_DEPTH} deep")
         for el in parent:
             name = el.get("name", "")
             if el.tag == "layer":
                 m.layers.append(self.tile_layer(el, m, f"{prefix}layer '{name}'"))
             elif el.tag == "group":
-                self.layers(el, m, f"{prefix}group '{name}' > ")
+                self.layers(el, m, f"{prefix}group '{name}' > ", depth + 1)
             elif el.tag in ("objectgroup", "imagelayer"):
                 kind = "object layer" if el.tag == "objectgroup" else "image layer"
                 m.ignored.append(f"{prefix}{kind} '{name}'")
@@ -629,7 +627,9 @@ class _JsonReader:
             ts.tilecount = max(ts.tiles) + 1
         return ts
 
-    def layers(self, layers: list[Any], m: TiledMap, path: str, prefix: str) -> None:
+    def layers(self, layers: list[Any], m: TiledMap, path: str, prefix: str, depth: int = 0) -> None:
+        if depth > MAX_XML_DEPTH:
+            raise TiledError(self.src, path, f"layer groups nested more than {MAX_XML_DEPTH} deep")
         for i, layer in enumerate(layers):
             place = f"{path}[{i}]"
             layer = self.obj(layer, place)
@@ -641,7 +641,7 @@ class _JsonReader:
                 sub = layer.get("layers", [])
                 if not isinstance(sub, list):
                     raise TiledError(self.src, place + ".layers", "expected a list")
-                self.layers(sub, m, place + ".layers", f"{prefix}group '{name}' > ")
+                self.layers(sub, m, place + ".layers", f"{prefix}group '{name}' > ", depth + 1)
             elif kind in ("objectgroup", "imagelayer"):
                 m.ignored.append(f"{prefix}{'object' if kind == 'objectgroup' else 'image'} layer '{name}'")
             else:
