@@ -28,16 +28,23 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def _rules_problems(path: str) -> list[str]:
     """What the rules systems the file's ruleset names find at set-up (their
     optional ``setup_problems``, e.g. ACW deployment zones)."""
+    import importlib
+
     from engine.io import load_any
-    from engine.rules.base import systems
+    from engine.rules.base import BUILTIN_MODULES, RulesSystem
 
     s = load_any(path)
     options = getattr(getattr(s, "ruleset", None), "options", None) or {}
     out: list[str] = []
-    for system in systems():
-        hook = getattr(system, "setup_problems", None)
-        if system.name in options and callable(hook):
-            out.extend(f"{system.name}: {p}" for p in hook(s))
+    for name in options:
+        module = f"engine.rules.{name}"
+        if module not in BUILTIN_MODULES:  # only the named system's module: the others may be slow to import
+            continue
+        for cls in vars(importlib.import_module(module)).values():
+            if (isinstance(cls, type) and issubclass(cls, RulesSystem) and getattr(cls, "name", None) == name
+                    and callable(getattr(cls, "setup_problems", None))):
+                out.extend(f"{name}: {p}" for p in cls().setup_problems(s))
+                break
     return out
 
 
