@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from app.cli import main
-from engine.grids import Cell
 from engine.io import dumps_any, load_any, loads_any
 from engine.model import ModelError, Scenario
 from engine.rules.acw import victory
@@ -70,7 +69,7 @@ def test_the_worked_example_on_the_map_gives_56_21_and_spreads_1_and_3_over_the_
 
 def test_a_unit_that_halts_next_to_the_enemy_owes_a_combat_and_end_turn_names_it() -> None:
     s = sample()
-    place(s, {"US-3C": "1205"})  # cavalry, 5 movement: 1306 is next to 37th Cav in 1606? use a hex next to CS-37C
+    place(s, {"US-3C": "1205"})  # cavalry, 5 movement points: within reach of a hex next to 37th Cav
     g = Game(s)
     enemy = s.unit("CS-37C").at
     target = next(n for n in s.map.grid.neighbours(enemy) if not s.units_at(n)
