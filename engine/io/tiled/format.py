@@ -65,11 +65,15 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 
 def find_file(path: Path) -> Path | None:
     """``path`` if it exists, else ``path.gz`` if that exists (Debian gzips
-    example files but not the references to them), else ``None``."""
-    if path.is_file():
-        return path
-    gz = path.with_name(path.name + ".gz")
-    return gz if gz.is_file() else None
+    example files but not the references to them), else ``None`` (also
+    for a name the system cannot look up, such as one over its length limit)."""
+    try:
+        if path.is_file():
+            return path
+        gz = path.with_name(path.name + ".gz")
+        return gz if gz.is_file() else None
+    except (OSError, ValueError):  # ENAMETOOLONG, or a NUL in the name
+        return None
 
 
 def read_file(path: Path, what: str = "file") -> bytes:

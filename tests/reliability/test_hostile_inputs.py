@@ -1,0 +1,300 @@
+"""Hostile input classes of issues 21 and 22, each through the real
+``adjutant`` command in a child process: every one ends with exit status 1
+and a message naming the file, within :data:`CPU_LIMIT_S` seconds of CPU
+and :data:`MEMORY_LIMIT_MB` of peak memory, both measured for that child
+alone (``os.wait4``: the child's own ``ru_maxrss`` and CPU time, not the
+test process's lifetime peak).  Accepted inputs (a byte order mark) load.
+
+The attack inputs are generated here, never stored.  The CI form keeps
+them small enough to stay fast; ``@pytest.mark.slow`` forms use the sizes
+the issues name (a gzipped map inflating to 200 MB).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+MAPS = ROOT / "maps"
+GRID_MAP = MAPS / "gitm_lakes.json"
+TERRITORY_MAP = MAPS / "railroad_module_europe.json"
+
+CPU_LIMIT_S = 2.0
+"""CPU seconds (user + system) one refused input may cost the whole command."""
+MEMORY_LIMIT_MB = 500
+"""Peak resident memory of the whole command, in MB."""
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+    cpu_s: float
+    peak_mb: float
+
+
+def _limits() -> None:  # in the child, before exec: a runaway input is stopped, not waited for
+    resource.setrlimit(resource.RLIMIT_CPU, (30, 30))
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+
+def adjutant(*args: str | Path, cwd: Path | None = None) -> Run:
+    """Run ``adjutant ARGS`` in a child; its own CPU time and peak memory
+    (``os.wait4`` reaps it, so the figures are the child's alone)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen([sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())",
+                                 *map(str, args)], env=env, cwd=cwd or ROOT, stdout=out, stderr=err,
+                                stdin=subprocess.DEVNULL, preexec_fn=_limits)
+        timer = threading.Timer(60, proc.kill)  # a read blocked forever uses no CPU
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Run(proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                   usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def refused(run: Run, name: str | Path) -> None:
+    """Exit status 1, the file named, no traceback, within the bounds."""
+    text = run.out + run.err
+    assert run.code == 1, text[-2000:]
+    assert str(name) in text, text[-2000:]
+    assert "Traceback" not in text, text[-3000:]
+    assert run.cpu_s <= CPU_LIMIT_S, f"{run.cpu_s:.2f} s CPU"
+    assert run.peak_mb <= MEMORY_LIMIT_MB, f"{run.peak_mb:.0f} MB"
+
+
+def _tmx(body: str, w: int = 2, h: int = 2, tileset: str = "") -> str:
+    ts = tileset or ('<tileset firstgid="1" name="t" tilewidth="32" tileheight="32" tilecount="4" columns="2">'
+                     '<image source="t.png" width="64" height="64"/></tileset>')
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<map version="1.10" orientation="orthogonal" width="{w}" '
+            f'height="{h}" tilewidth="32" tileheight="32">{ts}{body}</map>\n')
+
+
+LAYER = '<layer name="terrain" width="2" height="2"><data encoding="csv">1,1,1,1</data></layer>'
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    p = tmp_path / "pipe.json"
+    os.mkfifo(p)
+    return p
+
+
+@pytest.mark.parametrize("command", [["validate"], ["info"], ["import-tiled", "--out", "o.json"],
+                                     ["import-triplea", "--out", "o.json"]])
+def test_a_fifo_is_refused_without_waiting(command: list[str], fifo: Path, tmp_path: Path) -> None:
+    refused(adjutant(command[0], fifo, *command[1:], cwd=tmp_path), fifo)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+@pytest.mark.parametrize("command", [["info"], ["import-tiled", "--out", "o.json"],
+                                     ["import-triplea", "--out", "o.json"]])
+def test_a_device_is_refused(command: list[str], device: str, tmp_path: Path) -> None:
+    r = adjutant(command[0], device, *command[1:], cwd=tmp_path)
+    refused(r, device)
+    assert "character device" in r.err
+
+
+def test_a_fifo_as_railplan_orders_is_refused(fifo: Path, tmp_path: Path) -> None:
+    refused(adjutant("railplan", TERRITORY_MAP, "--orders", fifo, cwd=tmp_path), fifo)
+
+
+def _gzip_padding(size: int) -> bytes:
+    """``size`` bytes of XML whitespace, gzipped as it streams (a bomb of ratio ~1000)."""
+    z = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    chunk = b" " * (1 << 20)
+    parts = [z.compress(chunk) for _ in range(size >> 20)]
+    return b"".join(parts) + z.flush()
+
+
+INFLATED = 20 * 1024 * 1024
+"""Bytes the CI form's gzip bombs inflate to (the slow form: 200 MB, as issue 21 measured)."""
+
+
+def _gzip_bomb_map(tmp_path: Path, size: int) -> Path:
+    head = _tmx(LAYER).encode()
+    z = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    body = z.compress(head[:-7])
+    chunk = b"<properties/>" * 80_000
+    for _ in range(size // len(chunk)):
+        body += z.compress(chunk)
+    body += z.compress(head[-7:]) + z.flush()
+    p = tmp_path / "bomb.tmx.gz"
+    p.write_bytes(body)
+    return p
+
+
+def test_a_gzipped_tmx_bomb_is_refused(tmp_path: Path) -> None:
+    p = _gzip_bomb_map(tmp_path, INFLATED)
+    r = adjutant("import-tiled", p, "--out", tmp_path / "o.json")
+    refused(r, p)
+    assert "decompresses to more than" in r.err
+
+
+@pytest.mark.slow
+def test_a_200_mb_gzipped_tmx_bomb_is_refused(tmp_path: Path) -> None:
+    p = _gzip_bomb_map(tmp_path, 200 * 1024 * 1024)
+    refused(adjutant("import-tiled", p, "--out", tmp_path / "o.json"), p)
+
+
+def test_a_tileset_that_exists_only_gzipped_is_bounded(tmp_path: Path) -> None:
+    (tmp_path / "t.tsx.gz").write_bytes(_gzip_padding(INFLATED))
+    m = tmp_path / "m.tmx"
+    m.write_text(_tmx(LAYER, tileset='<tileset firstgid="1" source="t.tsx"/>'), encoding="utf-8")
+    r = adjutant("import-tiled", m, "--out", tmp_path / "o.json")
+    refused(r, "t.tsx.gz")
+    assert "decompresses to more than" in r.err
+
+
+def test_a_gzipped_tiled_json_bomb_is_refused(tmp_path: Path) -> None:
+    p = tmp_path / "bomb.json.gz"
+    p.write_bytes(_gzip_padding(INFLATED))
+    refused(adjutant("import-tiled", p, "--out", tmp_path / "o.json"), p)
+
+
+def test_a_small_gzipped_map_still_loads(tmp_path: Path) -> None:
+    p = tmp_path / "small.tmx.gz"
+    p.write_bytes(gzip.compress(_tmx(LAYER).encode()))
+    from engine.io.tiled.format import load_map
+
+    assert load_map(p).width == 2
+
+
+def _nested_groups(depth: int) -> str:
+    return _tmx("".join(f'<group name="g{i}">' for i in range(depth)) + LAYER + "</group>" * depth)
+
+
+def test_tmx_groups_nested_1000_deep_are_refused(tmp_path: Path) -> None:
+    p = tmp_path / "deep.tmx"
+    p.write_text(_nested_groups(1000), encoding="utf-8")
+    r = adjutant("import-tiled", p, "--out", tmp_path / "o.json")
+    refused(r, p)
+    assert "nested more than 100 deep" in r.err
+
+
+def test_tmx_groups_nested_50_deep_load() -> None:
+    from engine.io.inputs import MAX_XML_DEPTH
+    from engine.io.tiled.format import _TmxReader
+
+    m = _TmxReader(Path("deep.tmx")).read_map(_nested_groups(MAX_XML_DEPTH // 2).encode())
+    assert len(m.layers) == 1
+
+
+def test_tiled_json_groups_nested_deep_are_refused(tmp_path: Path) -> None:
+    layer: dict[str, object] = {"type": "tilelayer", "name": "terrain", "width": 2, "height": 2, "data": [1, 1, 1, 1]}
+    for i in range(300):
+        layer = {"type": "group", "name": f"g{i}", "layers": [layer]}
+    d = {"type": "map", "orientation": "orthogonal", "width": 2, "height": 2, "tilewidth": 32, "tileheight": 32,
+         "infinite": False, "layers": [layer], "tilesets": []}
+    p = tmp_path / "deep.json"
+    p.write_text(json.dumps(d), encoding="utf-8")
+    refused(adjutant("import-tiled", p, "--out", tmp_path / "o.json"), p)
+
+
+def test_an_over_long_tileset_name_is_refused(tmp_path: Path) -> None:
+    m = tmp_path / "m.tmx"
+    m.write_text(_tmx(LAYER, tileset=f'<tileset firstgid="1" source="{"a" * 5000}.tsx"/>'), encoding="utf-8")
+    refused(adjutant("import-tiled", m, "--out", tmp_path / "o.json"), m)
+
+
+def test_xml_with_millions_of_elements_is_refused_before_parsing(tmp_path: Path) -> None:
+    p = tmp_path / "flat.tmx"
+    p.write_bytes(_tmx(LAYER + "<properties/>" * 2_100_000).encode())
+    r = adjutant("import-tiled", p, "--out", tmp_path / "o.json")
+    refused(r, p)
+    assert "pieces of XML markup" in r.err
+
+
+# -- text and numbers (issue 22) -------------------------------------------------
+
+def _variant(tmp_path: Path, source: Path, name: str, change: str, value: str) -> Path:
+    """``source`` with the JSON text of ``change`` replaced by ``value`` (kept as text, so
+    escapes such as ``\\udc80`` and tokens such as ``NaN`` reach the loader as written)."""
+    text = source.read_text(encoding="utf-8")
+    assert change in text
+    p = tmp_path / name
+    p.write_text(text.replace(change, value, 1), encoding="utf-8")
+    return p
+
+
+GRID_NAME = '"name": ' + json.dumps(json.loads(GRID_MAP.read_text(encoding="utf-8"))["name"])
+TERRITORY_NAME = '"name": ' + json.dumps(json.loads(TERRITORY_MAP.read_text(encoding="utf-8"))["name"])
+
+
+@pytest.mark.parametrize("command", [["validate"], ["info"], ["info", "--json"],
+                                     ["rail-options", "--unit", "x"]])
+def test_a_lone_surrogate_name_is_refused_naming_file_and_field(command: list[str], tmp_path: Path) -> None:
+    p = _variant(tmp_path, TERRITORY_MAP, "sur.json", TERRITORY_NAME, '"name": "Bad \\udc80 name"')
+    r = adjutant(command[0], p, *command[1:])
+    refused(r, p)
+    assert "name: holds the character U+DC80" in r.out + r.err
+
+
+def test_export_tiled_refuses_a_lone_surrogate_name(tmp_path: Path) -> None:
+    p = _variant(tmp_path, GRID_MAP, "sur.json", GRID_NAME, '"name": "Bad \\udc80 name"')
+    refused(adjutant("export-tiled", p, "--out", tmp_path / "t.tmx"), p)
+    assert not (tmp_path / "t.tmx").exists()
+
+
+@pytest.mark.parametrize("char", ["\\u0001", "\\u0008", "\\u001f", "\\uffff"])
+def test_xml_forbidden_characters_are_refused_at_validation(char: str, tmp_path: Path) -> None:
+    p = _variant(tmp_path, GRID_MAP, "ctl.json", GRID_NAME, f'"name": "a{char}b"')
+    r = adjutant("validate", p)
+    refused(r, p)
+    assert "name: holds the character" in r.out
+
+
+def test_a_byte_order_mark_is_accepted(tmp_path: Path) -> None:
+    p = tmp_path / "bom.json"
+    p.write_bytes(b"\xef\xbb\xbf" + GRID_MAP.read_bytes())
+    r = adjutant("validate", p)
+    assert r.code == 0 and "ok" in r.out, r.out + r.err
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_a_non_finite_territory_width_is_refused_at_load(value: str, tmp_path: Path) -> None:
+    p = _variant(tmp_path, TERRITORY_MAP, "w.json", '"width": 400', f'"width": {value}')
+    for command in (["validate"], ["info", "--json"]):
+        r = adjutant(*command, p)
+        refused(r, p)
+        assert "map.grid.width" in r.out + r.err
+
+
+@pytest.mark.parametrize(("orders", "expect"), [
+    ('[{"nation": "Germany", "from": "Germany", "to": "Poland", "count": 9223372036854775808}]', "out of range"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ('[{"nation": "Germany", "from": "Germany", "to": "Poland", "count": 1' + "0" * 5000 + "}]", "digits"),
+    ('[{"nation": "Germany", "from": "Germany", "to": "Poland", "count": NaN}]', "out of range"),
+])
+def test_railplan_orders_out_of_range_are_refused(orders: str, expect: str, tmp_path: Path) -> None:
+    p = tmp_path / "orders.json"
+    p.write_text(orders, encoding="utf-8")
+    r = adjutant("railplan", TERRITORY_MAP, "--orders", p)
+    refused(r, p)
+    assert expect in r.err
+
+
+@pytest.mark.parametrize("scale", ["1e300", "inf", "nan", "0", "-5"])
+def test_render_refuses_a_scale_out_of_range(scale: str, tmp_path: Path) -> None:
+    r = adjutant("render", GRID_MAP, "--out", tmp_path / "o.png", "--scale", scale)
+    refused(r, "--scale")
+    assert not (tmp_path / "o.png").exists()
