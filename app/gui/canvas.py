@@ -191,8 +191,12 @@ class MapCanvas(MapView):
     # ------------------------------------------------------------------
     # geometry
 
-    def layout(self) -> Layout | None:
-        """The engine layout in map coordinates (None before a scenario)."""
+    def layout(self) -> Layout | None:  # type: ignore[override]
+        """The engine layout in map coordinates (None before a scenario).
+
+        It shadows ``QWidget.layout()``, which a map view never uses (the
+        scroll area lays out its viewport itself); renaming it is left for a
+        change that can follow every caller."""
         return None if self._renderer is None else self._renderer.layout
 
     def _map_size(self) -> tuple[float, float] | None:

@@ -108,7 +108,7 @@ def check_png_file(path: Path, size: QSize | None = None) -> None:
     """Raise unless ``path`` decodes as a PNG (of ``size``, when given): the
     check made of an exported PNG before it replaces the old file."""
     img = QImage()
-    if not img.load(str(path), "PNG"):
+    if not img.load(str(path), "PNG"):  # type: ignore[call-overload]  # the stubs say bytes; 6.11 takes str
         raise ValueError("the PNG file does not decode")
     if size is not None and img.size() != size:
         raise ValueError(f"the PNG file is {img.width()} x {img.height()}, expected {size.width()} x {size.height()}")
@@ -136,7 +136,10 @@ def _write(path: Path, fmt: str, size: QSize, title: str, paint: Callable[[QPain
         paint(p)
         p.end()
         data = _png_bytes(img)
-        check: Callable[[Path], None] = lambda f: check_png_file(f, size)
+        def check_png(f: Path) -> None:
+            check_png_file(f, size)
+
+        check: Callable[[Path], None] = check_png
     else:
         from PySide6.QtSvg import QSvgGenerator
 

@@ -202,8 +202,8 @@ def test_new_map_dialog_builds_each_grid_kind(qtbot, tmp_path, kind, extra, sche
     qtbot.addWidget(dlg)
     dlg.name.setText("Fresh")
     dlg.set_kind(kind)
-    dlg.width.setValue(23)
-    dlg.height.setValue(17)
+    dlg.columns.setValue(23)
+    dlg.rows.setValue(17)
     if kind == "hex":
         dlg.orientation.setCurrentIndex(dlg.orientation.findData(extra["orientation"]))
         dlg.parity.setCurrentIndex(dlg.parity.findData(extra["parity"]))
@@ -242,10 +242,10 @@ def test_new_map_dialog_rulesets_and_errors(qtbot, tmp_path) -> None:
     assert dlg.scenario().ruleset.name == "from-sample"
     dlg.ruleset.setCurrentIndex(dlg.ruleset.findData("basic"))
     dlg.scheme.setCurrentIndex(dlg.scheme.findData("cwol"))
-    dlg.width.setValue(300)  # CWOL labels stop at Z9 = 260 columns
+    dlg.columns.setValue(300)  # CWOL labels stop at Z9 = 260 columns
     dlg._accept()
     assert dlg.built() is None and "Z9" in dlg.error.text()
-    dlg.width.setValue(30)
+    dlg.columns.setValue(30)
     dlg.name.setText("")
     dlg._accept()
     assert "name" in dlg.error.text()
@@ -285,8 +285,8 @@ def test_file_new_replaces_the_map_after_the_prompt(qtbot, tmp_path, monkeypatch
     def fill_in(dlg: NewMapDialog) -> int:
         dlg.name.setText("Brand new")
         dlg.set_kind("hex")
-        dlg.width.setValue(9)
-        dlg.height.setValue(7)
+        dlg.columns.setValue(9)
+        dlg.rows.setValue(7)
         dlg._accept()
         return int(dlg.result())
 

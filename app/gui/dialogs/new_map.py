@@ -44,12 +44,12 @@ class NewMapDialog(QDialog):
         self.kind = QComboBox()
         self.kind.addItem("Hex", "hex")
         self.kind.addItem("Square", "square")
-        self.width = QSpinBox()
-        self.width.setRange(1, 4096)
-        self.width.setValue(30)
-        self.height = QSpinBox()
-        self.height.setRange(1, 4096)
-        self.height.setValue(20)
+        self.columns = QSpinBox()
+        self.columns.setRange(1, 4096)
+        self.columns.setValue(30)
+        self.rows = QSpinBox()
+        self.rows.setRange(1, 4096)
+        self.rows.setValue(20)
         self.orientation = QComboBox()
         self.orientation.addItem("Flat-top (columns)", "flat")
         self.orientation.addItem("Pointy-top (rows)", "pointy")
@@ -79,8 +79,8 @@ class NewMapDialog(QDialog):
         self.error.setWordWrap(True)
         form.addRow("Name", self.name)
         form.addRow("Grid", self.kind)
-        form.addRow("Columns", self.width)
-        form.addRow("Rows", self.height)
+        form.addRow("Columns", self.columns)
+        form.addRow("Rows", self.rows)
         form.addRow("Hex orientation", self.orientation)
         form.addRow("Hex parity", self.parity)
         form.addRow("Square neighbours", self.neighbours)
@@ -98,7 +98,7 @@ class NewMapDialog(QDialog):
         self._built: Scenario | None = None
         for w in (self.kind, self.scheme, self.orientation, self.parity, self.neighbours):
             w.currentIndexChanged.connect(self._update)
-        for s in (self.width, self.height, self.first):
+        for s in (self.columns, self.rows, self.first):
             s.valueChanged.connect(self._update)
         self._update()
 
@@ -114,14 +114,14 @@ class NewMapDialog(QDialog):
         self.first.setEnabled(self.scheme.currentData() != "cwol")
         try:
             num = numbering_from_dict(self.numbering())
-            last = Cell(self.width.value() - 1, self.height.value() - 1)
+            last = Cell(self.columns.value() - 1, self.rows.value() - 1)
             self.example.setText(f"{num.label(Cell(0, 0))} … {num.label(last)}")
         except ValueError as e:
             self.example.setText(str(e))
 
     def grid(self) -> dict[str, object]:
         kind = self.kind.currentData()
-        g: dict[str, object] = {"kind": kind, "width": self.width.value(), "height": self.height.value()}
+        g: dict[str, object] = {"kind": kind, "width": self.columns.value(), "height": self.rows.value()}
         if kind == "hex":
             g.update(orientation=self.orientation.currentData(), parity=self.parity.currentData())
         else:
@@ -133,7 +133,7 @@ class NewMapDialog(QDialog):
         if scheme == "cwol":
             return {"scheme": "cwol"}
         if scheme == "ccrr":
-            side = max(self.width.value(), self.height.value()) + self.first.value()
+            side = max(self.columns.value(), self.rows.value()) + self.first.value()
             return {"scheme": "ccrr", "first": self.first.value(), "digits": max(2, len(str(side - 1)))}
         return {"scheme": "numeric", "first": self.first.value()}
 

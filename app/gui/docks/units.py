@@ -79,7 +79,7 @@ class UnitsPanel(QWidget):
         self.tree.clearSelection()
         for i in range(self.tree.topLevelItemCount()):
             item = self.tree.topLevelItem(i)
-            if item.data(0, Qt.ItemDataRole.UserRole) == unit_id:
+            if item is not None and item.data(0, Qt.ItemDataRole.UserRole) == unit_id:
                 item.setSelected(True)
                 self.tree.scrollToItem(item)
         self._updating = False

@@ -88,10 +88,10 @@ def overlay_for(scenario: Scenario, result: MarchResult) -> Overlay:
     items.append(PathLine(result.path, PATH_COLOR, width=2.0, dashed=True,
                           tooltip="rounded path: " + " ".join(lab(c) for c in result.path)))
     items.append(PathLine(ends, color, width=3.0, tooltip=result.reason))
-    reasons = (*dict.fromkeys(b.reason for b in result.blocks),
-               "rounded path: " + " ".join(lab(c) for c in result.path))
+    why = (*dict.fromkeys(b.reason for b in result.blocks),
+           "rounded path: " + " ".join(lab(c) for c in result.path))
     return Overlay(tuple(items), message=result.reason, ok=not result.blocked,
-                   summary=result.reason.split(": ", 1)[0], reasons=reasons,
+                   summary=result.reason.split(": ", 1)[0], reasons=why,
                    details={"blocked": result.blocked, "auto_success": result.auto_success,
                             "checks": len(result.checks), "blocks": len(result.blocks)})
 

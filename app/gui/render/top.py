@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from app.gui.overlay import CellMark, EdgeMark, Marker, Overlay, PathLine
@@ -36,6 +36,11 @@ class TopPass:
     layout: Layout
     extent: float
     _sprites: OrderedDict[tuple[Any, ...], QImage]
+
+    if TYPE_CHECKING:  # provided by MapRenderer, which mixes this class in
+        def cell_px(self, zoom: float) -> float: ...
+        def cell_ranges(self, zoom: float, rect: QRect | QRectF, pad: int = 1) -> tuple[range, range]: ...
+        def _pt(self, xy: tuple[float, float], zoom: float) -> QPointF: ...
     def paint_top(self, p: QPainter, zoom: float, ox: float, oy: float, visible: QRectF,
                   layers: frozenset[str], selected: str | None = None,
                   overlays: Sequence[Overlay] = ()) -> None:

@@ -499,8 +499,8 @@ class RailToolPanel(QWidget):
         for w in (self.damage, self.station_bought):
             w.blockSignals(False)
         self.station.setText(f"<b>{name}</b>" if on and name else "Click a station to select it.")
-        for w in (self.damage, self.station_bought, self.remove):
-            w.setEnabled(on)
+        for widget in (self.damage, self.station_bought, self.remove):
+            widget.setEnabled(on)
 
 
 class PaintPanel(QWidget):

@@ -64,7 +64,8 @@ class TerritoryTool(Tool):
 
     def counter_at(self, ev: TerritoryMouseEvent) -> tuple[str, list[str]] | None:
         """The unit counter under the event: (territory, unit ids)."""
-        return self.w.canvas.units_at_view(QPointF(*ev.view))
+        hit: tuple[str, list[str]] | None = self.w.canvas.units_at_view(QPointF(*ev.view))
+        return hit
 
     def say(self, text: str) -> None:
         self.w.say(text)
