@@ -245,3 +245,11 @@ def test_the_scripted_campaign_regenerates_its_report(tmp_path: Path) -> None:
     assert s.turn >= 12 and s.state["acw"]["victory"]["game_over"]
     for needle in ("**attack ", "**retreat ", "**reinforcement\\_post ", "**unit US-", "**unit CS-", "VICTORY"):
         assert needle in text, needle
+    # every entry taken back from the file (deltas): the sample as it was
+    g = Game(s)
+    while len(g.journal):
+        g.undo()
+    start = sample()
+    assert [(u.id, u.at, u.strength, u.props) for u in s.units] == \
+        [(u.id, u.at, u.strength, u.props) for u in start.units]
+    assert s.state["acw"] == start.state["acw"] and s.turn == start.turn
