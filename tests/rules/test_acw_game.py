@@ -14,7 +14,7 @@ import pytest
 from app.cli import main
 from engine.io import dumps_any, load_any, loads_any
 from engine.model import ModelError, Scenario
-from engine.rules.acw import victory
+from engine.rules.acw import retreat_options, victory
 from engine.rules.base import get
 from engine.turns.game import Game
 
@@ -65,6 +65,20 @@ def test_the_worked_example_on_the_map_gives_56_21_and_spreads_1_and_3_over_the_
     text = dumps_any(s)
     loaded = Game(loads_any(text, "saved"))
     assert dumps_any(loaded.scenario) == text
+
+
+def test_a_retreat_ending_next_to_the_enemy_loses_half_rounded_up() -> None:
+    g = worked_example()
+    s = g.scenario
+    s.unit("US-29").at = s.map.parse_label("0916")  # a Union unit beside some of the retreat hexes
+    assert g.give({"attack": "0613", "defend": "0714", "time": "9:51:45"}).kind == "order"
+    plan = retreat_options(s, s.map.parse_label("0714"))
+    near = next(h for h in plan.hexes if h.adjacent_to_enemy)
+    assert plan.factors == 3 and near.loss == 2  # half of 3, the odd half rounded up
+    e = g.give({"retreat": "0714", "to": near.label})
+    assert e.kind == "order" and "loses half its factors (2)" in e.reasons[0]
+    assert sum(s.unit(u).strength for u in ("CS-51", "CS-52") if any(x.id == u for x in s.units)) == 1
+    assert sorted(x["lost"] for x in e.effect["record"]["losses"]) == [1, 1]
 
 
 def test_a_unit_that_halts_next_to_the_enemy_owes_a_combat_and_end_turn_names_it() -> None:
