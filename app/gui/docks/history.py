@@ -8,9 +8,9 @@ again: each edit cost time proportional to the history length (3,000 edits
 took 27.9 s with the dock shown and 1.1 s without).  :class:`HistoryModel`
 instead follows the stack incrementally: a push inserts one row, a push
 after undos removes the rows it dropped, an undo or redo only repaints the
-rows around the current one.  :class:`HistoryView` is a list view with
-uniform row heights (so a new row is placed without measuring the others)
-that shows the same things as :class:`QUndoView` — an "empty" first row
+rows around the current one.  :class:`HistoryView` is a headerless
+one-column table with fixed row heights (so a new row is placed without
+laying out the others) that shows the same things as :class:`QUndoView` — an "empty" first row
 (the document before any edit), one row per command with its text, the
 current state selected — and, as there, clicking a row undoes or redoes to
 it.  ``bench/history.py`` measures the edit cost against history length.
@@ -22,7 +22,7 @@ import weakref
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, QPersistentModelIndex, QStringListModel, Qt
 from PySide6.QtGui import QShowEvent, QUndoStack
-from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 from shiboken6 import isValid
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -95,15 +95,31 @@ class HistoryModel(QStringListModel):
             self.setData(self.index(i + 1), stack.text(i))  # emits dataChanged only if the text changed
 
 
-class HistoryView(QListView):
+class HistoryView(QTableView):
     """The undo history list (see the module docstring): the current state
-    is the selected row; choosing another row moves the stack there."""
+    is the selected row; choosing another row moves the stack there.
+
+    A one-column table without headers or grid rather than a
+    :class:`QListView`: a list view lays out every row again (asking the
+    model for each row's index) whenever one is inserted, still O(history)
+    per edit even in C++; a table's rows are header sections of one fixed
+    height, so a new row costs the same at any history length."""
 
     def __init__(self, stack: QUndoStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.history_model = HistoryModel(stack, self)
         self.setModel(self.history_model)
-        self.setUniformItemSizes(True)  # rows placed without measuring each one
+        self.horizontalHeader().hide()
+        self.horizontalHeader().setStretchLastSection(True)
+        rows = self.verticalHeader()
+        rows.hide()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)  # rows placed without measuring each one
+        rows.setMinimumSectionSize(1)
+        rows.setDefaultSectionSize(self.fontMetrics().height())  # QUndoView's row height
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self._following = False
