@@ -79,6 +79,10 @@ class Board:
         self.near_enemy: set[int] = set()
         for i in self.enemy:
             self.near_enemy.update(self.neighbours(i))
+        self._links: dict[int, tuple[tuple[int, int], ...]] = {}
+        """Per hex searched so far, its allowed steps (neighbour, cost) in
+        neighbour order: filled by the search as it goes (:meth:`links`), so
+        the Board, like a prebuilt graph, answers a later search from it."""
 
     # -- indexes ---------------------------------------------------------
     def index(self, cell: Cell) -> int:
@@ -115,6 +119,36 @@ class Board:
         if kind is None:
             return "river"
         return "rail bridge" if kind == "rail" else "road bridge" if kind == "road" else "bridge"
+
+    def links(self, i: int) -> tuple[tuple[int, int], ...]:
+        """The allowed steps out of hex ``i``: (neighbour, :meth:`step_cost`)
+        for every neighbour it may enter, in neighbour order (cached)."""
+        out = self._links.get(i)
+        if out is not None:
+            return out
+        enter = self._enter
+        if not enter:
+            out = tuple((n, c) for n in self.neighbours(i) if (c := self.step_cost(i, n)) is not None)
+        else:  # step_cost inlined over the byte table
+            w, h, enemy, o = self.width, self.height, self.enemy, self.options
+            sides = self.rivers.get(i)
+            row, col = divmod(i, w)
+            steps = []
+            for dc, dr in self._steps[(col & 1) | (row & 1) << 1]:
+                c, r = col + dc, row + dr
+                if not (0 <= c < w and 0 <= r < h):
+                    continue
+                n = r * w + c
+                cost = enter[n]
+                if cost == 255 or n in enemy:
+                    continue
+                if sides is not None and n in sides:
+                    river = o.river_cost if sides[n] is None else o.bridge_cost
+                    cost = cost + river if o.step_cost == "sum" else max(cost, river)
+                steps.append((n, cost))
+            out = tuple(steps)
+        self._links[i] = out
+        return out
 
     def step_cost(self, a: int, b: int) -> int | None:
         """Movement points to step from ``a`` into its neighbour ``b``;
@@ -244,24 +278,30 @@ class Reach:
 
 
 def _search(board: Board, start: int, allowance: int, halting: bool = True) -> tuple[dict[int, int], dict[int, int]]:
-    """Uniform-cost search with a bucket queue (costs are small integers)."""
+    """Uniform-cost search with a bucket queue (costs are small integers),
+    over the Board's cached steps (:meth:`Board.links`): a hex's steps are
+    worked out once per Board, so a search costs one dictionary probe per
+    step after the first over the same hexes (issue 19: 3x networkx's
+    Dijkstra on its prebuilt graph, ``bench/peers.py``)."""
     best = {start: 0}
     parents: dict[int, int] = {}
     buckets: list[list[int]] = [[] for _ in range(allowance + 1)]
     buckets[0].append(start)
     near = board.near_enemy if halting else set()
-    step_cost = board.step_cost
-    neighbours = board.neighbours
+    cached = board._links
+    links = board.links
+    over = allowance + 1
+    get = best.get
     for cost in range(allowance + 1):
         for i in buckets[cost]:
             if best[i] != cost or (i != start and i in near):
                 continue
-            for n in neighbours(i):
-                sc = step_cost(i, n)
-                if sc is None:
-                    continue
+            steps = cached.get(i)
+            if steps is None:
+                steps = links(i)
+            for n, sc in steps:
                 nc = cost + sc
-                if nc <= allowance and nc < best.get(n, allowance + 1):
+                if nc < get(n, over):
                     best[n] = nc
                     parents[n] = i
                     buckets[nc].append(n)
