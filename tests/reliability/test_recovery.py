@@ -436,3 +436,27 @@ def test_a_second_instance_on_a_held_map_asks_and_never_saves_over_it(
     assert not again.read_only
     again.close()
     w.close()
+
+
+def test_a_territory_window_offers_a_grid_autosave_and_opens_it_in_a_grid_window(
+        qtbot: Any, tmp_path: Path) -> None:
+    from app.gui.territory import TerritoryWindow
+
+    state = tmp_path / "state"
+    _, text = _abandoned_autosave(state, "Grid work")
+    tw = TerritoryWindow(load_any(EUROPE), str(EUROPE),
+                         QSettings(str(tmp_path / "settings3.ini"), QSettings.Format.IniFormat), state)
+    tw.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(tw)
+    before = tw.document.text()
+    offered: list[Any] = []
+    tw.ask_recover = lambda rec: offered.append(rec) or True  # type: ignore[method-assign]
+    assert tw.check_recovery()
+    assert [r.kind for r in offered] == ["grid"]
+    assert tw.document.text() == before  # the territory map is untouched
+    grid = tw._other_windows[-1]
+    grid.ask_unsaved = lambda: "discard"
+    assert isinstance(grid, MainWindow) and grid.document.text() == text and grid.document.is_modified()
+    assert find_recoveries(state) == []
+    grid.close()
+    tw.close()
