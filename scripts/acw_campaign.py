@@ -26,14 +26,9 @@ import contextlib
 import io
 import json
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
-
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from app.cli import main as adjutant
 from engine.io import load_any
@@ -42,6 +37,7 @@ from engine.rules.acw.orders import cavalry_choices, owed_combats, pending_retre
 from engine.rules.acw.retreat import retreat_options
 from engine.turns.game import Game
 
+ROOT = Path(__file__).resolve().parent.parent
 MAP = ROOT / "maps" / "acw_short_campaign.json"
 REPORT = ROOT / "docs" / "examples" / "acw-campaign-report.md"
 GAME_NAME = "acw-campaign.json"
