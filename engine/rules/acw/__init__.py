@@ -1,7 +1,8 @@
 """"A Short ACW Campaign" (shared seed 003): hex movement with terrain and
 river costs, stacking, halting next to the enemy, fortification, the
 post-time combat, casualties spread over the units present, retreat,
-reinforcement points and the Rebel roll, and the victory conditions.
+reinforcement points and the Rebel roll, the victory conditions, and the
+orders that play all of it as a game (:mod:`.orders`).
 
 Pure and typed; every result is a frozen value with a ``reason``.  Rule
 values and the readings of ambiguous text are options
@@ -32,6 +33,7 @@ from .combat import (
 )
 from .movement import Board, MoveCheck, PathStep, Reach, ReachedHex, check_move, reach
 from .options import SYSTEM, AcwOptions, CasualtyRow, default_options, options_for, options_from_dict
+from .orders import AcwChange, AcwVerdict, apply_order, check_order, end_refusal, owed_combats, pending_retreats
 from .reinforcement import (
     Gain,
     Reinforcement,
@@ -53,9 +55,11 @@ from .turns import Fortify, Victory, end_of_turn, phasing, victory
 __all__ = [
     "SYSTEM",
     "Acw",
+    "AcwChange",
     "AcwMoveOrder",
     "AcwMoved",
     "AcwOptions",
+    "AcwVerdict",
     "Battle",
     "Board",
     "CasualtyRow",
@@ -81,21 +85,26 @@ __all__ = [
     "Roll",
     "Stack",
     "Victory",
+    "apply_order",
     "battle",
     "casualty_row",
     "check_move",
     "check_new_unit",
+    "check_order",
     "check_reinforce",
     "cities_held",
     "default_options",
     "defence_multiplier",
     "end_of_turn",
+    "end_refusal",
     "engagement",
     "half_loss",
     "odds",
     "options_for",
     "options_from_dict",
     "over_limit",
+    "owed_combats",
+    "pending_retreats",
     "parse_post_time",
     "phasing",
     "points",
