@@ -208,12 +208,12 @@ class MapLocks:
             cls.held[lock_path] = (lock, n + 1)
             return None
         try:
-            lock = FileLock.acquire(lock_path, {"path": json_safe_text(str(path))})
+            acquired = FileLock.acquire(lock_path, {"path": json_safe_text(str(path))})
         except OSError:
             return None
-        if lock is None:
+        if acquired is None:
             return lock_holder(lock_path)
-        cls.held[lock_path] = (lock, 1)
+        cls.held[lock_path] = (acquired, 1)
         return None
 
     @classmethod

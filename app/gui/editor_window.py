@@ -249,8 +249,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
                         rows.append((where, act.text().replace("&", "").rstrip("…"), keys))
 
         for top in self.menuBar().actions():
-            if isinstance(top.menu(), QMenu):
-                walk(top.menu(), top.text().replace("&", ""))
+            menu = top.menu()
+            if isinstance(menu, QMenu):
+                walk(menu, top.text().replace("&", ""))
         return rows
 
     def show_shortcuts(self) -> Any:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtWidgets import QMessageBox, QWidget
 
 from engine.io import ScenarioError, load_any
 from engine.model import ModelError
@@ -37,6 +37,12 @@ class RecoveryMixin:
     statusBar: Any
     _update_title: Any
 
+    def _as_widget(self) -> QWidget:
+        """This window as the QWidget it is (the mixin is only ever mixed into
+        an :class:`~app.gui.editor_window.EditorWindow`)."""
+        assert isinstance(self, QWidget)
+        return self
+
     def _init_recovery(self) -> None:
         self._other_windows: list[Any] = []
         """Windows opened from this one (recovered work), while they exist."""
@@ -55,7 +61,7 @@ class RecoveryMixin:
         once for every autosave :meth:`check_recovery` found (tests replace
         this)."""
         if self._recovery_answers is None:
-            self._recovery_answers = RecoveryDialog.choose(self, self._recovery_rows)
+            self._recovery_answers = RecoveryDialog.choose(self._as_widget(), self._recovery_rows)
         return self._recovery_answers.get(recovery.data)
 
     def check_recovery(self) -> bool:
@@ -140,7 +146,7 @@ class RecoveryMixin:
         for another name) or ``"copy"`` (the map becomes an untitled copy).
         Tests replace this."""
         box = QMessageBox(QMessageBox.Icon.Warning, "Map open in another Adjutant",
-                          f"{Path(path).name} is open in {describe_holder(holder)}.", parent=self)
+                          f"{Path(path).name} is open in {describe_holder(holder)}.", parent=self._as_widget())
         box.setInformativeText("Two editors saving one file would overwrite each other's work. Open it read-only "
                                "(Save will ask for another name) or as an untitled copy?")
         read_only = box.addButton("Open Read-Only", QMessageBox.ButtonRole.AcceptRole)
