@@ -267,3 +267,23 @@ def test_the_scripted_campaign_regenerates_its_report(tmp_path: Path) -> None:
     assert [(u.id, u.at, u.strength, u.props) for u in s.units] == \
         [(u.id, u.at, u.strength, u.props) for u in start.units]
     assert s.state["acw"] == start.state["acw"] and s.turn == start.turn
+
+
+@pytest.mark.parametrize(("order", "message"), [
+    ({"attack": "0613", "time": "9:51:45"}, "defend"),
+    ({"attack": "0613", "defend": "0714", "time": "9:61:45"}, "not a time of day"),
+    ({"retreat": "0714"}, "to"),
+    ({"unit": "US-13", "factors": 0}, "factors"),
+    ({"new_unit": "US-99", "type": "dragoons", "at": "0310"}, "dragoons"),
+])
+def test_a_malformed_order_is_named_and_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           order: dict[str, Any], message: str) -> None:
+    path = tmp_path / "game.json"
+    text = dumps_any(worked_example().scenario)
+    path.write_text(text, encoding="utf-8")
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps([order]), encoding="utf-8")
+    assert main(["orders", str(path), "--orders", str(orders)]) == 1
+    err = capsys.readouterr().err
+    assert "order 1" in err and message in err and "nothing was written" in err and "Traceback" not in err
+    assert path.read_text(encoding="utf-8") == text
