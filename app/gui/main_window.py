@@ -112,8 +112,8 @@ class MainWindow(EditorWindow):
 
     def _make_docks(self) -> None:
         Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
-        self.palette = ToolPalette(self.state, list(self.tool_actions.values()))
-        self.palette.previewChosen.connect(self._preview_chosen)
+        self.tool_palette = ToolPalette(self.state, list(self.tool_actions.values()))
+        self.tool_palette.previewChosen.connect(self._preview_chosen)
         self.layers = LayersPanel(self.canvas)
         self.units = UnitsPanel(self.state, self.canvas)
         self.inspector = InspectorPanel(self.state)
@@ -121,7 +121,7 @@ class MainWindow(EditorWindow):
         self.history.setEmptyLabel("<original>")
         self.history.setObjectName("undoView")
         self.verdict = VerdictPanel()
-        self.dock_palette = self._dock("Tools", "toolsDock", self.palette, Left)
+        self.dock_palette = self._dock("Tools", "toolsDock", self.tool_palette, Left)
         self.dock_layers = self._dock("Layers", "layersDock", self.layers, Left)
         self.dock_inspector = self._dock("Inspector", "inspectorDock", self.inspector, Right)
         self.dock_units = self._dock("Units", "unitsDock", self.units, Right)
@@ -161,7 +161,7 @@ class MainWindow(EditorWindow):
         """File > Import/Export entries of the Tiled interop module, when it
         is installed (``app/gui/interop_actions.py``)."""
         try:
-            from . import interop_actions  # type: ignore[attr-defined]
+            from . import interop_actions
         except ImportError:
             return
         add = getattr(interop_actions, "add_actions", None)
@@ -203,7 +203,7 @@ class MainWindow(EditorWindow):
                 self._previous_tool = self.tool.id
         self.tool = new
         self.tool_actions[tool_id].setChecked(True)
-        self.palette.show_options(new.options)
+        self.tool_palette.show_options(new.options)
         new.activate()
         self._show_preview_dock()
         self.settings.setValue("tool", tool_id)
@@ -264,7 +264,7 @@ class MainWindow(EditorWindow):
 
     def _scenario_replaced(self, scenario: Scenario) -> None:
         self.canvas.set_scenario(scenario)
-        self.palette.set_scenario(scenario)
+        self.tool_palette.set_scenario(scenario)
         self._refresh_previews()
         if self.tool is not None:
             self.tool.refresh()
@@ -293,7 +293,7 @@ class MainWindow(EditorWindow):
 
     def _refresh_previews(self) -> None:
         self._previews = self.adjudicate.applicable()
-        self.palette.set_previews([p.name or type(p).__name__ for p in self._previews])
+        self.tool_palette.set_previews([p.name or type(p).__name__ for p in self._previews])
         self._preview_chosen(0 if self._previews else -1)
         if getattr(self, "_preview_error", None):
             self.statusBar().showMessage(self._preview_error, 15000)
@@ -371,7 +371,7 @@ class MainWindow(EditorWindow):
 
     def _restore_more_settings(self, s: QSettings) -> None:
         try:
-            self.state.set_brush_size(int(s.value("brushSize", 1)))
+            self.state.set_brush_size(int(str(s.value("brushSize", 1))))
         except (TypeError, ValueError):
             pass
         layers = s.value("layers")

@@ -110,7 +110,7 @@ def hover(w, cell: Cell) -> None:
 
 def test_chooser_lists_only_previews_that_apply_and_shows_their_dock(setup) -> None:
     w, preview = setup
-    names = [w.palette.preview.itemText(i) for i in range(w.palette.preview.count())]
+    names = [w.tool_palette.preview.itemText(i) for i in range(w.tool_palette.preview.count())]
     assert names == ["Test march"]
     assert w.adjudicate.preview is preview
     assert w.dock_preview is not None and w.dock_preview.widget() is preview.widget

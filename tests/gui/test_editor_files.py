@@ -298,7 +298,7 @@ def test_file_new_replaces_the_map_after_the_prompt(qtbot, tmp_path, monkeypatch
     assert s.name == "Brand new" and isinstance(s.map.grid, HexGrid) and s.map.width == 9
     assert w.document.path is None and not w.document.is_modified()
     assert w.document.undo_stack.count() == 0
-    assert w.palette.terrain.count() == len(s.ruleset.terrain)
+    assert w.tool_palette.terrain.count() == len(s.ruleset.terrain)
     assert w.units.tree.topLevelItemCount() == 0
     assert "Brand new" in w.windowTitle()
     paint_something(w)  # the tools work on the new map

@@ -161,6 +161,6 @@ def test_a_blocked_march_lists_each_block(qtbot, tmp_path) -> None:
     assert blocks and all(b in ov.message for b in blocks) and any("AU2CA" in b for b in blocks)
     text = w.verdict.view.toPlainText()
     assert all(b in text for b in blocks) and "rounded path: 1-6" in text
-    combo = w.palette.preview  # the preview's name is not cut off in the Tools dock
+    combo = w.tool_palette.preview  # the preview's name is not cut off in the Tools dock
     assert combo.fontMetrics().horizontalAdvance(combo.currentText()) <= combo.width() - 30
     w.grab().save(str(tmp_path / "verdict-gitm-blocked-1366x768.png"))
