@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 
 from engine.io import refuse_input, save_any
-from engine.io.triplea import MAX_XML_BYTES, parse_centers, parse_game_xml, parse_polygons, to_scenario
+from engine.io.triplea import MAX_XML_BYTES, TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
 from .common import EXIT_OK, CliError, add_json_flag, emit
 
@@ -55,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
     game = parse_game_xml(_read(args.game), args.game)
     polygons = parse_polygons(_text(args.polygons), args.polygons) if args.polygons else None
     centers = parse_centers(_text(args.centers), args.centers) if args.centers else None
-    result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x)
+    try:
+        result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x)
+    except TripleAError as e:  # names the element or territory; say which file it came from
+        raise CliError(f"{args.game}{' with ' + args.polygons if args.polygons else ''}: {e}") from None
     s = result.scenario
     save_any(s, args.out)
     m = s.map

@@ -83,51 +83,42 @@ def read_text(path: str | os.PathLike[str]) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-class _NonFinite(ValueError):
-    """Raised while decoding at a ``NaN``, ``Infinity`` or a number too large for a float."""
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if value in (math.inf, -math.inf):
-        raise _NonFinite(text)
-    return value
-
-
-def _refuse_constant(text: str) -> float:
-    raise _NonFinite(text)
-
-
-def _non_finite_path(data: Any) -> str:
-    """The JSON path (``units[1].strength``) of the first non-finite number in ``data``."""
-    stack: list[tuple[Any, str]] = [(data, "")]
+def non_finite_problems(data: Any, source: str) -> list[Problem]:
+    """A problem naming the JSON path (``$.units[1].strength``) of the first
+    ``NaN``, ``Infinity`` or number beyond a float's range (``1e999``) in
+    decoded ``data``: JSON allows none of them, and ``info --json`` could not
+    print them.  Checked at C speed (``json.dumps(allow_nan=False)``); the
+    path is looked for only when there is one."""
+    try:
+        json.dumps(data, allow_nan=False)
+        return []
+    except ValueError:
+        pass
+    stack: list[tuple[Any, str]] = [(data, "$")]
     while stack:
         value, path = stack.pop()
         if isinstance(value, float) and not math.isfinite(value):
-            return path or "(top level)"
+            return [Problem(source, path, f"{value} is not a finite number (JSON allows none)")]
         if isinstance(value, dict):
-            stack.extend((v, f"{path}.{k}" if path else str(k)) for k, v in reversed(list(value.items())))
+            stack.extend((v, f"{path}.{k}") for k, v in reversed(list(value.items())))
         elif isinstance(value, list):
             stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
-    return "(unknown)"
+    return []
 
 
 def parse_json(text: str, source: str) -> Any:
     """Decoded JSON, or :class:`ScenarioError` with where the text is not
-    JSON (also for nesting too deep, integers too long to convert, and
-    ``NaN``, ``Infinity`` or a number beyond a float's range, which JSON
-    does not allow: the problem names its JSON path)."""
+    JSON (also for nesting too deep and integers too long to convert; a
+    leading byte order mark is dropped; ``NaN`` and infinities are refused
+    after the readers' own checks, by :func:`non_finite_problems`)."""
     if text.startswith("\ufeff"):  # a UTF-8 byte order mark, as some editors write
         text = text[1:]
     try:
-        data = json.loads(text, parse_float=_finite_float, parse_constant=_refuse_constant)
+        data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ScenarioError([Problem(source, "", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")]) from None
     except RecursionError:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
-    except _NonFinite as e:
-        path = _non_finite_path(json.loads(text))
-        raise ScenarioError([Problem(source, path, f"{e} is not a finite number (JSON allows none)")]) from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits
         raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
     if "\\u" in text:  # XML-forbidden characters can only arrive as \u escapes (JSON refuses them raw)
@@ -467,4 +458,4 @@ def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
 
 __all__ = ["FORMAT", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_PROBLEMS", "MAX_SIDE", "ROW_KEYS", "SURROGATES", "VERSION", "HeaderBuilder",
            "Problem", "ScenarioError", "capped", "drop_defaults", "dumps_compact", "grid_kind", "header_data",
-           "parse_json", "read_text", "schema_problems", "text_problems"]
+           "non_finite_problems", "parse_json", "read_text", "schema_problems", "text_problems"]

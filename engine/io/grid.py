@@ -50,6 +50,7 @@ from .common import (
     dumps_compact,
     grid_kind,
     header_data,
+    non_finite_problems,
     parse_json,
     read_text,
     schema_problems,
@@ -88,6 +89,9 @@ def scenario_from_data(data: Any, source: str = "<data>") -> Scenario:
     scenario = builder.build()
     if builder.problems:
         raise ScenarioError(capped(builder.problems, source))
+    non_finite = non_finite_problems(data, source)
+    if non_finite:
+        raise ScenarioError(non_finite)
     assert scenario is not None
     return scenario
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model import Faction, ModelError, Ruleset
-from ..territory.geometry import GeometryError, shape_from_rings, shape_to_rings
+from ..territory.geometry import GeometryBudget, GeometryError, shape_from_rings, shape_to_rings
 from ..territory.model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 from .atomic import write_text_atomic
 from .common import (
@@ -30,6 +30,7 @@ from .common import (
     dumps_compact,
     grid_kind,
     header_data,
+    non_finite_problems,
     parse_json,
     read_text,
     schema_problems,
@@ -55,6 +56,9 @@ def territory_scenario_from_data(data: Any, source: str = "<data>") -> Territory
     s = b.build_territory()
     if b.problems or s is None:
         raise ScenarioError(capped(b.problems, source))
+    non_finite = non_finite_problems(data, source)
+    if non_finite:
+        raise ScenarioError(non_finite)
     return s
 
 
@@ -89,6 +93,7 @@ class TerritoryBuilder(HeaderBuilder):
 
     def tmap(self, m: dict[str, Any], side_ids: set[str]) -> TerritoryMap | None:
         g = m["grid"]
+        self.geometry = GeometryBudget()  # one file's geometry work (issue 21)
         tm = TerritoryMap(g["width"], g["height"], g.get("wrap_x", False), g.get("backdrop_cell", 0))
         terrs = m["territories"]
         if len(terrs) > MAX_TERRITORIES:
@@ -113,7 +118,7 @@ class TerritoryBuilder(HeaderBuilder):
                 self.bad(*bad_point)
                 continue
             try:
-                shape = shape_from_rings(t.get("polygons", []), t.get("holes", []))
+                shape = shape_from_rings(t.get("polygons", []), t.get("holes", []), self.geometry)
             except GeometryError as e:
                 self.bad(p + ".polygons", str(e))
                 continue

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from xml.etree.ElementTree import Element, ParseError
@@ -27,7 +28,7 @@ import defusedxml.ElementTree as SafeET
 from defusedxml.common import DefusedXmlException, EntitiesForbidden
 
 from ..model import Faction, Ruleset, TerrainType, UnitType
-from ..territory.geometry import GeometryError, shape_from_rings
+from ..territory.geometry import GeometryBudget, GeometryError, shape_from_rings
 from ..territory.model import BorderKind, Territory, TerritoryMap, TerritoryScenario, TerritoryUnit
 from .inputs import xml_markup_problem
 
@@ -39,6 +40,14 @@ MAX_XML_BYTES = 64 * 1024 * 1024
 MAX_UNITS = 100_000
 """Most units the placements of one game may add up to (Global 1940 places
 589); a file asking for more is refused before any unit is made."""
+MAX_PRODUCTION = 1_000_000
+"""Largest production value of a territory read (TripleA games use under 100)."""
+MAX_COORDINATE = 10_000_000
+"""Largest polygon or centre coordinate read, in map pixels (TripleA maps are a few thousand wide);
+coordinates are 0 or more, as Adjutant's territory maps have them."""
+MAX_SIDES = 60
+"""Most sides a scenario may have (``resources/scenario.schema.json``): players, owners that are
+not players and the neutral side together."""
 
 NEUTRAL = "Neutral"
 """The side that receives placements without an ``owner`` (TripleA's null
@@ -181,8 +190,10 @@ def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
     if pl is not None:
         for a in pl.findall("alliance"):
             alliances.setdefault(a.get("player", ""), a.get("alliance", ""))
-        for p in pl.findall("player"):
+        for i, p in enumerate(pl.findall("player")):
             name = _attr(p, "name", source, "<player>")
+            if any(name == known for known, _ in players):
+                raise TripleAError(f"{source}: <player> number {i + 1} repeats the player name '{name}'")
             players.append((name, alliances.get(name, "")))
     game = TripleAGame(info.get("name", "TripleA game") if info is not None else "TripleA game",
                        territories, connections, players)
@@ -197,10 +208,14 @@ def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
         if java.endswith("TerritoryAttachment") and target in seen:
             if "production" in opts:
                 try:
-                    game.production[target] = int(opts["production"])
+                    value = int(opts["production"][:40])
                 except ValueError:
                     raise TripleAError(f"{source}: territory '{target}' has production "
-                                       f"'{opts['production']}', not a whole number") from None
+                                       f"'{opts['production'][:40]}', not a whole number") from None
+                if not 0 <= value <= MAX_PRODUCTION:
+                    raise TripleAError(f"{source}: the <attachment> of territory '{target}' gives production "
+                                       f"{value}; 0 to {MAX_PRODUCTION:,} are accepted")
+                game.production[target] = value
             if opts.get("isImpassable", "").lower() == "true":
                 game.impassable.add(target)
             kept = {k: v for k, v in opts.items() if k in ("capital", "victoryCity", "originalFactory", "isIsland")}
@@ -362,6 +377,47 @@ def slug(name: str) -> str:
     return s or "territory"
 
 
+_IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
+"""What ``resources/scenario.schema.json`` accepts as a side or unit type id."""
+
+
+def _unique_id(name: str, used: set[str], fallback: str, keep: bool = False) -> str:
+    """An id for ``name`` that no id in ``used`` has (compared ignoring case),
+    added to ``used``: the name itself when ``keep`` and it is already a
+    valid id, else its :func:`slug` (``fallback`` when nothing is left of
+    it; accented letters lose their accents first), with ``_2``, ``_3``…
+    appended until unique."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")  # Ü -> U
+    base = name if keep and _IDENT.fullmatch(name) else (re.sub(r"[^0-9a-z]+", "_", ascii_name.casefold()).strip("_")
+                                                          or fallback)
+    tid, k = base, 2
+    while tid.casefold() in used:
+        tid, k = f"{base}_{k}", k + 1
+    used.add(tid.casefold())
+    return tid
+
+
+def _unique_name(name: str, used: set[str]) -> str:
+    """``name``, or ``name (2)``, ``name (3)``… when a name equal to it
+    ignoring case is in ``used`` (Adjutant's territory names are unique that
+    way); added to ``used``."""
+    out, k = name, 2
+    while out.casefold() in used:
+        out, k = f"{name} ({k})", k + 1
+    used.add(out.casefold())
+    return out
+
+
+def _check_points(name: str, rings: Sequence[Sequence[tuple[float, float]]] | None = None,
+                  point: tuple[float, float] | None = None, what: str = "polygons") -> None:
+    """Refuse a coordinate outside 0..:data:`MAX_COORDINATE` (also NaN and infinities)."""
+    pts = [p for r in rings or [] for p in r] + ([point] if point is not None else [])
+    for x, y in pts:
+        if not (0 <= x <= MAX_COORDINATE and 0 <= y <= MAX_COORDINATE):
+            raise TripleAError(f"{what} of '{name}': the point ({x:g}, {y:g}) lies outside 0 to "
+                               f"{MAX_COORDINATE:,} (Adjutant's maps start at 0, 0)")
+
+
 @dataclass
 class ImportResult:
     """The imported scenario and what the importer noticed (territories
@@ -383,35 +439,45 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
     ids: dict[str, str] = {}
     used: set[str] = set()
     for name, _ in game.territories:
-        base = slug(name)
-        tid, k = base, 2
-        while tid in used:
+        tid, k = slug(name), 2
+        base = tid
+        while tid.casefold() in used:
             tid, k = f"{base}_{k}", k + 1
-        used.add(tid)
+        used.add(tid.casefold())
         ids[name] = tid
+    extra_owners = sorted(set(game.owners.values()) - {p for p, _ in game.players})
+    unowned = sum(p.quantity for p in game.placements if p.owner is None)
+    n_sides = len(game.players) + len(extra_owners) + (1 if unowned else 0)
+    if n_sides > MAX_SIDES:
+        raise TripleAError(f"<playerList>: {len(game.players)} players, {len(extra_owners)} owners that are no "
+                           f"player{' and the neutral side' if unowned else ''} make {n_sides} sides; an Adjutant "
+                           f"scenario holds at most {MAX_SIDES}")
     side_ids: dict[str, str] = {}
     sides: list[Faction] = []
     symbols = iter("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+    side_used: set[str] = set()
     for i, (pname, alliance) in enumerate(game.players):
-        sid = slug(pname)
+        sid = _unique_id(pname, side_used, "side")
         side_ids[pname] = sid
         sides.append(Faction(sid, pname, PALETTE[i % len(PALETTE)], next(symbols), alliance))
-    for owner in sorted(set(game.owners.values()) - set(side_ids)):
-        sid = slug(owner)
+    for owner in extra_owners:
+        sid = _unique_id(owner, side_used, "side")
         side_ids[owner] = sid
         sides.append(Faction(sid, owner, "#808080", next(symbols), ""))
         warnings.append(f"owner '{owner}' is not in the player list; added as a side")
-    unowned = sum(p.quantity for p in game.placements if p.owner is None)
     neutral = None
     if unowned:
-        taken = {f.id for f in sides}
-        neutral, k = "neutral", 2
-        while neutral in taken:
-            neutral, k = f"neutral_{k}", k + 1
+        neutral = _unique_id("neutral", side_used, "neutral")
         sides.append(Faction(neutral, NEUTRAL, "#b0b0b0", next(symbols, "?"), ""))
         warnings.append(f"{unowned} placed units have no owner; they belong to the added side '{NEUTRAL}'")
     polygons = _match_names(polygons or {}, ids)
+    geometry = GeometryBudget()  # the whole game's geometry work (issue 21)
     centers = _match_names(centers or {}, ids)
+    for name, rings in polygons.items():
+        _check_points(name, rings)
+    for name, point in centers.items():
+        _check_points(name, point=point, what="the centre")
+    names_used: set[str] = set()
     xs = [p[0] for rings in polygons.values() for r in rings for p in r] or [1.0]
     ys = [p[1] for rings in polygons.values() for r in rings for p in r] or [1.0]
     tm = TerritoryMap(math.floor(max(xs)) + 1, math.floor(max(ys)) + 1, wrap_x)
@@ -423,12 +489,16 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
             features["capital"] = att["capital"]
         if "victoryCity" in att:
             features["victory_city"] = att["victoryCity"]
-        t = Territory(ids[name], name, sea=water, value=game.production.get(name, 0),
+        shown = _unique_name(name, names_used)
+        if shown != name:
+            warnings.append(f"territory '{name}' is named '{shown}': Adjutant's territory names differ in more "
+                            f"than case")
+        t = Territory(ids[name], shown, sea=water, value=game.production.get(name, 0),
                       owner=side_ids.get(own) if own else None, controller=side_ids.get(own) if own else None,
                       impassable=name in game.impassable, label_at=centers.get(name), features=features)
         if name in polygons:
             try:
-                t.shape = shape_from_rings(polygons[name])
+                t.shape = shape_from_rings(polygons[name], budget=geometry)
             except GeometryError as e:
                 raise TripleAError(f"polygons of '{name}': {e}") from None
         elif polygons:
@@ -455,16 +525,18 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
         if a in ids and b in ids:
             tm.add_border(ids[a], ids[b], BorderKind.RAIL_CROSSING, label)
     specs = game.unit_specs
+    unit_used: set[str] = set()
+    unit_ids = {u: _unique_id(u, unit_used, "unit", keep=True) for u in dict.fromkeys(game.unit_types)}
     rs = Ruleset(game.name, [TerrainType("land", "Land", "L", "#d8c89a"), TerrainType("sea", "Sea", "S", "#9cc3e0")],
-                 [UnitType(u, u.replace("_", " ").title(), specs[u].movement, specs[u].properties())
-                  if u in specs else UnitType(u, u.replace("_", " ").title()) for u in dict.fromkeys(game.unit_types)])
-    s = TerritoryScenario(game.name, rs, sides, tm, _units(game, ids, side_ids, neutral), turn=1,
+                 [UnitType(uid, u.replace("_", " ").title(), specs[u].movement, specs[u].properties())
+                  if u in specs else UnitType(uid, u.replace("_", " ").title()) for u, uid in unit_ids.items()])
+    s = TerritoryScenario(game.name, rs, sides, tm, _units(game, ids, side_ids, neutral, unit_ids), turn=1,
                           description=f"Imported from the TripleA game '{game.name}'.")
     return ImportResult(s, warnings)
 
 
 def _units(game: TripleAGame, ids: dict[str, str], side_ids: dict[str, str],
-           neutral: str | None) -> list[TerritoryUnit]:
+           neutral: str | None, unit_ids: dict[str, str] | None = None) -> list[TerritoryUnit]:
     """One :class:`TerritoryUnit` per placed piece (a stack of 12 infantry is
     12 units), in file order, with ids ``<side>_<type>_<n>`` numbered per
     side and type (``germans_infantry_1``…)."""
@@ -489,7 +561,8 @@ def _units(game: TripleAGame, ids: dict[str, str], side_ids: dict[str, str],
         prefix = f"{side}_{slug(p.unit_type)}"
         for _ in range(p.quantity):
             counters[prefix] = n = counters.get(prefix, 0) + 1
-            out.append(TerritoryUnit(f"{prefix}_{n}", side, p.unit_type, ids[p.territory], props=dict(props)))
+            out.append(TerritoryUnit(f"{prefix}_{n}", side, (unit_ids or {}).get(p.unit_type, p.unit_type),
+                                     ids[p.territory], props=dict(props)))
     return out
 
 

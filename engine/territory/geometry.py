@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
+import numpy as np
 import shapely
 from shapely.geometry import MultiPolygon, Point, Polygon
 from shapely.geometry.base import BaseGeometry
@@ -33,8 +34,67 @@ MAX_REPAIR_POINTS = 10000
 number of points; real TripleA rings have at most about 1,200)."""
 
 
+MAX_REPAIR_PAIRS = 40_000
+"""Most pairs of segments with overlapping bounding boxes in one
+self-crossing ring repaired.  Repair time grows with the crossings, which
+these pairs bound: a star of 200 points (40,000 pairs) takes about 0.4 s
+of CPU, one of 400 points 2 s, one of 2,000 points minutes; a ring that
+crosses itself only locally (a zigzag) has about 3 pairs a point."""
+MAX_BUDGET_PAIRS = 60_000
+"""Most such pairs repaired over all rings read together (one file: see
+:class:`GeometryBudget`)."""
+MAX_BUDGET_RINGS = 200_000
+"""Most rings (outer and holes) read together."""
+MAX_BUDGET_POINTS = 5_000_000
+"""Most ring points read together."""
+_PAIR_CHUNK = 64
+
+
 class GeometryError(ValueError):
-    """A shape that cannot be built (too few points, nothing painted)."""
+    """A shape that cannot be built (too few points, nothing painted, over
+    the work budget)."""
+
+
+class GeometryBudget:
+    """The geometry work one input may cost (issue 21: never minutes): rings,
+    points and the repair of self-crossing rings, counted over every call of
+    :func:`shape_from_rings` given the same budget (a loader makes one per
+    file).  Going over raises :class:`GeometryError` saying which limit."""
+
+    def __init__(self, pairs: int = MAX_BUDGET_PAIRS, rings: int = MAX_BUDGET_RINGS,
+                 points: int = MAX_BUDGET_POINTS) -> None:
+        self.pairs = pairs
+        self.rings = rings
+        self.points = points
+
+    def spend_ring(self, points: int, what: str) -> None:
+        self.rings -= 1
+        self.points -= points
+        if self.rings < 0:
+            raise GeometryError(f"{what}: more than {MAX_BUDGET_RINGS} rings in one file")
+        if self.points < 0:
+            raise GeometryError(f"{what}: more than {MAX_BUDGET_POINTS} ring points in one file")
+
+    def spend_repair(self, pts: Sequence[tuple[float, float]], what: str) -> None:
+        """Count the segment pairs whose boxes overlap (in chunks, stopping
+        as soon as a limit is passed, so a huge star costs no more than
+        the refusal) and take them from the budget."""
+        limit = min(MAX_REPAIR_PAIRS, self.pairs)
+        a = np.asarray(pts, dtype=float)
+        segments = shapely.linestrings(np.stack([a, np.roll(a, -1, axis=0)], axis=1))
+        tree = shapely.STRtree(segments)
+        found = 0
+        for start in range(0, len(segments), _PAIR_CHUNK):
+            found += int(tree.query(segments[start:start + _PAIR_CHUNK]).shape[1])
+            if found > limit:
+                if limit == MAX_REPAIR_PAIRS:
+                    why = f"more than {MAX_REPAIR_PAIRS} pairs of overlapping segments in one ring"
+                else:
+                    why = (f"the self-crossing rings read with it need more repair than {MAX_BUDGET_PAIRS} pairs of "
+                           f"overlapping segments, the budget of one file")
+                raise GeometryError(f"{what} crosses itself too often to repair ({why}); redraw it without "
+                                    f"crossings")
+        self.pairs -= found
 
 
 def polygon_from_cells(cells: Iterable[tuple[int, int]], cell_size: float = 1.0,
@@ -78,16 +138,21 @@ def _polygonal(g: BaseGeometry) -> Shape:
 
 
 def shape_from_rings(polygons: Sequence[Sequence[Sequence[float]]],
-                     holes: Sequence[Sequence[Sequence[float]]] = ()) -> Shape:
+                     holes: Sequence[Sequence[Sequence[float]]] = (), budget: GeometryBudget | None = None) -> Shape:
     """A valid shape from exterior rings (each a list of ``[x, y]``, closed or
     not, the first point possibly repeated) minus the hole rings.
 
     Self-intersecting rings are repaired with ``shapely.make_valid`` (method
     "structure": a bow tie becomes two triangles), up to
-    :data:`MAX_REPAIR_POINTS` points.  Raises :class:`GeometryError` naming
-    the ring with fewer than three distinct points or too many to repair.
+    :data:`MAX_REPAIR_POINTS` points and within ``budget`` (a fresh
+    :class:`GeometryBudget` when none is given).  Raises
+    :class:`GeometryError` naming the ring with fewer than three distinct
+    points, too many to repair, or over the budget.
     """
+    spend = budget or GeometryBudget()
+
     def ring_shape(ring: Sequence[Sequence[float]], what: str) -> BaseGeometry:
+        spend.spend_ring(len(ring), what)
         pts = [(float(p[0]), float(p[1])) for p in ring]
         if len(pts) > 1 and pts[0] == pts[-1]:
             pts.pop()
@@ -99,6 +164,7 @@ def shape_from_rings(polygons: Sequence[Sequence[Sequence[float]]],
         if len(pts) > MAX_REPAIR_POINTS:
             raise GeometryError(f"{what} crosses itself and has {len(pts)} points; self-crossing rings are "
                                 f"repaired only up to {MAX_REPAIR_POINTS} points")
+        spend.spend_repair(pts, what)
         return shapely.make_valid(poly, method="structure", keep_collapsed=False)
 
     outer = [ring_shape(r, f"polygon {i + 1}") for i, r in enumerate(polygons)]
@@ -322,6 +388,7 @@ def box_at(boxes: Sequence[Box], x: float, y: float, pad: float = 0.0) -> int | 
     return None
 
 
-__all__ = ["MAX_ALONG_STEPS", "Box", "GeometryError", "PickIndex", "Shape", "border_lines", "box_at",
+__all__ = ["MAX_ALONG_STEPS", "MAX_BUDGET_PAIRS", "MAX_BUDGET_POINTS", "MAX_BUDGET_RINGS", "MAX_REPAIR_PAIRS", "Box",
+           "GeometryBudget", "GeometryError", "PickIndex", "Shape", "border_lines", "box_at",
            "derive_adjacency", "label_point", "nearest_border", "pick_index", "polygon_from_cells", "polygonal",
            "shape_from_rings", "shape_to_rings", "shared_border_length", "territories_along", "territory_at"]

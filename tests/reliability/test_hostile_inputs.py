@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
 import resource
 import subprocess
@@ -276,7 +277,7 @@ def test_a_non_finite_territory_width_is_refused_at_load(value: str, tmp_path: P
     for command in (["validate"], ["info", "--json"]):
         r = adjutant(*command, p)
         refused(r, p)
-        assert "map.grid.width" in r.out + r.err
+        assert "$.map.grid" in r.out + r.err  # the schema's message for -Infinity, else the value's own path
 
 
 @pytest.mark.parametrize(("orders", "expect"), [
@@ -298,3 +299,56 @@ def test_render_refuses_a_scale_out_of_range(scale: str, tmp_path: Path) -> None
     r = adjutant("render", GRID_MAP, "--out", tmp_path / "o.png", "--scale", scale)
     refused(r, "--scale")
     assert not (tmp_path / "o.png").exists()
+
+
+# -- geometry work (issue 21 item 7; issue 22: star polygons) -------------------
+
+def _star(n: int, cx: float = 200, cy: float = 140, r: float = 120) -> list[list[float]]:
+    """A ring of ``n`` points jumping almost across the circle each step:
+    every edge crosses nearly every other (about n^2/4 crossings)."""
+    k = n // 2 - 1
+    return [[round(cx + r * math.cos(2 * math.pi * i * k / n), 3), round(cy + r * math.sin(2 * math.pi * i * k / n), 3)]
+            for i in range(n)]
+
+
+def _with_polygons(tmp_path: Path, rings: list[list[list[float]]], name: str = "geo.json") -> Path:
+    d = json.loads(TERRITORY_MAP.read_text(encoding="utf-8"))
+    d["map"]["territories"][0]["polygons"] = rings
+    p = tmp_path / name
+    p.write_text(json.dumps(d), encoding="utf-8")
+    return p
+
+
+@pytest.mark.parametrize("n", [400, 2000])
+def test_a_star_polygon_is_refused_within_the_budget(n: int, tmp_path: Path) -> None:
+    p = _with_polygons(tmp_path, [_star(n)])
+    for command in ("validate", "info"):
+        r = adjutant(command, p)
+        refused(r, p)
+        assert "crosses itself too often to repair" in r.out + r.err
+
+
+def test_many_small_self_crossing_rings_stay_within_the_budget(tmp_path: Path) -> None:
+    bow_ties = [[[x, y], [x + 2, y + 2], [x + 2, y], [x, y + 2]] for x in range(0, 400, 3) for y in range(0, 280, 3)]
+    p = _with_polygons(tmp_path, bow_ties)
+    r = adjutant("validate", p)
+    assert r.code in (0, 1), r.err
+    assert "Traceback" not in r.out + r.err
+    assert r.cpu_s <= CPU_LIMIT_S and r.peak_mb <= MEMORY_LIMIT_MB, (r.cpu_s, r.peak_mb)
+
+
+def test_a_small_star_is_still_repaired() -> None:
+    from engine.territory.geometry import shape_from_rings
+
+    shape = shape_from_rings([_star(40)])
+    assert shape.is_valid and not shape.is_empty
+
+
+def test_import_triplea_refuses_a_star_polygon_within_the_budget(tmp_path: Path) -> None:
+    game = tmp_path / "g.xml"
+    game.write_text('<?xml version="1.0"?><game><map><territory name="A"/></map></game>', encoding="utf-8")
+    polygons = tmp_path / "polygons.txt"
+    polygons.write_text("A < " + " ".join(f"({x},{y})" for x, y in _star(2000)) + " >\n", encoding="utf-8")
+    r = adjutant("import-triplea", game, "--polygons", polygons, "--out", tmp_path / "o.json")
+    refused(r, "A")
+    assert "crosses itself too often" in r.err
