@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from dataclasses import replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 from engine.rules.acw import (
     AcwOptions,
@@ -151,7 +151,7 @@ def run_combat(args: argparse.Namespace) -> int:
         o = _with_flags(default_options(), args)
         mult = defence_multiplier([args.defender_terrain], o)
         c = resolve(args.attacker, args.defender, args.time, multiplier=mult, options=o)
-        data = c.to_data()
+        data: dict[str, Any] = c.to_data()
         data["defender_terrain"] = args.defender_terrain
         data["multiplier"] = fmt(Fraction(mult))
         emit(args, data, lambda: "\n".join(_combat_text(data)))
@@ -168,7 +168,7 @@ def run_combat(args: argparse.Namespace) -> int:
     attack = [s.map.parse_label(h) for h in args.attack]
     defend = s.map.parse_label(args.defend)
     b = battle(s, attack, defend, args.time, withdrawn=args.withdraw, options=o)
-    data = b.to_data()
+    data = cast(dict[str, Any], b.to_data())
 
     def text() -> str:
         lines = [f"Attack from {', '.join(data['attack'])} on {data['defend']}"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from engine.io import iter_problems
 
@@ -43,7 +44,8 @@ def _rules_problems(path: str) -> list[str]:
         for cls in vars(importlib.import_module(module)).values():
             if (isinstance(cls, type) and issubclass(cls, RulesSystem) and getattr(cls, "name", None) == name
                     and callable(getattr(cls, "setup_problems", None))):
-                out.extend(f"{name}: {p}" for p in cls().setup_problems(s))
+                system: Any = cls()  # setup_problems is an optional member of a system
+                out.extend(f"{name}: {p}" for p in system.setup_problems(s))
                 break
     return out
 
