@@ -35,7 +35,6 @@ from PySide6.QtWidgets import QApplication, QDockWidget
 
 from app.gui.main_window import MainWindow, ensure_app
 from app.gui.previews import available
-from app.gui.territory import TerritoryWindow
 from engine.grids import Cell
 from engine.io import load_any
 

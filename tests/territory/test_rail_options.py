@@ -1,6 +1,9 @@
 """Axis & Allies "Rail Options 1–4" (shared seed 001): each option's rules one
 by one on small maps built in code, and the same move judged under each
-option on the sample ``maps/aa_rail_options.json``."""
+option on the sample ``maps/aa_rail_options.json``.
+
+Longer than 600 lines on purpose: the four options' rules side by side, in
+the document's order, so a difference between options reads as one diff."""
 
 from __future__ import annotations
 
