@@ -102,7 +102,9 @@ def test_module_i_rails_in_the_noncombat_phase_and_spends_capacity_across_the_tu
 
 def test_rail_options_phases() -> None:
     g = sample("aa_rail_options.json")
-    assert g.phases == ("combat", "noncombat") and g.turn.phase == "combat"
+    assert g.phases == ("purchase", "combat", "noncombat", "place") and g.turn.phase == "purchase"
+    g.end_phase()  # the purchase phase (docs/rules/rail-options.md, "The turn")
+    assert g.turn.phase == "combat"
     e = g.give({"unit": "ger_inf", "to": "poland"})
     assert e.kind == "refused" and "belongs to the noncombat phase" in e.reasons[0]
     e = g.give({"unit": "ger_inf", "to": "poland", "phase": "combat"})

@@ -156,7 +156,7 @@ WHOLE_TURNS = {  # system: (sample map, phases to end first, an order the side t
     "cwol_rail": ("cwol_mobile_columbus.json", 0, {"unit": "CS1IN", "to": "E4-X4"}),
     "gitm": ("gitm_allied.json", 0, {"unit": "FR2IN", "to": "2-2"}),
     "railroads": ("railroad_module_europe.json", 1, {"unit": "ger_inf_dk", "to": "Belarus"}),
-    "rail_options": ("aa_rail_options.json", 1, {"unit": "ger_inf", "to": "smolensk"}),
+    "rail_options": ("aa_rail_options.json", 2, {"unit": "ger_inf", "to": "smolensk"}),
 }
 
 

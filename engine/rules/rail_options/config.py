@@ -64,6 +64,8 @@ class RailConfig:
     capture_wait: Count = 1
     allies_share: tuple[OptionNumber, ...] = (1,)
     stations_need_railroad: bool = False
+    anti_aircraft_hit: Annotated[int, AtLeast(0)] = 1
+    bomber_attack: Annotated[int, AtLeast(0)] = 4
     # option 1
     range: Count = 4
     range_counts: Literal["steps", "territories"] = "steps"
@@ -71,6 +73,7 @@ class RailConfig:
     station_max: Count = 6
     station_use: Literal["start", "both"] = "start"
     capacity_stations: Literal["controlled", "usable"] = "controlled"
+    station_spacing: Count = 4
     # option 2
     units_per_turn: Count = 2
     # option 3

@@ -22,6 +22,7 @@ from ..base import RulesSystem, Verdict
 from ..registry import register
 from .adjudicator import RailOptionsAdjudicator
 from .config import SYSTEM, OptionNumber, RailConfig, config_from_dict, config_of
+from .economy import ACTIONS, TURN_ACTIONS, EconomyRecord, EconomyVerdict, carry_out, judge
 from .records import RecordedMove, record_move
 from .results import RailVerdict
 
@@ -48,18 +49,26 @@ class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
     Options = RailConfig
     Order = RailOptionsOrder
     doc = "docs/rules/rail-options.md"
-    phases = ("combat", "noncombat")
-    """A nation's movement phases in turn order (``docs/rules/rail-options.md``:
-    rail is refused in the combat move phase unless the option allows it);
-    a unit rails once a turn (``state.rail_options.moves`` keeps the turn's
-    moves, so capacity is spent across the turn)."""
+    phases = ("purchase", "combat", "noncombat", "place")
+    """A nation's phases in turn order (``docs/rules/rail-options.md``,
+    "The turn"): purchase (``buy`` orders), combat move (raids, captures;
+    rail only with the combat_move switch), non-combat move (rail), place
+    units (``place`` orders, so a piece bought is never used the turn it is
+    bought); a unit rails once a turn (``state.rail_options.moves`` keeps
+    the turn's moves, so capacity is spent across the turn)."""
     once_per_turn = frozenset({"railed"})
 
     def action_of(self, order: Mapping[str, Any]) -> str:
-        return "railed"
+        action = order.get("action")
+        return TURN_ACTIONS.get(action, "railed") if isinstance(action, str) else "railed"
 
     def order_phases(self, order: Mapping[str, Any]) -> tuple[str, ...]:
-        """The phase the order names (``phase``; non-combat when absent)."""
+        """The phase of an economy order (``destroy``: any), else the
+        phase a rail move names (``phase``; non-combat when absent)."""
+        action = order.get("action")
+        if isinstance(action, str) and action in ACTIONS:
+            phase = ACTIONS[action]
+            return self.phases if phase is None else (phase,)
         phase = order.get("phase", "noncombat")
         return (phase,) if isinstance(phase, str) else ("noncombat",)
 
@@ -69,10 +78,18 @@ class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
     def options(self, scenario: TerritoryScenario) -> RailConfig:
         return config_of(scenario.ruleset.options)
 
-    def check(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> RailVerdict:
+    def check(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> RailVerdict | EconomyVerdict:
+        """A rail move's :class:`RailVerdict`, or for an order with an
+        ``action`` (buy, place, bomb, destroy, capture) the
+        :func:`~.economy.judge` verdict."""
+        if "action" in order:
+            return judge(scenario, self.options(scenario), order)
         o: RailOptionsOrder = self.read_order(order)
         return RailOptionsAdjudicator(scenario, o.option, o.phase).judge(o.unit, o.to)
 
-    def effect(self, scenario: TerritoryScenario, order: Mapping[str, Any], verdict: Verdict) -> RecordedMove:
+    def effect(self, scenario: TerritoryScenario, order: Mapping[str, Any],
+               verdict: Verdict) -> RecordedMove | EconomyRecord:
+        if isinstance(verdict, EconomyVerdict):
+            return carry_out(scenario, self.options(scenario), order)
         assert isinstance(verdict, RailVerdict)
         return record_move(scenario, verdict)
