@@ -352,3 +352,46 @@ def test_import_triplea_refuses_a_star_polygon_within_the_budget(tmp_path: Path)
     r = adjutant("import-triplea", game, "--polygons", polygons, "--out", tmp_path / "o.json")
     refused(r, "A")
     assert "crosses itself too often" in r.err
+
+
+# -- state.tiled, validated by the schema like everything else (issue 21 item 10) -----------
+
+def _imported(tmp_path: Path) -> dict[str, object]:
+    """A scenario imported from a small TMX, with its ``state.tiled`` record."""
+    from engine.io import scenario_to_data
+    from engine.io.tiled import import_tiled
+
+    m = tmp_path / "small.tmx"
+    m.write_text(_tmx(LAYER), encoding="utf-8")
+    data = scenario_to_data(import_tiled(m).scenario)
+    assert "tiled" in data["state"]
+    return json.loads(json.dumps(data))
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("tilewidth", "x"), ("tilewidth", 2**70), ("width", 1e308), ("tilesets", [1]), ("tilesets", [{"firstgid": -1}]),
+    ("gid_terrain", {"x": 1}), ("terrain_gid", {"land": 2**64}), ("properties", [[]]), ("staggeraxis", 3),
+    ("cells", 17),
+])
+def test_a_malformed_state_tiled_is_refused_by_validate(key: str, value: object, tmp_path: Path) -> None:
+    data = _imported(tmp_path)
+    data["state"]["tiled"][key] = value  # type: ignore[index]
+    p = tmp_path / "bad.json"
+    p.write_text(json.dumps(data), encoding="utf-8")
+    r = adjutant("validate", p)
+    refused(r, p)
+    assert "$.state.tiled" in r.out, r.out
+
+
+def test_a_zlib_bomb_in_state_tiled_is_not_inflated(tmp_path: Path) -> None:
+    import base64
+
+    data = _imported(tmp_path)
+    data["state"]["tiled"]["cells"] = base64.b64encode(  # type: ignore[index]
+        zlib.compress(b"\0" * INFLATED, 9)).decode("ascii")
+    p = tmp_path / "bomb.json"
+    p.write_text(json.dumps(data), encoding="utf-8")
+    r = adjutant("export-tiled", p, "--out", tmp_path / "out.tmx")
+    assert r.code == 0 and "Traceback" not in r.err, r.err
+    assert "were not used" in r.out + r.err
+    assert r.cpu_s <= CPU_LIMIT_S and r.peak_mb <= MEMORY_LIMIT_MB, (r.cpu_s, r.peak_mb)

@@ -109,15 +109,16 @@ def _kept_record(s: Scenario, notes: list[str]) -> dict[str, Any] | None:
         elif not isinstance(grid, SquareGrid):
             why = "the grid's kind changed since the import"
         if why is None:
-            raw = zlib.decompress(base64.b64decode(rec["cells"]), bufsize=4 * grid.width * grid.height)
-            if len(raw) != 4 * grid.width * grid.height:
+            inflater = zlib.decompressobj()  # at most one byte more than the map needs: a bomb stops there
+            raw = inflater.decompress(base64.b64decode(rec["cells"]), 4 * grid.width * grid.height + 1)
+            if len(raw) != 4 * grid.width * grid.height or not inflater.eof:
                 raise ValueError("cell record has the wrong length")
             rec = dict(rec, gids=np.frombuffer(raw, "<u4").astype(np.uint32).reshape(grid.height, grid.width),
                        tilesets=[Tileset.from_dict(t) for t in rec["tilesets"]],
                        properties=[Property(str(p["name"]), str(p["type"]), p["value"]) for p in rec["properties"]],
                        gid_terrain={int(k): str(v) for k, v in rec["gid_terrain"].items()},
                        terrain_gid={str(k): int(v) for k, v in rec["terrain_gid"].items()})
-    except (KeyError, TypeError, ValueError, zlib.error) as e:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError, zlib.error) as e:
         why = f"the record is damaged ({type(e).__name__}: {e})"
     if why is not None:
         notes.append(f"the tiles kept from the Tiled import were not used: {why}; wrote a generated tileset")
