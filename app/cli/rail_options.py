@@ -1,5 +1,9 @@
-"""``adjutant rail-options FILE --unit ID [--to TERRITORY] [--option N]``:
-Axis & Allies "Rail Options 1–4" on a territory map.
+"""``adjutant rail-options FILE --unit ID [--to TERRITORY] [--option N]``
+or ``--nation N``: Axis & Allies "Rail Options 1–4" on a territory map.
+
+``--nation N`` reports the nation's rail this turn: capacity and what is
+used, Option 4 points, its stations with their damage (usable or why not),
+its railroad markers, IPCs held and pieces bought but not placed.
 
 Without ``--to``: every territory the unit can rail to this turn, with the
 cost.  With it: the verdict, the path, the capacity the move uses (station,
@@ -31,7 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "list every territory the unit can reach by rail this turn with the cost; with --to, the "
                     "verdict, the path and the capacity used (exit 1 when refused).")
     p.add_argument("file", metavar="FILE")
-    p.add_argument("--unit", required=True, metavar="ID")
+    p.add_argument("--unit", metavar="ID", help="the unit to rail (or --nation)")
+    p.add_argument("--nation", metavar="N", help="report the nation's rail state instead (capacity, points, "
+                                                 "stations and their damage, IPCs)")
     p.add_argument("--to", metavar="TERRITORY", help="destination territory (id or name)")
     p.add_argument("--option", type=int, choices=sorted(OPTION_NAMES), metavar="N",
                    help="rail option 1-4 (default: the scenario's ruleset.options.rail_options.option)")
@@ -54,8 +60,45 @@ def _capacity_text(data: dict[str, Any]) -> list[str]:
     return out
 
 
+def _nation(args: argparse.Namespace, s: Any) -> int:
+    from engine.model import ModelError
+    from engine.rules.rail_options import config_of
+    from engine.rules.rail_options.economy import nation_report
+
+    try:
+        cfg = config_of(s.ruleset.options, args.option)
+        data = nation_report(s, cfg, s.side(args.nation).id)
+    except ModelError as e:
+        raise CliError(f"{args.file}: {e}") from None
+
+    def text() -> str:
+        ipcs = "not recorded" if data["ipcs"] is None else str(data["ipcs"])
+        lines = [f"{OPTION_NAMES[data['option']]}: {data['name']}, turn {data['turn']}: {ipcs} IPCs "
+                 f"(income {data['income']})"]
+        c = data["capacity"]
+        if c is not None:
+            lines.append(f"  rail capacity: {c['used']} of {c['limit']} {c['unit']} used ({c['basis']})")
+        if data["technology"]:
+            lines.append("  rail technology: yes")
+        for st in data["stations"]:
+            state = "usable" if st["usable"] else f"not usable: {st['reason']}"
+            lines.append(f"  station {st['name']}: {st['damage']} damage marker{'s' if st['damage'] != 1 else ''}, "
+                         f"{state}")
+        lines.append(f"  railroad markers: {len(data['railroad'])}")
+        if data["bought"]:
+            lines.append("  bought, not placed: " + ", ".join(f"{n} {k}" for k, n in sorted(data["bought"].items())))
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return EXIT_OK
+
+
 def run(args: argparse.Namespace) -> int:
     s = load_territory(args.file, "rail options")
+    if (args.unit is None) == (args.nation is None):
+        raise CliError("give --unit ID (a rail move) or --nation N (the nation's rail state), not both")
+    if args.nation is not None:
+        return _nation(args, s)
     for i, item in enumerate(args.planned):
         unit, sep, to = item.partition(":")
         if not sep or not unit or not to:
