@@ -95,3 +95,21 @@ def route_map() -> TerritoryMap:
 ])
 def test_land_route(a, b, want) -> None:
     assert land_route(route_map(), a, b) == want
+
+
+def test_the_editor_asks_where_a_piece_may_be_built() -> None:
+    """engine/rules/rail_options/pieces.py build_reason: the question the
+    editor's tools ask in play mode (docs/rules/rail-options.md, "Buying,
+    building, bombing")."""
+    from pathlib import Path
+
+    from engine.io import load_any
+    from engine.rules.rail_options.pieces import build_reason
+
+    s = load_any(str(Path(__file__).resolve().parents[2] / "maps" / "aa_rail_options.json"))
+    assert build_reason(s, "balkans", "germany", "station") is None
+    assert build_reason(s, "balkans", "germany", "railroad") == "Balkans already has a railroad marker"
+    assert "held by Italy, not Germany" in build_reason(s, "austria", "germany", "station")
+    s.turn = 4
+    s.territory("bryansk").features.pop("railroad")
+    assert "controlled for 1(+) round (from turn 5)" in build_reason(s, "bryansk", "germany", "railroad")

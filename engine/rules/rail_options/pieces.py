@@ -71,6 +71,20 @@ def station_with(station: dict[str, Any], key: str, value: int, top: int) -> dic
     return new
 
 
+def build_reason(s: TerritoryScenario, tid: str, nation: str, piece: str) -> str | None:
+    """Why ``nation`` may not build a ``piece`` (``"station"`` or
+    ``"railroad"``) in territory ``tid`` now under the scenario's option
+    (``None``: it may): an option without such pieces, one already there,
+    a territory not controlled for 1(+) round, an Option 1 station too far
+    from the nation's others along railroad markers
+    (:func:`~.economy.build_reason`).  The editor's Station and Railroad
+    tools ask it in play mode; the map designer's mode places freely."""
+    from .config import config_of
+    from .economy import build_reason as reason
+
+    return reason(s, config_of(s.ruleset.options), s.territory(tid), s.side(nation).id, piece)
+
+
 def land_route(m: TerritoryMap, a: str, b: str) -> list[str] | None:
     """The shortest route from ``a`` to ``b`` (both included) over land a
     railroad marker may stand in (:func:`land_reason`), across any border
@@ -85,4 +99,4 @@ def land_route(m: TerritoryMap, a: str, b: str) -> list[str] | None:
         return None
 
 
-__all__ = ["MAX_DAMAGE", "STATION_KEYS", "land_reason", "land_route", "max_damage", "new_piece", "station_with"]
+__all__ = ["MAX_DAMAGE", "STATION_KEYS", "build_reason", "land_reason", "land_route", "max_damage", "new_piece", "station_with"]
