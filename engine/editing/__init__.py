@@ -62,12 +62,15 @@ from .shapes import (
     bucket_cells,
     bucket_mask,
     cells_along,
+    corner_sides,
     edges_along,
     line_cells,
+    nearest_corner,
     nearest_edge,
     nearest_link,
     rect_cells,
     rect_mask,
+    river_walk,
 )
 
 __all__ = [
@@ -91,8 +94,10 @@ __all__ = [
     "cells_along",
     "check_unit",
     "copy_unit",
+    "corner_sides",
     "edges_along",
     "line_cells",
+    "nearest_corner",
     "nearest_edge",
     "nearest_link",
     "new_scenario",
@@ -111,4 +116,5 @@ __all__ = [
     "rect_cells",
     "rect_mask",
     "revert_edits",
+    "river_walk",
 ]

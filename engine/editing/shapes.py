@@ -2,7 +2,7 @@
 
 :func:`brush_cells`, :func:`bucket_cells`, :func:`rect_cells`,
 :func:`line_cells`, :func:`cells_along`, :func:`nearest_edge`,
-:func:`nearest_link` read the grid (and, for picking, a
+:func:`river_walk`, :func:`nearest_link` read the grid (and, for picking, a
 :class:`~engine.grids.Layout` in map coordinates) and never the screen.  What
 differs between square and hex grids is asked of the grid
 (:meth:`~engine.grids.Grid.brush`, :meth:`~engine.grids.Grid.line`,
@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from ..grids import Cell, Edge, Grid, Layout
+from ..grids import Cell, Edge, Grid, Layout, Point
 from ..model import GridMap, ModelError
 from .edits import ArrayLayer
 
@@ -156,6 +156,90 @@ def edges_along(layout: Layout, grid: Grid, p0: tuple[float, float], p1: tuple[f
         if e is not None and (not out or out[-1] != e):
             out.append(e)
     return out
+
+
+def _same_point(p: Point, q: Point, eps: float) -> bool:
+    return abs(p[0] - q[0]) <= eps and abs(p[1] - q[1]) <= eps
+
+
+def corner_sides(layout: Layout, grid: Grid, corner: Point) -> list[tuple[Edge, Point]]:
+    """The sides (between two on-map cells) that end at the cell corner
+    ``corner`` (a map point, as :meth:`Layout.edge_segment
+    <engine.grids.Layout.edge_segment>` gives it), each with its other end, in
+    side order: the steps a river may take from that corner."""
+    size = float(getattr(layout, "size", 1.0))
+    eps = size * 1e-6
+    probe = size * 0.05
+    cells: set[Cell] = set()
+    for k in range(12):
+        a = math.pi * k / 6.0 + 0.1
+        c = layout.pick(corner[0] + probe * math.cos(a), corner[1] + probe * math.sin(a))
+        if grid.contains(c):
+            cells.add(c)
+    out: dict[Edge, Point] = {}
+    for cell in cells:
+        for e in grid.edges_of(cell):
+            if e in out:
+                continue
+            p, q = layout.edge_segment(e)
+            if _same_point(p, corner, eps):
+                out[e] = q
+            elif _same_point(q, corner, eps):
+                out[e] = p
+    return sorted(out.items())
+
+
+def nearest_corner(layout: Layout, grid: Grid, x: float, y: float) -> Point | None:
+    """The corner nearest the map point among the ends of the sides of the
+    cell under it (None off the map or on a one-cell map): where a river
+    stroke starts."""
+    cell = layout.pick(x, y)
+    if not grid.contains(cell):
+        return None
+    best: tuple[float, Point] | None = None
+    for e in grid.edges_of(cell):
+        for p in layout.edge_segment(e):
+            d = math.hypot(p[0] - x, p[1] - y)
+            if best is None or (d, p) < best:
+                best = (d, p)
+    return None if best is None else best[1]
+
+
+def river_walk(layout: Layout, grid: Grid, corner: Point, p0: Point, p1: Point) -> tuple[Point, list[Edge]]:
+    """The sides a river stroke lays while the mouse moves from ``p0`` to
+    ``p1``, starting at the cell corner ``corner``, and the corner it ends
+    at.
+
+    The stroke walks from corner to corner along sides: at each point of the
+    mouse path it steps to the neighbouring corner the mouse is now nearer
+    than the current one (the nearest such, ties to the first side).  So
+    consecutive sides always share a corner: a drag down a column follows
+    one of its side lines (never a ladder of separate cross sides), a drag
+    along a grid line lays just that line (no stubs), and a fast mouse that
+    skips sides has them filled in, as the rail tool fills skipped cells
+    (issue 18, item 7).  Sides are returned in order, without repeats in a
+    row; a stroke that comes back lays a side again (no harm: laying a river
+    is idempotent)."""
+    size = float(getattr(layout, "size", 1.0))
+    n = max(1, math.ceil(math.hypot(p1[0] - p0[0], p1[1] - p0[1]) / (size / 8.0)))
+    out: list[Edge] = []
+    here = corner
+    for i in range(n + 1):
+        t = i / n
+        x, y = p0[0] + (p1[0] - p0[0]) * t, p0[1] + (p1[1] - p0[1]) * t
+        for _ in range(64):
+            d_here = math.hypot(here[0] - x, here[1] - y)
+            step: tuple[float, Edge, Point] | None = None
+            for e, q in corner_sides(layout, grid, here):
+                d = math.hypot(q[0] - x, q[1] - y)
+                if d < d_here - size * 1e-3 and (step is None or d < step[0]):
+                    step = (d, e, q)
+            if step is None:
+                break
+            _, e, here = step
+            if not out or out[-1] != e:
+                out.append(e)
+    return here, out
 
 
 def nearest_link(gmap: GridMap, layout: Layout, kind: str, x: float, y: float,

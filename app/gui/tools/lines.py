@@ -8,15 +8,16 @@ from typing import Any, ClassVar
 
 from engine.editing import (
     cells_along,
-    edges_along,
     line_cells,
+    nearest_corner,
     nearest_edge,
     nearest_link,
     plan_bridge,
     plan_links,
     plan_rivers,
+    river_walk,
 )
-from engine.grids import Cell, Edge
+from engine.grids import Cell, Edge, Point
 from engine.model import ModelError
 
 from ..overlay import EdgeMark, Overlay, PathLine
@@ -131,7 +132,10 @@ class RoadTool(LinkTool):
 
 class RiverTool(Tool):
     """Draw rivers along the sides of cells (never in cells): drag along
-    sides to lay them; click a river side to remove it; right-drag removes."""
+    sides to lay them; click a river side to remove it; right-drag removes.
+
+    A drag walks from corner to corner (:func:`engine.editing.shapes.river_walk`),
+    so the sides it lays always join, whatever the mouse speed."""
 
     id = "river"
     name = "River"
@@ -142,6 +146,7 @@ class RiverTool(Tool):
         super().__init__(state)
         self._xy: tuple[float, float] | None = None
         self._first: Edge | None = None
+        self._corner: Point | None = None
         self._stroke: int | None = None
         self._present = True
         self._moved = False
@@ -154,6 +159,7 @@ class RiverTool(Tool):
         if ev.button not in ("left", "right"):
             return
         self._first = self._edge(ev)
+        self._corner = nearest_corner(self.state.layout(), self.document.scenario.map.grid, ev.x, ev.y)
         self._xy = (ev.x, ev.y)
         self._stroke = self.document.new_stroke()
         self._present = ev.button == "left"
@@ -164,15 +170,14 @@ class RiverTool(Tool):
             edge = self._edge(ev) if ev.cell is not None else None
             self.state.set_overlay("tool", None if edge is None else Overlay((EdgeMark(edge, "#ffffff", 3.0),)))
             return
+        if self._corner is None:
+            return
         s = self.document.scenario
-        edges = edges_along(self.state.layout(), s.map.grid, self._xy, (ev.x, ev.y))
-        if any(e != self._first for e in edges):
+        self._corner, edges = river_walk(self.state.layout(), s.map.grid, self._corner, self._xy, (ev.x, ev.y))
+        if edges:
             self._moved = True
-        if self._moved:
-            todo = ([self._first] if self._first is not None else []) + edges
-            self._first = None
             self.document.push("Draw river" if self._present else "Remove river",
-                               plan_rivers(s, todo, self._present), self._stroke)
+                               plan_rivers(s, edges, self._present), self._stroke)
         self._xy = (ev.x, ev.y)
 
     def release(self, ev: Any) -> None:
@@ -184,6 +189,7 @@ class RiverTool(Tool):
         self._stroke = None
         self._xy = None
         self._first = None
+        self._corner = None
 
 
 class BridgeTool(Tool):
