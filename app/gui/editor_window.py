@@ -194,6 +194,8 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.act_zoom_in = self._action("Zoom &In", lambda: self.canvas.zoom_in(), ["+", "=", "Ctrl++"])
         self.act_zoom_out = self._action("Zoom &Out", lambda: self.canvas.zoom_out(), ["-", "Ctrl+-"])
         self.act_fit = self._action("&Fit to Window", lambda: self.canvas.fit(), "F")
+        self.act_goto = self._action("&Go To…", self.show_goto, "Ctrl+G",
+                                     "Centre the map on a cell, place, territory or unit, named or completed")
         self.act_quit = self._action("&Quit", quit_all, QKeySequence.keyBindings(Std.Quit) or ["Ctrl+Q"],
                                      "Close every Adjutant window (each asks about unsaved changes) and quit")
         self.act_shortcuts = self._action("&Keyboard Shortcuts", self.show_shortcuts, Std.HelpContents,
@@ -218,11 +220,25 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         f.addActions([self.act_save, self.act_save_as])
         e = mb.addMenu("&Edit")
         e.addActions([self.act_undo, self.act_redo])
+        e.addSeparator()
+        e.addAction(self.act_goto)
         v = mb.addMenu("&View")
         v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
         v.addSeparator()
         self._rebuild_recent_menu()
         return f, e, v
+
+    def show_goto(self) -> None:
+        """Edit > Go to: ask for a name (completing :meth:`goto_names`) and
+        let :meth:`go_to` centre the map on it (app/gui/dialogs/goto.py)."""
+        from .dialogs.goto import GotoDialog
+
+        GotoDialog(self, self.goto_names(), self._go_and_say, self.goto_hint).exec()
+
+    def _go_and_say(self, text: str) -> str:
+        found: str = self.go_to(text)
+        self.statusBar().showMessage(found, 5000)
+        return found
 
     def _make_help_menu(self) -> QMenu:
         """The Help menu: keyboard shortcuts and about."""
@@ -355,6 +371,19 @@ class EditorWindow(RecoveryMixin, QMainWindow):
 
     def _new_scenario(self) -> Any:
         """The new map File > New makes (``None``: cancelled)."""
+        raise NotImplementedError
+
+    goto_hint = ""
+    """What Edit > Go To accepts, said in its dialog."""
+
+    def goto_names(self) -> list[str]:
+        """The names Edit > Go To completes (engine/goto.py)."""
+        raise NotImplementedError
+
+    def go_to(self, text: str) -> str:
+        """Centre the map on what ``text`` names and mark it; a short line
+        saying what was found; raises :class:`ModelError` for a name that
+        names nothing (engine/goto.py)."""
         raise NotImplementedError
 
     def open_file(self, path: str | None = None, ask: bool = True) -> bool:

@@ -21,6 +21,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QDockWidget
 
+from engine.goto import goto_cell, grid_names
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
 
@@ -35,6 +36,7 @@ from .docks.units import UnitsPanel
 from .docks.verdict import VerdictPanel
 from .document import Document
 from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
+from .overlay import CellMark, Overlay
 from .previews import Preview
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 
@@ -287,6 +289,24 @@ class MainWindow(EditorWindow):
     def _delete_selected_unit(self) -> None:
         if self.state.selected_unit is not None:
             delete_unit(self.state, self.state.selected_unit)
+
+    # ------------------------------------------------------------------
+    # go to (Edit > Go To, engine/goto.py)
+
+    goto_hint = "A cell label (as the map numbers its cells), a place name or code, or a unit id"
+
+    def goto_names(self) -> list[str]:
+        return grid_names(self.document.scenario)
+
+    def go_to(self, text: str) -> str:
+        """Centre on the cell ``text`` names and flash it for 1.5 s; raises
+        :class:`ModelError` for a name that names nothing."""
+        t = goto_cell(self.document.scenario, text)
+        self.canvas.center_on(t.cell)
+        flash = Overlay((CellMark(t.cell, outline="#ffd400", width=5.0, tooltip=t.name),))
+        self.canvas.set_overlay("goto", flash)
+        QTimer.singleShot(1500, self.canvas, lambda: self.canvas.set_overlay("goto", None))
+        return f"{t.kind.capitalize()} {t.name} at {self.document.scenario.map.label(t.cell)}"
 
     # ------------------------------------------------------------------
     # adjudicate mode

@@ -31,6 +31,7 @@ from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QKeySequence
 
 from engine.editing.territory import TerritoryTouched
+from engine.goto import goto_territory, territory_names
 from engine.model import ModelError, Ruleset
 from engine.rules.rail_options import RailOptionsAdjudicator, RailOptionsError, RailReach
 from engine.rules.rail_options.pieces import max_damage
@@ -269,6 +270,21 @@ class TerritoryWindow(EditorWindow):
     def say(self, text: str) -> None:
         """A message in the status bar."""
         self.statusBar().showMessage(text, 10000)
+
+    goto_hint = "A territory name or id, or a unit id"
+
+    def goto_names(self) -> list[str]:
+        return territory_names(self.scenario)
+
+    def go_to(self, text: str) -> str:
+        """Centre on the territory ``text`` names (a unit id: its territory)
+        and select it; raises :class:`ModelError` for a name that names
+        nothing (engine/goto.py)."""
+        t = goto_territory(self.scenario, text)
+        self.canvas.center_on(t.territory)
+        self.select([t.territory])
+        where = self.scenario.map.label(t.territory)
+        return f"Unit {t.name} in {where}" if t.kind == "unit" else f"Territory {where}"
 
     def select_unit(self, unit_id: str | None) -> None:
         self.selected_unit = unit_id
