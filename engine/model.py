@@ -148,7 +148,10 @@ class GridMap:
       by a bridge, with its kind (``"rail"`` or ``"road"``);
     * ``links``: per kind (``"rail"``, ``"road"``) the set of links, each an
       :class:`~engine.grids.Edge` between two link-adjacent cells;
-    * ``places``: named cells.
+    * ``places``: named cells;
+    * ``underlay``: the scanned image shown under the map and its grid
+      calibration, as the file's ``map.underlay`` record (see
+      :class:`engine.calibration.Underlay` and ``docs/file-format.md``), or None.
     """
 
     def __init__(self, grid: Grid, numbering: Numbering,
@@ -164,6 +167,7 @@ class GridMap:
         self.bridges: dict[Edge, str] = {}
         self.links: dict[str, set[Edge]] = {"rail": set(), "road": set()}
         self.places: dict[Cell, Place] = {}
+        self.underlay: dict[str, Any] | None = None
         self._revisions: dict[str, int] = {}
 
     def touch(self, layer: str) -> None:
@@ -245,6 +249,7 @@ class GridMap:
         m.bridges = dict(self.bridges)
         m.links = {k: set(v) for k, v in self.links.items()}
         m.places = {c: Place(p.name, p.code) for c, p in self.places.items()}
+        m.underlay = copy.deepcopy(self.underlay)
         return m
 
 

@@ -190,7 +190,21 @@ class GridBuilder(HeaderBuilder):
                 if c in gm.places:
                     self.bad(f"$.map.places[{i}].at", f"'{pl['at']}' already has a place ('{gm.places[c].name}')")
                 gm.places[c] = Place(pl["name"], pl.get("code"))
+        if "underlay" in m:
+            gm.underlay = self.underlay(m["underlay"], cell)
         return gm
+
+    def underlay(self, u: dict[str, Any], cell: Any) -> dict[str, Any]:
+        """The ``map.underlay`` record (the schema checked its shape): the
+        image path must be relative to the scenario file, and every clicked
+        point's label a cell on the map."""
+        image = u["image"]
+        if image.startswith(("/", "\\")) or (len(image) > 1 and image[1] == ":") or "\\" in image:
+            self.bad("$.map.underlay.image", f"'{image}' must be a path relative to the scenario file, "
+                                             "with '/' between folders")
+        for i, p in enumerate(u.get("points", [])):
+            cell(p["label"], f"$.map.underlay.points[{i}].label")
+        return dict(u)
 
     def rows(self, rows: list[str], path: str, w: int, h: int, symbols: dict[str, int], what: str) -> np.ndarray | None:
         if len(rows) != h:
@@ -277,6 +291,8 @@ def scenario_to_data(s: Scenario) -> dict[str, Any]:
     if m.places:
         mp["places"] = [drop_defaults({"at": lab(c), "name": p.name, "code": p.code}, {"code": None})
                         for c, p in sorted(m.places.items())]
+    if m.underlay is not None:
+        mp["underlay"] = m.underlay
     data["map"] = mp
     data["units"] = [drop_defaults({"id": u.id, "side": u.side, "type": u.type, "at": lab(u.at),
                                      "strength": u.strength, "name": u.name, "props": u.props},
