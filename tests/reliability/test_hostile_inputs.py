@@ -16,7 +16,6 @@ import gzip
 import json
 import math
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -47,30 +46,59 @@ class Run:
     peak_mb: float
 
 
-def _limits() -> None:  # in the child, before exec: a runaway input is stopped, not waited for
-    resource.setrlimit(resource.RLIMIT_CPU, (30, 30))
+LAUNCHER = r"""
+import json, os, resource, sys
+argv, report_fd = json.loads(sys.argv[1]), int(sys.argv[2])
+pid = os.fork()
+if pid == 0:
+    resource.setrlimit(resource.RLIMIT_CPU, (30, 30))  # a runaway input is stopped, not waited for
     resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    os.close(report_fd)
+    os.execv(argv[0], argv)
+_, status, usage = os.wait4(pid, 0)
+os.write(report_fd, json.dumps([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime,
+                        usage.ru_maxrss]).encode())
+"""
+"""Runs the command as its own child and reports that child's rusage.  A
+small launcher in between matters: on Linux a child's ``ru_maxrss`` starts
+at the resident size of the process it was forked from (the kernel carries
+the old memory's high-water mark over ``exec``), so forking from the test
+process itself would report its 100+ MB for every input."""
+
+
+def child(argv: list[str], cwd: Path | None = None) -> Run:
+    """Run ``argv`` in a child; its own CPU time and peak memory (reaped with
+    ``os.wait4`` by :data:`LAUNCHER`, so the figures are that child's alone)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
+    r, w = os.pipe()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        try:
+            proc = subprocess.Popen([sys.executable, "-c", LAUNCHER, json.dumps(argv), str(w)], env=env, cwd=cwd or ROOT,
+                                    stdout=out, stderr=err, stdin=subprocess.DEVNULL, pass_fds=(w,),
+                                    start_new_session=True)
+        finally:
+            os.close(w)
+        timer = threading.Timer(60, lambda: os.killpg(proc.pid, 9))  # a read blocked forever uses no CPU
+        timer.start()
+        try:
+            report = b""
+            while chunk := os.read(r, 4096):
+                report += chunk
+            proc.wait()
+        finally:
+            timer.cancel()
+            os.close(r)
+        out.seek(0)
+        err.seek(0)
+        code, cpu, maxrss = json.loads(report or b"[-9, 0, 0]")
+        return Run(code, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"), cpu,
+                   maxrss / 1024)
 
 
 def adjutant(*args: str | Path, cwd: Path | None = None) -> Run:
-    """Run ``adjutant ARGS`` in a child; its own CPU time and peak memory
-    (``os.wait4`` reaps it, so the figures are the child's alone)."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        proc = subprocess.Popen([sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())",
-                                 *map(str, args)], env=env, cwd=cwd or ROOT, stdout=out, stderr=err,
-                                stdin=subprocess.DEVNULL, preexec_fn=_limits)
-        timer = threading.Timer(60, proc.kill)  # a read blocked forever uses no CPU
-        timer.start()
-        try:
-            _, status, usage = os.wait4(proc.pid, 0)
-        finally:
-            timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return Run(proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                   usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+    """Run ``adjutant ARGS`` in a child (see :func:`child`)."""
+    return child([sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())", *map(str, args)],
+                 cwd)
 
 
 def refused(run: Run, name: str | Path) -> None:

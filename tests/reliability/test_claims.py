@@ -1,0 +1,146 @@
+"""The reliability claims and their tests (issue 22: "no sentence of the
+Reliability docs is untested").
+
+* Every sentence of the README's Reliability section is listed in the table
+  "Claims and their tests" of ``docs/reliability.md`` beside the tests that
+  would fail if it were false, and every test named there exists.
+* The limits the docs state (the "Limits" table and the README) are the
+  numbers the code uses: changing either alone fails here.
+* "Peak memory measured per input in a child process" holds: the figure
+  :func:`test_hostile_inputs.adjutant` reports is the child's own, not the
+  test process's lifetime peak.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOC = (ROOT / "docs" / "reliability.md").read_text(encoding="utf-8")
+
+
+def _section(text: str, heading: str) -> str:
+    start = text.index(heading + "\n")
+    rest = text[start + len(heading) + 1:]
+    end = re.search(r"^## ", rest, re.M)
+    return rest[: end.start()] if end else rest
+
+
+def _sentences(text: str) -> list[str]:
+    """Sentences of a Markdown paragraph block (split at '. ' before a capital or a link)."""
+    flat = " ".join(text.split())
+    return [s.strip() for s in re.split(r"(?<=[.])\s+(?=[A-Z\[`])", flat) if s.strip()]
+
+
+def _claims_table() -> list[tuple[str, list[str]]]:
+    """Rows of the claims table: (the sentence's opening words, test references)."""
+    rows = []
+    for line in _section(DOC, "## Claims and their tests").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0] not in ("sentence", "---") and not set(cells[0]) <= {"-"}:
+            rows.append((cells[0].strip('"'), re.findall(r"`([^`]+::[^`]+)`", cells[1])))
+    return rows
+
+
+def test_every_readme_reliability_sentence_is_in_the_claims_table() -> None:
+    openings = [opening.rstrip(".… ") for opening, _ in _claims_table()]
+    missing = [s for s in _sentences(_section(README, "## Reliability"))
+               if not any(" ".join(s.split()).startswith(o) for o in openings)]
+    assert not missing, "README Reliability sentences with no row in docs/reliability.md's claims table:\n" + \
+        "\n".join(missing)
+
+
+def test_every_claim_names_tests_that_exist() -> None:
+    rows = _claims_table()
+    assert len(rows) >= 9
+    for opening, refs in rows:
+        assert refs, f"the claim '{opening}' names no test"
+        for ref in refs:
+            path, name = ref.split("::")
+            source = (ROOT / path).read_text(encoding="utf-8")
+            assert re.search(rf"^def {re.escape(name)}\(", source, re.M), f"{ref} (for '{opening}') does not exist"
+
+
+def test_every_test_named_beside_a_limit_exists() -> None:
+    """The hostile-inputs table under "Limits": bare names are tests of
+    ``tests/reliability/test_hostile_inputs.py``, others carry their path."""
+    limits = _section(DOC, "## Limits")
+    hostile = (ROOT / "tests" / "reliability" / "test_hostile_inputs.py").read_text(encoding="utf-8")
+    names = re.findall(r"`(?:([\w/]+\.py)::)?(test_\w+)`", limits)
+    assert len(names) >= 20
+    for path, name in names:
+        source = (ROOT / path).read_text(encoding="utf-8") if path else hostile
+        assert re.search(rf"^def {name}\(", source, re.M), f"{path or 'test_hostile_inputs.py'}::{name} does not exist"
+
+
+def test_the_limits_stated_are_the_limits_used() -> None:
+    from app.cli.railplan import MAX_ORDERS_BYTES
+    from app.cli.render import MAX_SCALE
+    from engine.io import inputs
+    from engine.io.common import MAX_FILE_BYTES
+    from engine.io.tiled.format import MAX_FILE_BYTES as TILED_BYTES
+    from engine.io.triplea import MAX_COORDINATE, MAX_PRODUCTION, MAX_SIDES, MAX_XML_BYTES
+    from engine.territory import geometry
+
+    limits = _section(DOC, "## Limits")
+    stated = {
+        "| 512 MiB |": MAX_FILE_BYTES == 512 << 20,
+        "| 256 MiB |": TILED_BYTES == 256 << 20,
+        "100 x its compressed size + 1 MiB, at most 256 MiB": (inputs.MAX_RATIO, inputs.RATIO_SLACK) == (100, 1 << 20),
+        "| 64 MiB |": MAX_XML_BYTES == 64 << 20,
+        "| 16 MiB |": MAX_ORDERS_BYTES == 16 << 20,
+        "| 2,000,000 `<` |": inputs.MAX_XML_MARKUP == 2_000_000,
+        "| 100 levels |": inputs.MAX_XML_DEPTH == 100,
+        "at most 4096 |": MAX_SCALE == 4096,
+        "40,000 pairs": geometry.MAX_REPAIR_PAIRS == 40_000,
+        "60,000 pairs": geometry.MAX_BUDGET_PAIRS == 60_000,
+        "200,000 rings": geometry.MAX_BUDGET_RINGS == 200_000,
+        "5,000,000 points": geometry.MAX_BUDGET_POINTS == 5_000_000,
+        "10,000 points": geometry.MAX_REPAIR_POINTS == 10_000,
+        "0 to 1,000,000": MAX_PRODUCTION == 1_000_000,
+        "0 to 10,000,000": MAX_COORDINATE == 10_000_000,
+        "at most 60 sides": MAX_SIDES == 60,
+    }
+    for text, matches in stated.items():
+        assert text in limits, f"docs/reliability.md's Limits table no longer says {text!r}"
+        assert matches, f"the code's limit differs from what docs/reliability.md says: {text!r}"
+    readme = " ".join(_section(README, "## Reliability").split())
+    assert "at most 100 times their size" in readme and inputs.MAX_RATIO == 100
+    assert "nest at most 100 deep" in readme and inputs.MAX_XML_DEPTH == 100
+
+
+def test_peak_memory_is_measured_for_the_child_alone() -> None:
+    import resource
+
+    from test_hostile_inputs import MEMORY_LIMIT_MB, child
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    big = child([sys.executable, "-c", "b = bytearray(300 << 20); b[::4096] = b'x' * len(b[::4096])"])
+    small = child([sys.executable, "-c", "pass"])
+    assert big.code == 0 and small.code == 0
+    assert big.peak_mb >= 300, big.peak_mb  # the child's own peak
+    assert small.peak_mb < 100, small.peak_mb  # not a lifetime peak carried over from the big child
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 < before + 100  # nor this process's
+    assert MEMORY_LIMIT_MB == 500
+
+
+@pytest.mark.parametrize("claim", ["within 2 s of CPU and 500 MB"])
+def test_the_hostile_input_bounds_are_the_tests_bounds(claim: str) -> None:
+    from test_hostile_inputs import CPU_LIMIT_S, MEMORY_LIMIT_MB
+
+    assert (CPU_LIMIT_S, MEMORY_LIMIT_MB) == (2.0, 500)
+    assert claim in " ".join(_section(README, "## Reliability").split())
+
+
+def test_the_running_section_names_the_long_form() -> None:
+    running = _section(DOC, "## Running")
+    assert "python -m pytest -m slow tests/reliability" in running
+    r = subprocess.run([sys.executable, "-m", "pytest", "--markers"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=120, check=False)
+    assert "slow" in r.stdout
