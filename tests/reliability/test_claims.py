@@ -33,8 +33,9 @@ def _section(text: str, heading: str) -> str:
 
 
 def _sentences(text: str) -> list[str]:
-    """Sentences of a Markdown paragraph block (split at '. ' before a capital or a link)."""
-    flat = " ".join(text.split())
+    """Sentences of a Markdown paragraph block (split at '. ' before a capital
+    or a code span), links shown as their text."""
+    flat = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", " ".join(text.split()))
     return [s.strip() for s in re.split(r"(?<=[.])\s+(?=[A-Z\[`])", flat) if s.strip()]
 
 
