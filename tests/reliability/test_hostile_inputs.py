@@ -423,3 +423,28 @@ def test_a_zlib_bomb_in_state_tiled_is_not_inflated(tmp_path: Path) -> None:
     assert r.code == 0 and "Traceback" not in r.err, r.err
     assert "were not used" in r.out + r.err
     assert r.cpu_s <= CPU_LIMIT_S and r.peak_mb <= MEMORY_LIMIT_MB, (r.cpu_s, r.peak_mb)
+
+
+# -- the editor's File > Open (issue 21 item 8: a FIFO froze it forever) -------------------
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_file_open_refuses_a_fifo_or_device_at_once(special: str, qtbot: object, tmp_path: Path) -> None:
+    import time
+
+    from PySide6.QtCore import QSettings
+
+    from app.gui.main_window import MainWindow
+    from engine.io import load_scenario
+
+    path = str(tmp_path / "pipe.json") if special == "fifo" else special
+    if special == "fifo":
+        os.mkfifo(path)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = MainWindow(load_scenario(GRID_MAP), None, settings, tmp_path / "state", previews=[])
+    qtbot.addWidget(w)  # type: ignore[attr-defined]
+    start = time.process_time()
+    assert not w.open_file(path, ask=False)
+    assert time.process_time() - start < CPU_LIMIT_S
+    problems = w.error_dialog.problems
+    assert any("not a regular file" in p and path in p for p in problems), problems
+    w.close()
