@@ -31,6 +31,7 @@ from .dialogs.new_map import NewMapDialog
 from .docks.history import HistoryView
 from .docks.inspector import InspectorPanel
 from .docks.layers import LayersPanel
+from .docks.legend import LegendPanel
 from .docks.palette import ToolPalette
 from .docks.units import UnitsPanel
 from .docks.verdict import VerdictPanel
@@ -126,6 +127,8 @@ class MainWindow(EditorWindow):
         self.dock_palette = self._dock("Tools", "toolsDock", self.tool_palette, Left)
         self.dock_layers = self._dock("Layers", "layersDock", self.layers, Left)
         self.dock_inspector = self._dock("Inspector", "inspectorDock", self.inspector, Right)
+        self.legend = LegendPanel()
+        self.legend.set_scenario(self.document.scenario)
         self.dock_units = self._dock("Units", "unitsDock", self.units, Right)
         self.dock_history = self._dock("History", "historyDock", self.history, Right)
         self.dock_verdict = self._dock("Verdict", "verdictDock", self.verdict, Right)
@@ -134,6 +137,8 @@ class MainWindow(EditorWindow):
         self.dock_units.raise_()
         self.dock_preview: QDockWidget | None = None
         self.preview_docks: dict[int, QDockWidget] = {}
+        self.dock_legend = self._dock("Legend", "legendDock", self.legend, Right)
+        self.tabifyDockWidget(self.dock_verdict, self.dock_legend)
         """Every preview's dock this window made, by ``id`` of the preview
         (the previews live as long as the window)."""
         self.resizeDocks([self.dock_palette], [230], Qt.Orientation.Horizontal)
@@ -148,7 +153,7 @@ class MainWindow(EditorWindow):
         e.addSeparator()
         e.addActions([self.act_edit_unit, self.act_delete_unit])
         for d in (self.dock_palette, self.dock_layers, self.dock_inspector, self.dock_units, self.dock_history,
-                  self.dock_verdict):
+                  self.dock_verdict, self.dock_legend):
             v.addAction(d.toggleViewAction())
         mb = self.menuBar()
         t = mb.addMenu("&Tools")
@@ -226,6 +231,7 @@ class MainWindow(EditorWindow):
 
     def _press(self, ev: Any) -> None:
         if self.tool is not None and ev.button in ("left", "right"):
+            self.legend.show_overlay(overlay)
             self.tool.press(ev)
 
     def _move(self, ev: Any) -> None:
@@ -272,6 +278,7 @@ class MainWindow(EditorWindow):
             self.tool.refresh()
         QTimer.singleShot(0, self.canvas.fit)
 
+        self.legend.set_scenario(scenario)
     def _edited(self, touched: Any) -> None:
         if self.tool is not None:
             self.tool.refresh()

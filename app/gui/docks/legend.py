@@ -1,0 +1,183 @@
+"""The legend dock of the grid editor (issue 18): what the map shows, each
+row a small swatch cut from the map itself and painted by the canvas's own
+painter (:func:`app.gui.render.region.paint_region`, with only the layers
+the row is about), so the legend cannot drift from the drawing.
+
+Rows, for what this map has: its terrain types, the sides that control
+cells, rivers, rail, roads, bridges, places, the unit types of each side,
+and the symbols of the preview now shown (path, stop point, shaded or
+marked cells, with their tooltips).  It follows map switches
+(:meth:`LegendPanel.set_scenario`) and preview changes
+(:meth:`LegendPanel.show_overlay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
+
+from engine.grids import Cell, Edge
+from engine.model import NO_SIDE, Scenario
+
+from ..overlay import CellMark, EdgeMark, Marker, Overlay, PathLine
+from ..render import MapRenderer, renderer_for
+from ..render.region import paint_region
+
+SWATCH = 44
+"""Swatch side in pixels; a cell is drawn about 30 px across."""
+
+
+def swatch(renderer: MapRenderer, at: tuple[float, float], layers: Iterable[str],
+           overlays: Sequence[Overlay] = (), size: int = SWATCH) -> QImage:
+    """A ``size`` square of the map centred on map point ``at``, painted
+    with only ``layers`` (and ``overlays``) by the canvas's painter."""
+    zoom = 30.0 / max(renderer.cell_px(1.0), 1e-9)
+    img = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(QColor("#ffffff"))
+    p = QPainter(img)
+    origin = (round(size / 2 - at[0] * zoom), round(size / 2 - at[1] * zoom))
+    paint_region(p, renderer, zoom, origin, QRect(0, 0, size, size), frozenset(layers), overlays=list(overlays))
+    p.end()
+    return img
+
+
+def _first_cell(mask: np.ndarray) -> Cell:
+    rows, cols = np.nonzero(mask)
+    return Cell(int(cols[0]), int(rows[0]))
+
+
+def _item_text(it: object) -> str:
+    tip = getattr(it, "tooltip", None) or getattr(it, "text", None)
+    kind = {PathLine: "path", EdgeMark: "marked side", Marker: "marker", CellMark: "marked cell"}.get(type(it), "mark")
+    if isinstance(it, Marker):
+        kind = f"{it.shape} marker"
+    elif isinstance(it, PathLine) and it.dashed:
+        kind = "dashed path"
+    elif isinstance(it, CellMark) and it.fill:
+        kind = "shaded cell"
+    if tip:
+        first = str(tip).split("\n")[0]
+        return f"Preview: {kind} — {first[:80]}"
+    return f"Preview: {kind}"
+
+
+def _item_key(it: object) -> tuple[object, ...]:
+    if isinstance(it, CellMark):
+        return ("cell", it.fill, it.outline, it.text is not None)
+    if isinstance(it, PathLine):
+        return ("path", it.color, it.dashed)
+    if isinstance(it, EdgeMark):
+        return ("edge", it.color)
+    if isinstance(it, Marker):
+        return ("marker", it.shape, it.color)
+    return (type(it).__name__,)
+
+
+class LegendPanel(QListWidget):
+    """The legend: one row per thing the map (and the current preview)
+    shows; see the module docstring."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setIconSize(QSize(SWATCH, SWATCH))
+        self.setWordWrap(True)
+        self.setSelectionMode(QListWidget.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._renderer: MapRenderer | None = None
+        self._overlay: Overlay | None = None
+        self._map_rows = 0
+
+    def set_scenario(self, scenario: Scenario) -> None:
+        """Show the legend of ``scenario``'s map (no preview rows until
+        :meth:`show_overlay`)."""
+        self._renderer = renderer_for(scenario)
+        self._overlay = None
+        self.clear()
+        for text, img in self._map_rows_of(scenario):
+            self._add(text, img)
+        self._map_rows = self.count()
+
+    def show_overlay(self, overlay: Overlay | None) -> None:
+        """Replace the preview rows with the symbols of ``overlay``."""
+        while self.count() > self._map_rows:
+            self.takeItem(self.count() - 1)
+        self._overlay = overlay
+        r = self._renderer
+        if overlay is None or r is None:
+            return
+        seen: set[tuple[object, ...]] = set()
+        for it in overlay.items:
+            key = _item_key(it)
+            if key in seen:
+                continue
+            seen.add(key)
+            self._add(_item_text(it), swatch(r, self._item_point(r, it), ("terrain", "grid"), [Overlay((it,))]))
+
+    def texts(self) -> list[str]:
+        """Every row's text, top to bottom."""
+        return [self.item(i).text() for i in range(self.count())]
+
+    def _add(self, text: str, img: QImage) -> None:
+        QListWidgetItem(QIcon(QPixmap.fromImage(img)), text, self)
+
+    @staticmethod
+    def _item_point(r: MapRenderer, it: object) -> tuple[float, float]:
+        if isinstance(it, (CellMark, Marker)):
+            return r.layout.center(it.cell)
+        if isinstance(it, PathLine) and it.cells:
+            a = r.layout.center(it.cells[0])
+            b = r.layout.center(it.cells[min(1, len(it.cells) - 1)])
+            return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+        if isinstance(it, EdgeMark):
+            return _edge_mid(r, it.edge)
+        return (0.0, 0.0)
+
+    def _map_rows_of(self, s: Scenario) -> list[tuple[str, QImage]]:
+        r = self._renderer
+        assert r is not None
+        m = s.map
+        rows: list[tuple[str, QImage]] = []
+        lay = r.layout
+        for i in sorted(int(v) for v in np.unique(m.terrain)):
+            if i < len(s.ruleset.terrain):
+                t = s.ruleset.terrain[i]
+                rows.append((f"Terrain: {t.name}", swatch(r, lay.center(_first_cell(m.terrain == i)), ("terrain", "grid"))))
+        for i in sorted(int(v) for v in np.unique(m.control)):
+            if i != NO_SIDE and 0 <= i < len(s.sides):
+                at = lay.center(_first_cell(m.control == i))
+                rows.append((f"Controlled by {s.sides[i].name}", swatch(r, at, ("terrain", "control", "grid"))))
+        if m.rivers:
+            rows.append(("River (along cell sides)", swatch(r, _edge_mid(r, min(m.rivers)), ("terrain", "grid", "rivers"))))
+        for kind in ("rail", "road"):
+            links = m.links.get(kind)
+            if links:
+                e = min(links)
+                a, b = lay.center(e.a), lay.center(e.b)
+                rows.append((kind.capitalize(), swatch(r, ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), ("terrain", "grid", kind))))
+        for kind in sorted(set(m.bridges.values())):
+            e = min(k for k, v in m.bridges.items() if v == kind)
+            rows.append((f"{kind.capitalize()} bridge", swatch(r, _edge_mid(r, e), ("terrain", "grid", "rivers", kind))))
+        if m.places:
+            c = min(m.places)
+            rows.append(("Place (town or lettered city)", swatch(r, lay.center(c), ("terrain", "grid", "places"))))
+        names = {u.id: u.name for u in s.ruleset.unit_types}
+        shown: set[tuple[str, str]] = set()
+        for u in sorted(s.units, key=lambda u: (u.side, u.type, u.id)):
+            if (u.side, u.type) in shown:
+                continue
+            shown.add((u.side, u.type))
+            try:
+                side = s.side(u.side).name
+            except ValueError:
+                side = u.side
+            rows.append((f"Unit: {names.get(u.type, u.type)} ({side})", swatch(r, lay.center(u.at), ("terrain", "grid", "units"))))
+        return rows
+
+
+def _edge_mid(r: MapRenderer, e: Edge) -> tuple[float, float]:
+    a, b = r.layout.edge_segment(e)
+    return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
