@@ -124,21 +124,21 @@ class MainWindow(EditorWindow):
         self.history.setEmptyLabel("<original>")
         self.history.setObjectName("undoView")
         self.verdict = VerdictPanel()
+        self.legend = LegendPanel()
+        self.legend.set_scenario(self.document.scenario)
         self.dock_palette = self._dock("Tools", "toolsDock", self.tool_palette, Left)
         self.dock_layers = self._dock("Layers", "layersDock", self.layers, Left)
         self.dock_inspector = self._dock("Inspector", "inspectorDock", self.inspector, Right)
-        self.legend = LegendPanel()
-        self.legend.set_scenario(self.document.scenario)
         self.dock_units = self._dock("Units", "unitsDock", self.units, Right)
         self.dock_history = self._dock("History", "historyDock", self.history, Right)
         self.dock_verdict = self._dock("Verdict", "verdictDock", self.verdict, Right)
         self.tabifyDockWidget(self.dock_units, self.dock_history)
         self.tabifyDockWidget(self.dock_history, self.dock_verdict)
+        self.dock_legend = self._dock("Legend", "legendDock", self.legend, Right)
+        self.tabifyDockWidget(self.dock_verdict, self.dock_legend)
         self.dock_units.raise_()
         self.dock_preview: QDockWidget | None = None
         self.preview_docks: dict[int, QDockWidget] = {}
-        self.dock_legend = self._dock("Legend", "legendDock", self.legend, Right)
-        self.tabifyDockWidget(self.dock_verdict, self.dock_legend)
         """Every preview's dock this window made, by ``id`` of the preview
         (the previews live as long as the window)."""
         self.resizeDocks([self.dock_palette], [230], Qt.Orientation.Horizontal)
@@ -228,10 +228,10 @@ class MainWindow(EditorWindow):
     def _overlay_changed(self, key: str, overlay: Any) -> None:
         if key == "preview":
             self.verdict.show_overlay(overlay)
+            self.legend.show_overlay(overlay)
 
     def _press(self, ev: Any) -> None:
         if self.tool is not None and ev.button in ("left", "right"):
-            self.legend.show_overlay(overlay)
             self.tool.press(ev)
 
     def _move(self, ev: Any) -> None:
@@ -273,12 +273,12 @@ class MainWindow(EditorWindow):
     def _scenario_replaced(self, scenario: Scenario) -> None:
         self.canvas.set_scenario(scenario)
         self.tool_palette.set_scenario(scenario)
+        self.legend.set_scenario(scenario)
         self._refresh_previews()
         if self.tool is not None:
             self.tool.refresh()
         QTimer.singleShot(0, self.canvas.fit)
 
-        self.legend.set_scenario(scenario)
     def _edited(self, touched: Any) -> None:
         if self.tool is not None:
             self.tool.refresh()
