@@ -46,6 +46,9 @@ MIN_POINTS = 3
 _FLAT = 1e-9
 """Relative size of the smallest spread of the points (singular value) below
 which they count as lying on one line."""
+MAX_PIXEL = 1e9
+"""Clicked coordinates beyond this (in either direction) are refused: no scan
+is that large, and the fit's arithmetic stays far from overflow."""
 _INVERSE_STEPS = 100
 _INVERSE_TOLERANCE = 1e-10
 
@@ -175,9 +178,13 @@ class _Correction:
     hull: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:
-        from scipy.spatial import Delaunay
+        from scipy.spatial import Delaunay, QhullError
 
-        self.tri = Delaunay(self.src)
+        try:
+            self.tri = Delaunay(self.src)
+        except QhullError as e:
+            raise CalibrationError("the clicked cells cannot be triangulated for the piecewise correction "
+                                   f"({str(e).splitlines()[0]}); use the affine fit") from None
         self.hull = np.asarray(self.tri.convex_hull)
 
     def at(self, x: float, y: float) -> tuple[float, float]:
@@ -294,6 +301,9 @@ def calibrate(gmap: GridMap, points: Sequence[ClickedPoint], piecewise: bool = F
     for i, p in enumerate(points):
         if not (math.isfinite(p.x) and math.isfinite(p.y)):
             raise CalibrationError(f"{_describe(i, p)}: pixel ({p.x}, {p.y}) is not a finite position")
+        if abs(p.x) > MAX_PIXEL or abs(p.y) > MAX_PIXEL:
+            raise CalibrationError(f"{_describe(i, p)}: pixel ({p.x:g}, {p.y:g}) lies beyond {MAX_PIXEL:g} "
+                                   "pixels from the image's corner, which no scan reaches")
         try:
             cell = gmap.parse_label(p.label)
         except ModelError as e:
@@ -313,8 +323,8 @@ def calibrate(gmap: GridMap, points: Sequence[ClickedPoint], piecewise: bool = F
         raise CalibrationError(f"{names}: these cells lie on one line of the grid, which cannot fix a "
                                "transform; click at least one cell off that line")
     if _flat(dst):
-        raise CalibrationError(f"{names}: these clicks lie on one line of the image although their cells do "
-                               "not; check the clicked positions")
+        raise CalibrationError(f"{names}: these clicks lie on one line (or one spot) of the image although "
+                               "their cells do not; check the clicked positions")
     for i in range(len(points)):
         for j in range(i):
             if dst[i, 0] == dst[j, 0] and dst[i, 1] == dst[j, 1]:
@@ -374,5 +384,5 @@ class Underlay:
         return Underlay(self.image, self.opacity, self.visible, list(cal.points), cal.piecewise, cal.affine)
 
 
-__all__ = ["MIN_POINTS", "Affine", "Calibration", "CalibrationError", "ClickedPoint", "Underlay", "calibrate",
+__all__ = ["MAX_PIXEL", "MIN_POINTS", "Affine", "Calibration", "CalibrationError", "ClickedPoint", "Underlay", "calibrate",
            "points_from_data"]

@@ -104,7 +104,7 @@ def test_write_options_refused(capsys, scenario, tmp_path, extra, message):
     ('[{"x": 1, "y": 2, "label": "0101"}, {"x": 5, "y": 9, "label": "0102"}, {"x": 9, "y": 40, "label": "0105"}]',
      "these cells lie on one line of the grid"),
     ('[{"x": 1, "y": 2, "label": "0101"}, {"x": 5, "y": 2, "label": "0201"}, {"x": 9, "y": 2, "label": "0301"}]',
-     "these clicks lie on one line of the image although their cells do not"),
+     "these clicks lie on one line (or one spot) of the image although their cells do not"),
     ('[{"x": 1, "y": "2", "label": "0101"}]', "points.json[0].y: expected a finite number"),
 ])
 def test_bad_points_refused_with_a_message(capsys, scenario, tmp_path, content, message):
