@@ -96,3 +96,35 @@ def test_the_legend_shows_the_previews_symbols(qtbot, tmp_path) -> None:
                                 "Preview: shaded cell"]
     w.canvas.set_overlay("preview", None)
     assert w.legend.texts() == base
+
+
+def test_the_territory_legend_follows_its_map(qtbot, tmp_path) -> None:
+    from app.gui.territory import TerritoryWindow
+    from engine.territory import TerritoryScenario
+
+    def open_territory(path: str) -> TerritoryWindow:
+        s = load_any(path)
+        assert isinstance(s, TerritoryScenario)
+        settings = QSettings(str(tmp_path / "t.ini"), QSettings.Format.IniFormat)
+        w = TerritoryWindow(s, path, settings, tmp_path / "state")
+        w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+        qtbot.addWidget(w)
+        w.show()
+        qtbot.waitExposed(w)
+        return w
+
+    europe = str(MAPS / "railroad_module_europe.json")
+    w = open_territory(europe)
+    s = w.scenario
+    rows = w.legend.texts()
+    held = {t.controller for t in s.map.territories.values() if not t.sea}
+    assert [r for r in rows if r.startswith("Held by ")] == (
+        [f"Held by {side.name}" for side in s.sides if side.id in held] + (["Held by nobody"] if None in held else []))
+    assert "Sea zone" in rows
+    assert "Unit: Infantry (Germany)" in rows and "Unit: Armor (Germany)" in rows
+    assert all(not w.legend.item(i).icon().isNull() for i in range(w.legend.count()))
+    assert w.open_file(str(MAPS / "aa_rail_options.json"))
+    other = w.legend.texts()
+    assert other != rows and "Sea zone" in other
+    assert w.open_file(europe)
+    assert w.legend.texts() == rows

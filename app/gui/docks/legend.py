@@ -1,7 +1,13 @@
-"""The legend dock of the grid editor (issue 18): what the map shows, each
+"""The legend docks of both editors (issue 18): what the map shows, each
 row a small swatch cut from the map itself and painted by the canvas's own
 painter (:func:`app.gui.render.region.paint_region`, with only the layers
-the row is about), so the legend cannot drift from the drawing.
+the row is about; for territory maps
+:meth:`~app.gui.render.territory.TerritoryRenderer.render_static` and
+:func:`~app.gui.render.counters.paint_counters`), so the legend cannot drift
+from the drawing.
+
+:class:`TerritoryLegendPanel` lists who holds land (and nobody's land), sea
+zones, land occupied from its original owner, and each side's unit types.
 
 Rows, for what this map has: its terrain types, the sides that control
 cells, rivers, rail, roads, bridges, places, the unit types of each side,
@@ -14,18 +20,24 @@ marked cells, with their tooltips).  It follows map switches
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from PySide6.QtCore import QRect, QSize, Qt
-from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
+from PySide6.QtCore import QRect, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QWidget
 
 from engine.grids import Cell, Edge
 from engine.model import NO_SIDE, Scenario
+from engine.territory import TerritoryScenario
 
 from ..overlay import CellMark, EdgeMark, Marker, Overlay, PathLine
 from ..render import MapRenderer, renderer_for
+from ..render.counters import Counter, paint_counters
 from ..render.region import paint_region
+
+if TYPE_CHECKING:  # imported for annotations only: render.territory imports app.gui.territory, which imports it
+    from ..render.territory import TerritoryRenderer
 
 SWATCH = 44
 """Swatch side in pixels; a cell is drawn about 30 px across."""
@@ -181,3 +193,89 @@ class LegendPanel(QListWidget):
 def _edge_mid(r: MapRenderer, e: Edge) -> tuple[float, float]:
     a, b = r.layout.edge_segment(e)
     return ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+
+
+def territory_swatch(renderer: TerritoryRenderer, tid: str, size: int = SWATCH) -> QImage:
+    """A ``size`` square of a territory map around territory ``tid``'s
+    label point, painted by the territory canvas's static pass."""
+    img = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(QColor("#ffffff"))
+    t = renderer.s.map.territories[tid]
+    x0, y0, x1, y1 = t.shape.bounds if not t.shape.is_empty else (0.0, 0.0, 1.0, 1.0)
+    lp = renderer.labels.get(tid) or ((x0 + x1) / 2, (y0 + y1) / 2)
+    half = max(1.0, min(x1 - x0, y1 - y0) / 2)
+    p = QPainter(img)
+    renderer.render_static(p, QRectF(lp[0] - half, lp[1] - half, 2 * half, 2 * half), size / (2 * half))
+    p.end()
+    return img
+
+
+def counter_swatch(s: TerritoryScenario, unit_id: str, label: str, font: QFont, size: int = SWATCH) -> QImage:
+    """A unit counter as the territory canvas draws it
+    (:func:`~app.gui.render.counters.paint_counters`)."""
+    img = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(QColor("#ffffff"))
+    p = QPainter(img)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    u = s.unit(unit_id)
+    paint_counters(p, s, [Counter(QRectF(3, size / 2 - 9, size - 6, 18), u.at, [unit_id], label)], None, font)
+    p.end()
+    return img
+
+
+class TerritoryLegendPanel(QListWidget):
+    """The territory editor's legend; see the module docstring."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setIconSize(QSize(SWATCH, SWATCH))
+        self.setWordWrap(True)
+        self.setSelectionMode(QListWidget.SelectionMode.NoSelection)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+    def set_scenario(self, s: TerritoryScenario, renderer: TerritoryRenderer | None) -> None:
+        """Show the legend of ``s`` as ``renderer`` draws it."""
+        self.clear()
+        if renderer is None:
+            return
+        m = s.map
+        held: dict[str | None, str] = {}
+        sea: str | None = None
+        occupied: str | None = None
+        for tid in sorted(m.territories):
+            t = m.territories[tid]
+            if t.sea:
+                sea = sea or tid
+                continue
+            held.setdefault(t.controller, tid)
+            if t.occupied and occupied is None:
+                occupied = tid
+        for side in s.sides:
+            if side.id in held:
+                self._add(f"Held by {side.name}", territory_swatch(renderer, held[side.id]))
+        if None in held:
+            self._add("Held by nobody", territory_swatch(renderer, held[None]))
+        if sea is not None:
+            self._add("Sea zone", territory_swatch(renderer, sea))
+        if occupied is not None:
+            self._add("Occupied: held by a side other than its original owner (hatched)",
+                      territory_swatch(renderer, occupied))
+        names = {u.id: u.name for u in s.ruleset.unit_types}
+        shown: set[tuple[str, str]] = set()
+        for u in sorted(s.units, key=lambda u: (u.side, u.type, u.id)):
+            if (u.side, u.type) in shown:
+                continue
+            shown.add((u.side, u.type))
+            try:
+                side_name = s.side(u.side).name
+            except ValueError:
+                side_name = u.side
+            self._add(f"Unit: {names.get(u.type, u.type)} ({side_name})",
+                      counter_swatch(s, u.id, u.type[:3].upper(), self.font()))
+
+    def texts(self) -> list[str]:
+        """Every row's text, top to bottom."""
+        return [self.item(i).text() for i in range(self.count())]
+
+    def _add(self, text: str, img: QImage) -> None:
+        QListWidgetItem(QIcon(QPixmap.fromImage(img)), text, self)

@@ -39,6 +39,7 @@ from engine.territory import TerritoryMap, TerritoryScenario
 
 from ..autosave import INTERVAL_MS
 from ..docks.history import HistoryView
+from ..docks.legend import TerritoryLegendPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
@@ -144,6 +145,9 @@ class TerritoryWindow(EditorWindow):
         self.dock_history = self._dock("History", "territoryHistoryDock", self.history, Right)
         self.tabifyDockWidget(self.dock_inspector, self.dock_options)
         self.tabifyDockWidget(self.dock_options, self.dock_history)
+        self.legend = TerritoryLegendPanel()
+        self.dock_legend = self._dock("Legend", "territoryLegendDock", self.legend, Right)
+        self.tabifyDockWidget(self.dock_history, self.dock_legend)
         self.dock_inspector.raise_()
         self.dock_plan = self._dock("Rail plan", "railPlanDock", self.plan_panel, Bottom)
         self.dock_paint = self._dock("Paint territory", "paintDock", self.paint_panel, Left)
@@ -159,7 +163,7 @@ class TerritoryWindow(EditorWindow):
         f.addSeparator()
         f.addActions([self.act_close, self.act_quit])
         for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint,
-                  self.dock_rail_tools):
+                  self.dock_rail_tools, self.dock_legend):
             v.addAction(d.toggleViewAction())
         m = self.menuBar().addMenu("&Mode")
         m.addActions(list(self.mode_actions.values()))
@@ -197,6 +201,7 @@ class TerritoryWindow(EditorWindow):
 
     def _load_scenario(self, s: TerritoryScenario) -> None:
         self.canvas.set_scenario(s)
+        self.legend.set_scenario(s, self.canvas.renderer())
         self.inspector.set_scenario_sides(s)
         self.selection = []
         self.selected_unit = None
