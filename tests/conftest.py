@@ -22,3 +22,28 @@ def in_root(monkeypatch: pytest.MonkeyPatch) -> Path:
     """Run the test from the project root (sample paths like maps/x.json)."""
     monkeypatch.chdir(ROOT)
     return ROOT
+
+
+TRIPLEA_G40_ENV = "ADJUTANT_TRIPLEA_G40"
+TRIPLEA_G40_XML = "ww2global40_2nd_edition.xml"
+
+
+def triplea_g40_path() -> Path:
+    """Where the TripleA Global 1940 game XML is looked for: in the folder
+    the environment variable ``ADJUTANT_TRIPLEA_G40`` names, else in
+    ``../shared/data/triplea-g40/`` beside the clone (never copied into the
+    repository)."""
+    folder = os.environ.get(TRIPLEA_G40_ENV)
+    base = Path(folder) if folder else ROOT.parent / "shared" / "data" / "triplea-g40"
+    return base / TRIPLEA_G40_XML
+
+
+@pytest.fixture(scope="session")
+def triplea_g40() -> Path:
+    """The TripleA Global 1940 XML (:func:`triplea_g40_path`); the test is
+    skipped, saying how to provide it, when it is absent."""
+    path = triplea_g40_path()
+    if not path.is_file():
+        pytest.skip(f"the TripleA Global 1940 game file is not at {path}: set {TRIPLEA_G40_ENV} to the folder "
+                    f"holding {TRIPLEA_G40_XML} (TripleA's ww2global40 map, games/) to run this test")
+    return path

@@ -1,5 +1,5 @@
 """Rail Options on the real World War II Global 1940 map (TripleA game XML,
-read from the file ``G40`` below, outside the repository and never copied;
+found by tests/conftest.py (ADJUTANT_TRIPLEA_G40), outside the repository and never copied;
 skipped when absent): rail never passes through the
 territories the Panama Canal and the Turkish Straits cross, nor across the
 Suez Canal."""
@@ -14,14 +14,11 @@ from engine.io.triplea import parse_game_xml, to_scenario
 from engine.rules.rail_options import RailOptionsAdjudicator, judge
 from engine.territory import TerritoryScenario, TerritoryUnit
 
-ROOT = Path(__file__).resolve().parents[2]
-G40 = ROOT.parent / "shared" / "data" / "triplea-g40" / "ww2global40_2nd_edition.xml"
-pytestmark = pytest.mark.skipif(not G40.exists(), reason=f"the TripleA Global 1940 test file is not at {G40}")
-
-
 @pytest.fixture(scope="module")
-def g40() -> TerritoryScenario:
-    return to_scenario(parse_game_xml(G40.read_bytes(), str(G40))).scenario
+def g40(triplea_g40: Path) -> TerritoryScenario:
+    """The map (tests/conftest.py finds the file; skipped, saying how to
+    provide it, when absent)."""
+    return to_scenario(parse_game_xml(triplea_g40.read_bytes(), str(triplea_g40))).scenario
 
 
 def railway(base: TerritoryScenario, nation: str, stations: list[str], track: list[str],
