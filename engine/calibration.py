@@ -187,27 +187,28 @@ class _Correction:
                                    f"({str(e).splitlines()[0]}); use the affine fit") from None
         self.hull = np.asarray(self.tri.convex_hull)
 
-    def at(self, x: float, y: float) -> tuple[float, float]:
-        p = np.array([x, y])
-        s = int(self.tri.find_simplex(p))
-        if s >= 0:
+    def at(self, xy: np.ndarray) -> np.ndarray:
+        """The correction (pixels, n x 2) at layout points ``xy`` (n x 2)."""
+        out = np.zeros_like(xy)
+        simplex = np.asarray(self.tri.find_simplex(xy))
+        inside = simplex >= 0
+        if inside.any():
+            s = simplex[inside]
             t = self.tri.transform[s]
-            bary = t[:2] @ (p - t[2])
-            w = np.array([bary[0], bary[1], 1.0 - bary.sum()])
-            r = w @ self.residuals[self.tri.simplices[s]]
-            return float(r[0]), float(r[1])
-        best: tuple[float, float, int, int] | None = None
-        for i, j in self.hull:
-            pi, pj = self.src[i], self.src[j]
-            seg = pj - pi
-            t_ = float(np.clip(np.dot(p - pi, seg) / np.dot(seg, seg), 0.0, 1.0))
-            dist = float(np.hypot(*(pi + t_ * seg - p)))
-            if best is None or dist < best[0]:
-                best = (dist, t_, int(i), int(j))
-        assert best is not None
-        _, t_, i, j = best
-        r = (1.0 - t_) * self.residuals[i] + t_ * self.residuals[j]
-        return float(r[0]), float(r[1])
+            bary = np.einsum("nij,nj->ni", t[:, :2], xy[inside] - t[:, 2])
+            w = np.column_stack([bary, 1.0 - bary.sum(axis=1)])
+            out[inside] = np.einsum("nk,nkd->nd", w, self.residuals[self.tri.simplices[s]])
+        outside = ~inside
+        if outside.any():
+            p = xy[outside][:, None, :]
+            a, b = self.src[self.hull[:, 0]], self.src[self.hull[:, 1]]
+            seg = b - a
+            t_ = np.clip(np.einsum("nej,ej->ne", p - a, seg) / np.einsum("ej,ej->e", seg, seg), 0.0, 1.0)
+            dist = np.hypot(*np.moveaxis(a + t_[..., None] * seg - p, -1, 0))
+            e = np.argmin(dist, axis=1)
+            te = t_[np.arange(len(e)), e][:, None]
+            out[outside] = (1.0 - te) * self.residuals[self.hull[e, 0]] + te * self.residuals[self.hull[e, 1]]
+        return out
 
 
 @dataclass
@@ -237,30 +238,49 @@ class Calibration:
         if self.piecewise:
             src = np.array([self.layout.center(c) for c in self.cells], float)
             dst = np.array([(p.x, p.y) for p in self.points], float)
-            fitted = np.array([self.affine.apply(x, y) for x, y in src])
+            t = self.affine
+            fitted = src @ np.array([[t.a, t.d], [t.b, t.e]]) + np.array([t.c, t.f])
             self._correction = _Correction(src, dst - fitted)
+
+    def layout_to_pixels(self, xy: np.ndarray) -> np.ndarray:
+        """Image pixels (n x 2) of points ``xy`` (n x 2) in grid layout
+        coordinates (cell size 1)."""
+        xy = np.asarray(xy, float).reshape(-1, 2)
+        t = self.affine
+        out: np.ndarray = xy @ np.array([[t.a, t.d], [t.b, t.e]]) + np.array([t.c, t.f])
+        if self._correction is not None:
+            out += self._correction.at(xy)
+        return out
+
+    def pixels_to_layout(self, pixels: np.ndarray) -> np.ndarray:
+        """Grid layout coordinates (n x 2) of image pixels (n x 2); with the
+        piecewise correction, by fixed-point iteration on it."""
+        q = np.asarray(pixels, float).reshape(-1, 2)
+        inv = self._inverse
+        m, c = np.array([[inv.a, inv.d], [inv.b, inv.e]]), np.array([inv.c, inv.f])
+        xy: np.ndarray = q @ m + c
+        if self._correction is None:
+            return xy
+        for _ in range(_INVERSE_STEPS):
+            nxt: np.ndarray = (q - self._correction.at(xy)) @ m + c
+            step = np.hypot(*(nxt - xy).T)
+            xy = nxt
+            if not (step > _INVERSE_TOLERANCE).any():
+                return xy
+        bad = q[int(np.argmax(step))]
+        raise CalibrationError(f"pixel ({bad[0]:g}, {bad[1]:g}): the piecewise correction folds the grid over "
+                               "itself there (clicked points too close or inconsistent); the affine fit has no "
+                               "such fold")
 
     def layout_to_pixel(self, x: float, y: float) -> Point:
         """Image pixel of a point in grid layout coordinates (cell size 1)."""
-        px, py = self.affine.apply(x, y)
-        if self._correction is not None:
-            dx, dy = self._correction.at(x, y)
-            px, py = px + dx, py + dy
-        return px, py
+        px, py = self.layout_to_pixels(np.array([[x, y]]))[0]
+        return float(px), float(py)
 
     def pixel_to_layout(self, px: float, py: float) -> Point:
         """Grid layout coordinates (cell size 1) of an image pixel."""
-        x, y = self._inverse.apply(px, py)
-        if self._correction is None:
-            return x, y
-        for _ in range(_INVERSE_STEPS):
-            dx, dy = self._correction.at(x, y)
-            nx, ny = self._inverse.apply(px - dx, py - dy)
-            if math.hypot(nx - x, ny - y) <= _INVERSE_TOLERANCE:
-                return nx, ny
-            x, y = nx, ny
-        raise CalibrationError(f"pixel ({px:g}, {py:g}): the piecewise correction folds the grid over itself there "
-                               "(clicked points too close or inconsistent); the affine fit has no such fold")
+        x, y = self.pixels_to_layout(np.array([[px, py]]))[0]
+        return float(x), float(y)
 
     def cell_to_pixel(self, cell: Cell) -> Point:
         """Image pixel of a cell's centre."""
@@ -271,9 +291,13 @@ class Calibration:
         :meth:`engine.grids.Grid.contains`)."""
         return self.layout.pick(*self.pixel_to_layout(px, py))
 
+    def cells_to_pixels(self, cells: Sequence[Cell]) -> np.ndarray:
+        """Image pixels (n x 2) of the centres of ``cells``."""
+        return self.layout_to_pixels(np.array([self.layout.center(c) for c in cells], float))
+
     def corners_in_pixels(self, cell: Cell) -> list[Point]:
         """A cell's outline on the image (for drawing the grid over the scan)."""
-        return [self.layout_to_pixel(x, y) for x, y in self.layout.corners(cell)]
+        return [(float(x), float(y)) for x, y in self.layout_to_pixels(np.array(self.layout.corners(cell)))]
 
     def report(self) -> dict[str, Any]:
         """The fit as JSON-ready data: transform, its decomposition, per-point residuals and RMS."""

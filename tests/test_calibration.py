@@ -272,3 +272,25 @@ def test_bad_underlay_is_refused_naming_where(underlay, path, message):
     with pytest.raises(ScenarioError) as e:
         loads_scenario(json.dumps(data), "scan.json")
     assert any(p.path.startswith(path) and message in p.message for p in e.value.problems), e.value.problems
+
+
+@pytest.mark.parametrize("piecewise", [False, True])
+def test_array_forms_agree_with_the_scalar_ones_and_invert(piecewise):
+    """The whole map at once (what drawing the grid over a scan needs):
+    cells_to_pixels matches cell_to_pixel, and pixels_to_layout inverts it
+    on a 100 x 100 hex map (cells inside and outside the clicked hull)."""
+    m = GridMap(make_grid(kind="hex", width=100, height=100, orientation="flat", parity="odd"), NumericNumbering())
+    t = TRUTHS["skewed"]
+    cells = [Cell(c, r) for c in range(5, 100, 23) for r in range(3, 100, 29)]
+    cal = calibrate(m, clicks(m, t, cells, warp=lambda x, y: (x + 3 * math.sin(y / 300), y + 2 * math.cos(x / 500))),
+                    piecewise)
+    every = list(m.grid.cells())
+    px = cal.cells_to_pixels(every)
+    assert px.shape == (10_000, 2)
+    for i in range(0, 10_000, 997):
+        assert tuple(px[i]) == pytest.approx(cal.cell_to_pixel(every[i]), abs=1e-9)
+    centres = np.array([cal.layout.center(c) for c in every])
+    assert np.abs(cal.pixels_to_layout(px) - centres).max() < 1e-8
+    outline = cal.corners_in_pixels(Cell(50, 50))
+    assert len(outline) == 6 and all(cal.pixel_to_cell(x, y) in (Cell(50, 50), *m.grid.neighbours(Cell(50, 50)))
+                                     for x, y in outline)
