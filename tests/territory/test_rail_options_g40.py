@@ -14,6 +14,7 @@ from engine.io.triplea import parse_game_xml, to_scenario
 from engine.rules.rail_options import RailOptionsAdjudicator, judge
 from engine.territory import TerritoryScenario, TerritoryUnit
 
+
 @pytest.fixture(scope="module")
 def g40(triplea_g40: Path) -> TerritoryScenario:
     """The map (tests/conftest.py finds the file; skipped, saying how to
