@@ -232,3 +232,22 @@ def test_option_1_station_spacing(tmp_path: Path) -> None:
         build_reason(s, cfg, s.territory("bryansk"), "germany", "station")  # 5 away
     s.territory("germany").features["rail_station"] = {}
     assert build_reason(s, cfg, s.territory("bryansk"), "germany", "station") is None  # 4 away
+
+
+@pytest.mark.parametrize(("state", "message"), [
+    ([], "state.rail_options must be an object"),
+    ({"ipcs": [3]}, "state.rail_options.ipcs must be an object of nations"),
+    ({"ipcs": {"germany": -1}}, "state.rail_options.ipcs.germany must be a whole number of 0 or more"),
+    ({"ipcs": {"germany": 9}, "bought": {"germany": {"tank": 1}}}, "state.rail_options.bought.germany must map"),
+])
+def test_bad_economy_state_is_named(state: Any, message: str, tmp_path: Path) -> None:
+    from engine.model import ModelError
+    from engine.rules.rail_options.economy import judge
+
+    g, _ = start(1, tmp_path)
+    g.scenario.state["rail_options"] = state
+    g.scenario.state.pop("game")
+    order = {"action": "place" if "bought" in str(state) else "buy", "nation": "germany", "piece": "station",
+             "territory": "balkans"}
+    with pytest.raises(ModelError, match=message.replace(".", r"\.")):
+        judge(g.scenario, config_of(g.scenario.ruleset.options), order)

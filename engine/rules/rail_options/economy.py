@@ -104,11 +104,23 @@ def _whole(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _state(s: TerritoryScenario, key: str) -> dict[str, Any]:
+    """``state.rail_options[key]`` (empty when absent); a
+    :class:`ModelError` names either when it is not an object."""
+    st = s.state.get(SYSTEM, {})
+    if not isinstance(st, dict):
+        raise ModelError(f"state.{SYSTEM} must be an object, got {st!r}")
+    raw = st.get(key, {})
+    if not isinstance(raw, dict):
+        raise ModelError(f"state.{SYSTEM}.{key} must be an object of nations, got {raw!r}")
+    return raw
+
+
 def ipcs(s: TerritoryScenario, nation: str) -> int | None:
     """The IPCs ``nation`` holds (``state.rail_options.ipcs[nation]``;
     ``None``: not recorded)."""
-    raw = s.state.get(SYSTEM, {}).get("ipcs", {})
-    v = raw.get(nation) if isinstance(raw, dict) else None
+    raw = _state(s, "ipcs")
+    v = raw.get(nation)
     if v is None:
         return None
     if not _whole(v) or v < 0:
@@ -119,8 +131,7 @@ def ipcs(s: TerritoryScenario, nation: str) -> int | None:
 def in_hand(s: TerritoryScenario, nation: str) -> dict[str, int]:
     """Pieces ``nation`` bought and has not placed yet
     (``state.rail_options.bought[nation]``)."""
-    raw = s.state.get(SYSTEM, {}).get("bought", {})
-    got = raw.get(nation, {}) if isinstance(raw, dict) else {}
+    got = _state(s, "bought").get(nation, {})
     if not isinstance(got, dict) or not all(k in PIECES and _whole(v) and v >= 0 for k, v in got.items()):
         raise ModelError(f"state.rail_options.bought.{nation} must map station/railroad to counts, got {got!r}")
     return dict(got)
