@@ -262,6 +262,12 @@ def test_underlay_is_stored_and_loaded(tmp_path):
     ({"image": "a.png", "opacity": 2}, "$.map.underlay.opacity", ""),
     ({"image": "a.png", "transform": [[1, 0], [0, 1]]}, "$.map.underlay.transform", ""),
     ({"image": "a.png", "colour": "red"}, "$.map.underlay", "colour"),
+    ({"image": "a.png", "points": [{"x": 1, "y": 2, "label": "0101"}, {"x": 90, "y": 2, "label": "0201"}],
+      "transform": [[1, 0, 0], [0, 1, 0]]}, "$.map.underlay.points", "2 points given"),
+    ({"image": "a.png", "points": [{"x": 0, "y": 0, "label": "0101"}, {"x": 45, "y": 26, "label": "0201"},
+                                   {"x": 0, "y": 52, "label": "0102"}],
+      "transform": [[31, 0, -30], [0, 30, -52]]}, "$.map.underlay.transform",
+     "does not match the least-squares fit of the points ([[30.0, 0.0, -30.0], [0.0, 30.0222, -26.0]])"),
 ])
 def test_bad_underlay_is_refused_naming_where(underlay, path, message):
     import json

@@ -191,19 +191,35 @@ class GridBuilder(HeaderBuilder):
                     self.bad(f"$.map.places[{i}].at", f"'{pl['at']}' already has a place ('{gm.places[c].name}')")
                 gm.places[c] = Place(pl["name"], pl.get("code"))
         if "underlay" in m:
-            gm.underlay = self.underlay(m["underlay"], cell)
+            gm.underlay = self.underlay(m["underlay"], cell, gm)
         return gm
 
-    def underlay(self, u: dict[str, Any], cell: Any) -> dict[str, Any]:
+    def underlay(self, u: dict[str, Any], cell: Any, gm: GridMap) -> dict[str, Any]:
         """The ``map.underlay`` record (the schema checked its shape): the
-        image path must be relative to the scenario file, and every clicked
-        point's label a cell on the map."""
+        image path must be relative to the scenario file, every clicked
+        point's label a cell on the map, and a stored transform the
+        least-squares fit of the points (:func:`engine.calibration.calibrate`),
+        so a hand-edited point cannot leave a stale transform behind."""
         image = u["image"]
         if image.startswith(("/", "\\")) or (len(image) > 1 and image[1] == ":") or "\\" in image:
             self.bad("$.map.underlay.image", f"'{image}' must be a path relative to the scenario file, "
                                              "with '/' between folders")
-        for i, p in enumerate(u.get("points", [])):
-            cell(p["label"], f"$.map.underlay.points[{i}].label")
+        points = u.get("points", [])
+        cells = [cell(p["label"], f"$.map.underlay.points[{i}].label") for i, p in enumerate(points)]
+        if "transform" in u and all(c is not None for c in cells):
+            from ..calibration import Affine, CalibrationError, ClickedPoint, calibrate
+
+            try:
+                fit = calibrate(gm, [ClickedPoint(float(p["x"]), float(p["y"]), p["label"]) for p in points]).affine
+            except CalibrationError as e:
+                self.bad("$.map.underlay.points", f"{e} (a stored transform needs points that fix it)")
+            else:
+                stored, want = Affine.from_list(u["transform"]).to_list(), fit.to_list()
+                scale = max(1.0, *(abs(v) for row in want for v in row))
+                if any(abs(a - b) > 1e-6 * scale for ra, rb in zip(stored, want) for a, b in zip(ra, rb)):
+                    shown = [[float(f"{v:.6g}") if abs(v) > 1e-9 * scale else 0.0 for v in row] for row in want]
+                    self.bad("$.map.underlay.transform", f"does not match the least-squares fit of the points "
+                                                         f"({shown}); refit with adjutant calibrate --write")
         return dict(u)
 
     def rows(self, rows: list[str], path: str, w: int, h: int, symbols: dict[str, int], what: str) -> np.ndarray | None:
