@@ -67,29 +67,43 @@ class GitmMarchPreview(Preview):
 
 
 def overlay_for(scenario: Scenario, result: MarchResult) -> Overlay:
-    """The overlay drawing ``result``: checked squares, blocks, the line."""
-    lab = scenario.map.label
+    """The overlay drawing ``result``: checked squares, blocks, the line.
+
+    A march at the whole-map zoom checks hundreds of squares: each label is
+    made once (the rounded path and the checked squares share most of theirs)
+    and the unblocked marks of a kind share their look."""
+    label = scenario.map.label
+    names: dict[Cell, str] = {}
+
+    def lab(c: Cell) -> str:
+        name = names.get(c)
+        if name is None:
+            name = names[c] = label(c)
+        return name
+
     blocking: dict[Cell, list[str]] = {}
     for b in result.blocks:
         for c in b.cells:
             blocking.setdefault(c, []).append(b.reason)
     items: list[Item] = []
+    tips = {kind: ": " + tip for kind, tip in KIND_TIP.items()}
+    fills = {"T/U": TU_FILL, "U": U_FILL}
+    kinds: dict[Cell, str] = {}
     for check in result.checks:
-        if check.cell in blocking:
+        cell, kind = check.cell, check.kind
+        kinds[cell] = kind
+        if cell in blocking:
             continue
-        items.append(CellMark(check.cell, fill=TU_FILL if check.kind == "T/U" else U_FILL, text=check.kind,
-                              tooltip=f"{lab(check.cell)}: {KIND_TIP[check.kind]}"))
-    kinds = {c.cell: c.kind for c in result.checks}
+        items.append(CellMark(cell, fill=fills.get(kind, U_FILL), text=kind, tooltip=lab(cell) + tips[kind]))
     for cell, reasons in blocking.items():
         items.append(CellMark(cell, fill=BLOCK_FILL, outline=BLOCK_OUTLINE, text=kinds.get(cell), width=4.0,
                               tooltip="Blocks: " + "; ".join(dict.fromkeys(reasons))))
     ends = (result.start, *((result.via,) if result.via is not None else ()), result.end)
     color = LINE_AUTO if result.auto_success else LINE_BLOCKED if result.blocked else LINE_OK
-    items.append(PathLine(result.path, PATH_COLOR, width=2.0, dashed=True,
-                          tooltip="rounded path: " + " ".join(lab(c) for c in result.path)))
+    rounded = "rounded path: " + " ".join(lab(c) for c in result.path)
+    items.append(PathLine(result.path, PATH_COLOR, width=2.0, dashed=True, tooltip=rounded))
     items.append(PathLine(ends, color, width=3.0, tooltip=result.reason))
-    why = (*dict.fromkeys(b.reason for b in result.blocks),
-           "rounded path: " + " ".join(lab(c) for c in result.path))
+    why = (*dict.fromkeys(b.reason for b in result.blocks), rounded)
     return Overlay(tuple(items), message=result.reason, ok=not result.blocked,
                    summary=result.reason.split(": ", 1)[0], reasons=why,
                    details={"blocked": result.blocked, "auto_success": result.auto_success,

@@ -18,7 +18,7 @@ from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from app.gui.overlay import CellMark, EdgeMark, Marker, Overlay, PathLine
-from engine.grids import Cell, Layout
+from engine.grids import Cell, Layout, SquareLayout
 from engine.model import Scenario, Unit
 
 from . import style
@@ -190,21 +190,41 @@ class TopPass:
 
     def _paint_overlay(self, p: QPainter, zoom: float, ov: Overlay) -> None:
         px = self.cell_px(zoom)
+        # a march checks hundreds of squares: per cell mark only the shape is
+        # drawn; colours and pens are made once per look and set only when
+        # the look changes; on a square grid the cell is drawn as a rectangle
+        # through the same corner points (Qt paints the same pixels as the
+        # polygon, at less than half the cost)
+        square = self.layout.size if isinstance(self.layout, SquareLayout) else None
+        looks: dict[tuple[str | None, str | None, float], tuple[Any, Any]] = {}
+        look: tuple[str | None, str | None, float] | None = None
         for it in ov.items:
             if isinstance(it, CellMark):
-                poly = self._poly(it.cell, zoom)
-                p.setBrush(style.qcolor(it.fill) if it.fill else Qt.BrushStyle.NoBrush)
-                if it.outline:
-                    p.setPen(QPen(style.qcolor(it.outline), it.width, Qt.PenStyle.SolidLine,
-                                  Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+                key = (it.fill, it.outline, it.width)
+                if key != look:
+                    made = looks.get(key)
+                    if made is None:
+                        made = looks[key] = (
+                            style.qcolor(it.fill) if it.fill else Qt.BrushStyle.NoBrush,
+                            QPen(style.qcolor(it.outline), it.width, Qt.PenStyle.SolidLine,
+                                 Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+                            if it.outline else Qt.PenStyle.NoPen)
+                    p.setBrush(made[0])
+                    p.setPen(made[1])
+                    look = key
+                if square is not None:
+                    x, y = it.cell.col * square, it.cell.row * square
+                    p.drawRect(QRectF(QPointF(x * zoom, y * zoom), QPointF((x + square) * zoom, (y + square) * zoom)))
                 else:
-                    p.setPen(Qt.PenStyle.NoPen)
-                p.drawPolygon(poly)
+                    p.drawPolygon(self._poly(it.cell, zoom))
                 if it.text and px >= 12:
                     x, y = self.layout.center(it.cell)
                     self._halo_text(p, QPointF(x * zoom, y * zoom), it.text, int(min(18, max(8, px * 0.28))),
                                     style.qcolor(it.outline or "#111111"))
-            elif isinstance(it, PathLine):
+                    look = None  # the text set its own pen and brush
+                continue
+            look = None
+            if isinstance(it, PathLine):
                 if len(it.cells) < 2:
                     continue
                 poly = QPolygonF([self._pt(self.layout.center(c), zoom) for c in it.cells])
@@ -261,16 +281,27 @@ class TopPass:
             self._halo_text(p, QPointF(c.x(), c.y() + r + 7), it.text, int(min(16, max(8, r * 0.9))), QColor("#111111"))
 
     def _halo_text(self, p: QPainter, at: QPointF, text: str, size: int, colour: QColor) -> None:
-        font = QFont()
-        font.setPixelSize(size)
-        font.setBold(True)
-        path = QPainterPath()
-        path.addText(0, 0, font, text)
-        br = path.boundingRect()
-        path.translate(at.x() - br.center().x(), at.y() - br.center().y())
+        # the glyph outlines of a text are laid out once per text and size
+        # (a march writes the same "T/U" and "U" on hundreds of squares)
+        shaped = _HALO_PATHS.get((text, size))
+        if shaped is None:
+            font = QFont()
+            font.setPixelSize(size)
+            font.setBold(True)
+            shaped = QPainterPath()
+            shaped.addText(0, 0, font, text)
+            if len(_HALO_PATHS) >= 256:
+                _HALO_PATHS.clear()
+            _HALO_PATHS[(text, size)] = shaped
+        br = shaped.boundingRect()
+        path = shaped.translated(at.x() - br.center().x(), at.y() - br.center().y())
         p.strokePath(path, QPen(QColor(255, 255, 255, 220), 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
                                 Qt.PenJoinStyle.RoundJoin))
         p.fillPath(path, colour)
+
+
+_HALO_PATHS: dict[tuple[str, int], QPainterPath] = {}
+"""Text outlines by text and pixel size, for :meth:`TopPass._halo_text`."""
 
 
 # ---------------------------------------------------------------------------
