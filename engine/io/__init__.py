@@ -17,11 +17,28 @@ The package never imports the rules (``engine.rules``) or the app.  The
 names below are the ones most callers need; the submodules have the rest.
 """
 
+from typing import TYPE_CHECKING
+
 from .atomic import Output, OutputError, commit_together, refuse_input, write_atomic, write_text_atomic
 from .common import MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE, Problem, ScenarioError, dumps_compact
 from .grid import dumps_scenario, load_scenario, loads_scenario, save_scenario, scenario_from_data, scenario_to_data
 from .registry import dumps_any, iter_problems, load_any, load_text_checked, loads_any, save_any
-from .territory import dumps_territory_scenario, load_territory_scenario, save_territory_scenario
+
+if TYPE_CHECKING:
+    from .territory import dumps_territory_scenario, load_territory_scenario, save_territory_scenario
+
+_TERRITORY = ("dumps_territory_scenario", "load_territory_scenario", "save_territory_scenario")
+"""Names of :mod:`.territory`, imported on first use: the territory model
+brings networkx and shapely, which a grid file never needs (issue 19)."""
+
+
+def __getattr__(name: str) -> object:
+    if name in _TERRITORY:
+        from . import territory
+
+        return getattr(territory, name)
+    raise AttributeError(f"module 'engine.io' has no attribute {name!r}")
+
 
 __all__ = ["MAX_CELLS", "MAX_FILE_BYTES", "MAX_SIDE", "Output", "OutputError", "Problem", "ScenarioError",
            "commit_together", "dumps_any", "dumps_compact", "dumps_scenario", "dumps_territory_scenario",

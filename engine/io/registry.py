@@ -13,14 +13,40 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..model import Scenario
-from ..territory.model import TerritoryScenario
-from . import grid, territory
+from . import grid
 from .common import SURROGATES, Problem, ScenarioError, capped, grid_kind, parse_json, read_text, text_problems
 
-AnyScenario = Scenario | TerritoryScenario
+if TYPE_CHECKING:
+    from ..territory.model import TerritoryScenario
+
+AnyScenario: TypeAlias = "Scenario | TerritoryScenario"
+"""A grid or a territory scenario (a name for annotations: the territory
+model, with networkx and shapely behind it, is imported only when a file or
+a scenario of that kind turns up; issue 19, start-up)."""
+
+TERRITORY_KIND = "territory"
+"""``map.grid.kind`` of a territory file (:data:`engine.io.territory.KIND`)."""
+
+
+def _read_territory(data: Any, source: str) -> TerritoryScenario:
+    from . import territory
+
+    return territory.territory_scenario_from_data(data, source)
+
+
+def _save_territory(s: TerritoryScenario, path: str | os.PathLike[str]) -> None:
+    from . import territory
+
+    territory.save_territory_scenario(s, path)
+
+
+def _territory_class() -> type:
+    from ..territory.model import TerritoryScenario
+
+    return TerritoryScenario
 
 Reader = Callable[[Any, str], AnyScenario]
 """Decoded JSON and its source name -> the scenario, or ScenarioError."""
@@ -28,15 +54,16 @@ Reader = Callable[[Any, str], AnyScenario]
 READERS: dict[str, Reader] = {
     "square": grid.scenario_from_data,
     "hex": grid.scenario_from_data,
-    territory.KIND: territory.territory_scenario_from_data,
+    TERRITORY_KIND: _read_territory,
 }
 """The reader of each ``map.grid.kind``."""
 
-WRITERS: dict[type, Callable[[Any, str | os.PathLike[str]], None]] = {
-    Scenario: grid.save_scenario,
-    TerritoryScenario: territory.save_territory_scenario,
+WRITERS: dict[str, Callable[[Any, str | os.PathLike[str]], None]] = {
+    "grid": grid.save_scenario,
+    TERRITORY_KIND: _save_territory,
 }
-"""The atomic writer of each scenario class."""
+"""The atomic writer of each kind of scenario: ``grid`` for a
+:class:`Scenario`, ``territory`` for a territory scenario."""
 
 
 def reader_for(data: Any) -> Reader:
@@ -62,17 +89,20 @@ def save_any(s: AnyScenario, path: str | os.PathLike[str]) -> None:
     """Save a grid or territory scenario atomically (the written file is
     loaded back before it replaces the old one); raises
     :class:`engine.io.atomic.OutputError`."""
-    for cls, write in WRITERS.items():
-        if isinstance(s, cls):
-            write(s, path)
-            return
-    raise TypeError(f"not a scenario: {type(s).__name__}")
+    if isinstance(s, Scenario):
+        WRITERS["grid"](s, path)
+    elif isinstance(s, _territory_class()):
+        WRITERS[TERRITORY_KIND](s, path)
+    else:
+        raise TypeError(f"not a scenario: {type(s).__name__}")
 
 
 def dumps_any(s: AnyScenario) -> str:
     """The file text of a grid or territory scenario."""
     if isinstance(s, Scenario):
         return grid.dumps_scenario(s)
+    from . import territory
+
     return territory.dumps_territory_scenario(s)
 
 
