@@ -118,3 +118,26 @@ def test_bad_points_refused_with_a_message(capsys, scenario, tmp_path, content, 
 def test_missing_points_file(capsys, scenario, tmp_path):
     code, _, err = run(capsys, str(scenario), "--points", str(tmp_path / "nope.json"))
     assert code == 1 and "nope.json: no such file" in err
+
+
+@pytest.mark.parametrize(("kind", "message"), [
+    ("folder", "is a folder"),
+    ("fifo", "not a regular file"),
+    ("latin1", "not UTF-8 text"),
+    ("deep", "nested too deeply to be a list of points"),
+])
+def test_hostile_points_files_are_refused_without_a_traceback(capsys, scenario, tmp_path, kind, message):
+    import os
+
+    p = tmp_path / "points.json"
+    if kind == "folder":
+        p.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(p)
+    elif kind == "latin1":
+        p.write_bytes(b'[{"x": 1, "y": 2, "label": "\xe9"}]')
+    else:
+        p.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    code, _, err = run(capsys, str(scenario), "--points", str(p))
+    assert code == 1 and message in err and "Traceback" not in err
+    assert scenario.read_bytes() == SAMPLE.read_bytes()
