@@ -105,3 +105,42 @@ def push_edits(document: DocumentBase, text: str, edits: Sequence[Any], stroke: 
         top.extend(edits)
     else:
         document.undo_stack.push(EditCommand(document, text, edits, stroke))
+
+
+class GameCommand(QUndoCommand):
+    """A step of the game (:mod:`app.gui.turns`): an order given through
+    :meth:`engine.turns.game.Game.give`, or an end of phase / turn.  Redo
+    carries it out (the first time the controller already has, when it was
+    made: :meth:`perform`), undo takes back each journal entry it made
+    (:meth:`Game.undo`), so one undo step is one journal step."""
+
+    def __init__(self, controller: Any, kind: str, order: dict[str, Any], text: str | None) -> None:
+        super().__init__(text or _GAME_TEXT.get(kind, "Order"))
+        self.controller = controller
+        self.kind = kind
+        self.order = order
+        self.count = 0
+        self._done = False
+        self._named = text is not None
+
+    def perform(self) -> None:
+        """Carry the step out now (raises what the game raises, changing
+        nothing); the push's first redo then does nothing more."""
+        entries = self.controller.run(self.kind, self.order)
+        self.count = len(entries)
+        self._done = True
+        if self.kind == "give" and entries and not self._named:
+            self.setText(entries[0].summary)
+
+    def redo(self) -> None:
+        if self._done:
+            self._done = False
+            return
+        entries = self.controller.run(self.kind, self.order)
+        self.count = len(entries)
+
+    def undo(self) -> None:
+        self.controller.take_back(self.count)
+
+
+_GAME_TEXT = {"give": "Order", "end_phase": "End Phase", "end_turn": "End Turn"}

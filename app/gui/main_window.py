@@ -40,6 +40,8 @@ from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_se
 from .overlay import CellMark, Overlay
 from .previews import Preview
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
+from .turns import install as install_turns
+from .turns import replay_blocks
 
 
 class MainWindow(EditorWindow):
@@ -84,6 +86,7 @@ class MainWindow(EditorWindow):
         self._make_status_bar()
         self._connect()
         self._refresh_previews()
+        self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
         self._start(autosave_ms)
 
     # ------------------------------------------------------------------
@@ -231,6 +234,8 @@ class MainWindow(EditorWindow):
             self.legend.show_overlay(overlay)
 
     def _press(self, ev: Any) -> None:
+        if replay_blocks(self):
+            return
         if self.tool is not None and ev.button in ("left", "right"):
             self.tool.press(ev)
 

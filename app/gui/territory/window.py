@@ -42,6 +42,8 @@ from ..docks.history import HistoryView
 from ..docks.legend import TerritoryLegendPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
+from ..turns import install as install_turns
+from ..turns import replay_blocks
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument, not_a_territory_map
 from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, RailToolPanel, TerritoryInspector
@@ -114,6 +116,7 @@ class TerritoryWindow(EditorWindow):
         self._make_status_bar()
         self._connect()
         self._load_scenario(scenario)
+        self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
         self._start(autosave_ms)
 
     # ------------------------------------------------------------------
@@ -304,6 +307,8 @@ class TerritoryWindow(EditorWindow):
     # mouse: to the current tool
 
     def _press(self, ev: TerritoryMouseEvent) -> None:
+        if replay_blocks(self):
+            return
         self.tool.press(ev)
 
     def _move(self, ev: TerritoryMouseEvent) -> None:

@@ -7,7 +7,10 @@ draws the answer as the ``preview`` overlay, its verdict in the status bar
 and as the tooltip of the target cell.  Shift-click sets (or clears) a
 waypoint.  A click on a target applies the move the preview allows
 (:meth:`~app.gui.previews.Preview.apply`) as one undoable command; a refused
-move changes nothing and says why.  Right-click drops the selection.  Any
+move changes nothing and says why.  When the scenario is a game
+(:mod:`app.gui.turns`) the move is given as an order of the turn instead:
+the game's rules system checks it against the turn so far and the journal
+records it (one undo step per journal entry).  Right-click drops the selection.  Any
 edit of the model while previewing (painting control, cutting a rail)
 re-runs the preview at once (:meth:`AdjudicateTool.refresh`).
 """
@@ -22,7 +25,7 @@ from engine.grids import Cell
 from engine.model import ModelError, Unit
 
 from ..overlay import CellMark, Marker, Overlay
-from ..previews import Preview
+from ..previews import MoveOrder, Preview
 from .base import EditorState, Tool
 
 VERDICT_COLORS = {True: "#2fbf4a", False: "#e03c31", None: "#ffffff"}
@@ -152,6 +155,9 @@ class AdjudicateTool(Tool):
                 return False  # not a legal target: select the unit there instead
             self.state.say(verdict or f"{unit.id} cannot move to {s.map.label(target)}")
             return True
+        turns = getattr(self.document, "turns", None)
+        if turns is not None and turns.playing():
+            return self._give(turns, order, target)
         try:
             edit = plan_move_unit(s, order.unit_id, order.to, dict(order.props))
         except ModelError as e:
@@ -160,6 +166,30 @@ class AdjudicateTool(Tool):
         self.waypoint = None
         if self.document.push(order.description or f"Move {order.unit_id} to {s.map.label(order.to)}", edit):
             self.state.say(order.description)
+        self.refresh()
+        return True
+
+    def _give(self, turns: Any, order: MoveOrder, target: Cell) -> bool:
+        """The scenario is a game (:mod:`app.gui.turns`): the click is the
+        order ``{"unit", "to"[, "via"]}`` (labels, as ``adjutant orders``
+        takes them) for the game's rules system, which journals it as one
+        undo step; a refusal (not this side's move, the unit has already
+        acted) changes nothing and says why, unless the click was on a unit
+        the preview can select (``False``: select it instead)."""
+        s = self.document.scenario
+        lab = s.map.label
+        data: dict[str, Any] = {"unit": order.unit_id, "to": lab(target)}
+        if self.waypoint is not None:
+            data["via"] = lab(self.waypoint)
+        try:
+            refused = not turns.check(data).ok
+        except ModelError:
+            refused = True
+        if refused and any(self._selectable(u) for u in s.units_at(target)):
+            return False
+        ok, why = turns.give(data, order.description or None)
+        self.waypoint = None
+        self.state.say(order.description or why if ok else f"Refused: {why}")
         self.refresh()
         return True
 

@@ -101,6 +101,11 @@ class RailOptionsTool(TerritoryTool):
         if not v.allowed:
             w.statusBar().showMessage(v.reason, 15000)
             return False
+        turns = getattr(w.document, "turns", None)
+        if turns is not None and turns.playing():  # a game: the journal records the move (app/gui/turns.py)
+            ok, why = turns.give({"unit": w.selected_unit, "to": tid})
+            w.statusBar().showMessage(v.reason if ok else f"Refused: {why}", 15000)
+            return bool(ok)
         w.document.rail_move(v)
         self.say(v.reason)
         return True

@@ -1,0 +1,191 @@
+"""The Journal dock: the game's turns and entries, replay and branches
+(issue 15, item 4; ``docs/editor.md``, "Turns and the journal").
+
+A tree lists each turn of the game (``Turn 2``) with its journal entries
+beneath (``5. US-14 to 0410: carried out``, the verdict's reasons as the
+tooltip).  Selecting an entry shows the map as it was just after it
+(:meth:`engine.turns.game.Game.at`), read-only: the window swaps the canvas
+to that copy and refuses edits until *Latest* (or the last entry) brings the
+live map back.  Back/forward (buttons, Alt+Left / Alt+Right) step through
+the entries.  *Branch from here* opens the position at the selected entry as
+a new untitled scenario whose journal is marked as a branch of this one
+(:meth:`Game.branch`), for what-ifs.
+
+The dock only reads the game through :class:`app.gui.turns.TurnController`;
+showing a replay and opening a branch are the window's (``show`` and
+``branch`` callbacks), so both editor windows use the same dock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from ..turns import TurnController
+
+ROLE = Qt.ItemDataRole.UserRole
+"""An item's journal position (1 = the first entry; 0 = before any)."""
+
+
+def entry_text(e: Any, position: int) -> str:
+    """One entry as the list shows it (the CLI's ``adjutant journal`` words)."""
+    if e.kind == "order":
+        return f"{position}. {e.summary}: carried out"
+    if e.kind == "refused":
+        return f"{position}. {e.summary}: REFUSED"
+    return f"{position}. {e.summary}"
+
+
+class JournalPanel(QWidget):
+    """The dock's widget (see the module docstring).  ``show(scenario)``
+    displays a replayed copy (``None``: the live map again); ``branch(scenario)``
+    opens a new untitled window on a branch."""
+
+    def __init__(self, turns: TurnController, show: Callable[[Any, int | None], None],
+                 branch: Callable[[Any], None], source: Callable[[], str]) -> None:
+        super().__init__()
+        self.turns = turns
+        self._show = show
+        self._branch = branch
+        self._source = source
+        self.replaying: int | None = None
+        """The entry whose position is shown read-only, or ``None`` (live)."""
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("journalTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setColumnCount(1)
+        self.back = QPushButton("\u25c0 Back")
+        self.forward = QPushButton("Forward \u25b6")
+        self.latest = QPushButton("Latest")
+        self.branch_button = QPushButton("Branch from here")
+        self.back.setToolTip("The map before the selected entry (Alt+Left)")
+        self.forward.setToolTip("The map after the next entry (Alt+Right)")
+        self.latest.setToolTip("Back to the live map, after the last entry (editable)")
+        self.branch_button.setToolTip("Open the map at the selected entry as a new untitled scenario for a "
+                                      "what-if; its journal is marked as a branch of this one")
+        row = QHBoxLayout()
+        for b in (self.back, self.forward, self.latest):
+            row.addWidget(b)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.tree)
+        lay.addLayout(row)
+        lay.addWidget(self.branch_button)
+        self.back.clicked.connect(lambda: self.step(-1))
+        self.forward.clicked.connect(lambda: self.step(1))
+        self.latest.clicked.connect(lambda: self.go(None))
+        self.branch_button.clicked.connect(self.branch_here)
+        self.tree.currentItemChanged.connect(self._current_changed)
+        turns.changed.connect(self.rebuild)
+        self._filling = False
+        self.rebuild()
+
+    # -- the list ------------------------------------------------------------
+    def rebuild(self) -> None:
+        """Fill the tree from the game's journal (after every step)."""
+        self._filling = True
+        self.tree.clear()
+        game = self.turns.game()
+        items: dict[int, QTreeWidgetItem] = {}
+        if game is not None:
+            origin = game.branch_of
+            if origin is not None:
+                top = QTreeWidgetItem([f"Branch of {origin.source} at entry {origin.entries}"])
+                top.setData(0, ROLE, 0)
+                self.tree.addTopLevelItem(top)
+            for i, e in enumerate(game.journal):
+                parent = items.get(e.turn)
+                if parent is None:
+                    parent = QTreeWidgetItem([f"Turn {e.turn}"])
+                    parent.setData(0, ROLE, i + 1)
+                    self.tree.addTopLevelItem(parent)
+                    items[e.turn] = parent
+                child = QTreeWidgetItem([entry_text(e, i + 1)])
+                child.setData(0, ROLE, i + 1)
+                child.setToolTip(0, "\n".join(e.reasons) or e.summary)
+                parent.addChild(child)
+            self.tree.expandAll()
+        self._filling = False
+        if self.replaying is not None and (game is None or self.replaying > len(game.journal)):
+            self.go(None)
+        self._update_buttons()
+
+    def count(self) -> int:
+        game = self.turns.game()
+        return len(game.journal) if game is not None else 0
+
+    def entry_item(self, position: int) -> QTreeWidgetItem | None:
+        """The tree item of journal entry ``position`` (1-based)."""
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            for k in range(top.childCount() if top is not None else 0):
+                child = top.child(k) if top is not None else None
+                if child is not None and child.data(0, ROLE) == position:
+                    return child
+        return None
+
+    def _current_changed(self, item: QTreeWidgetItem | None, _prev: Any) -> None:
+        if self._filling or item is None:
+            return
+        self.go(int(item.data(0, ROLE)))
+
+    # -- replay --------------------------------------------------------------------
+    def go(self, position: int | None) -> None:
+        """Show the map after entry ``position`` (0: before the first),
+        read-only; ``None`` or the last entry: the live map."""
+        game = self.turns.game()
+        n = self.count()
+        if position is not None and (game is None or position >= n):
+            position = None
+        if position is not None:
+            position = max(0, position)
+        if position == self.replaying:
+            self._update_buttons()
+            return
+        self.replaying = position
+        if position is None:
+            self._show(None, None)
+        else:
+            assert game is not None
+            self._show(game.at(position), position)
+        self._select(position)
+        self._update_buttons()
+
+    def step(self, by: int) -> None:
+        """Back (``-1``) or forward (``1``) one entry."""
+        n = self.count()
+        here = n if self.replaying is None else self.replaying
+        self.go(min(n, max(0, here + by)))
+
+    def _select(self, position: int | None) -> None:
+        item = self.entry_item(self.count() if position is None else position)
+        self._filling = True
+        if item is not None:
+            self.tree.setCurrentItem(item)
+        else:
+            self.tree.clearSelection()
+        self._filling = False
+
+    def branch_here(self) -> None:
+        """Open the position at the shown entry (the live end when not
+        replaying) as a new untitled scenario, marked as a branch."""
+        game = self.turns.game()
+        if game is None:
+            return
+        n = len(game.journal) if self.replaying is None else self.replaying
+        self._branch(game.branch(n, self._source()))
+
+    def _update_buttons(self) -> None:
+        n = self.count()
+        here = n if self.replaying is None else self.replaying
+        game = self.turns.game() is not None
+        self.back.setEnabled(game and here > 0)
+        self.forward.setEnabled(game and here < n)
+        self.latest.setEnabled(self.replaying is not None)
+        self.branch_button.setEnabled(game)
+
+
+__all__ = ["JournalPanel", "entry_text"]

@@ -1,0 +1,327 @@
+"""The game in the editor: turns, orders and the journal (issue 15, item 8).
+
+:class:`TurnController` stands between an editor window and the turn engine
+(:class:`engine.turns.game.Game`, see ``docs/turns.md``).  A scenario is a
+*game* when its file already holds one (``state.game``) or its ruleset names
+exactly one registered rules system; then
+
+* while it is played (:meth:`TurnController.playing`: the file holds a
+  game, or Game > Play as a Game is checked; otherwise Adjudicate mode's
+  moves stay plain edits for setting a scenario up), an order given by an
+  editor gesture (the adjudicate tool's click) goes
+  through :meth:`Game.give`: the system checks it against the turn so far
+  (the side to move, a unit acts once a turn, the phase); a carried-out
+  order is one journal entry and one undo step
+  (:class:`app.gui.commands.GameCommand`); a refused one changes nothing and
+  its reasons are said;
+* End Turn / End Phase run :meth:`Game.end_turn` / :meth:`Game.end_phase` as
+  one undo step; a system's refusal (a combat owed) comes back as text;
+* undo of such a step is :meth:`Game.undo` of each entry it made, so the
+  editor's undo and the journal stay one.
+
+Nothing is written into the scenario until the first order: a game file
+opened and closed without orders saves as it was read, and undoing the
+first order removes the game data it added (the file is byte-identical).
+
+:attr:`TurnController.changed` fires after every step (views: title, status
+bar, the Journal dock, the spent counters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Signal
+
+from engine.editing import Touched
+from engine.model import ModelError
+from engine.turns.delta import GAME_KEY
+from engine.turns.game import Game, TurnVerdict
+from engine.turns.journal import Entry, JournalError
+
+if TYPE_CHECKING:
+    from .document_base import DocumentBase
+
+
+class TurnController(QObject):
+    """The game of one document (see the module docstring)."""
+
+    changed = Signal()
+
+    def __init__(self, document: DocumentBase) -> None:
+        super().__init__(document)
+        self.document = document
+        self._game: Game | None = None
+        self._fresh = False
+        """The scenario had no game data when the game was made: undoing back
+        to an empty journal takes the data away again."""
+        self._problem: str | None = None
+        self._play = False
+        document.scenarioReplaced.connect(self._replaced)
+
+    def _replaced(self, _scenario: Any) -> None:
+        self._game = None
+        self._problem = None
+        self._play = False
+        self.changed.emit()
+
+    # -- playing or designing ------------------------------------------------------
+    def playing(self) -> bool:
+        """Whether editor gestures are orders of the game: the scenario is a
+        game and either its file holds a game already (``state.game``) or
+        Game > Play as a Game was chosen (or a turn or phase was ended).
+        Otherwise a move in Adjudicate mode is a plain edit, as when a
+        scenario is being set up."""
+        if self.game() is None:
+            return False
+        state = getattr(self.document.scenario, "state", {})
+        return self._play or GAME_KEY in state
+
+    def set_playing(self, on: bool) -> None:
+        self._play = bool(on)
+        self.changed.emit()
+
+    # -- the game ------------------------------------------------------------
+    def game(self) -> Game | None:
+        """The document's game, or ``None`` when its scenario is not one
+        (:attr:`problem` then says why, if the file's game data is bad)."""
+        s = self.document.scenario
+        if self._game is not None and self._game.scenario is s:
+            return self._game
+        self._game = None
+        state = getattr(s, "state", None)
+        if not isinstance(state, dict):
+            return None
+        had = GAME_KEY in state
+        options = getattr(getattr(s, "ruleset", None), "options", None) or {}
+        if not had and not options:
+            return None
+        try:
+            game = Game(s)
+        except JournalError as e:
+            self._problem = str(e)
+            return None
+        except ModelError:
+            return None  # no rules system (or several) for this map: not a game
+        if not had:
+            del state[GAME_KEY]  # written by the first order, not by looking
+        self._fresh = not had
+        self._game = game
+        return game
+
+    @property
+    def problem(self) -> str | None:
+        """Why the file's game could not be read (a tampered journal), or ``None``."""
+        return self._problem
+
+    def status(self) -> str:
+        """``Turn 3 · Union to move · movement phase`` (empty: not playing)."""
+        g = self.game()
+        if g is None or not self.playing():
+            return ""
+        t = g.turn
+        return f"Turn {t.turn} · {g.side_name(t.side)} to move · {t.phase} phase"
+
+    def acted(self) -> Mapping[str, list[str]]:
+        """What each unit did this turn (``TurnState.acted``)."""
+        g = self.game()
+        return g.turn.acted if g is not None else {}
+
+    # -- steps -----------------------------------------------------------------
+    def check(self, order: Mapping[str, Any]) -> TurnVerdict:
+        g = self.game()
+        if g is None:
+            raise ModelError("this scenario is not a game (its ruleset names no rules system)")
+        return g.check(order)
+
+    def give(self, order: Mapping[str, Any], text: str | None = None) -> tuple[bool, str]:
+        """Give ``order`` for the side to move: carried out as one undo step
+        (``True`` and the verdict's reasons) or refused, changing nothing
+        (``False`` and why).  A malformed order is refused naming what."""
+        from .commands import GameCommand
+
+        try:
+            verdict = self.check(order)
+        except ModelError as e:
+            return False, str(e)
+        if not verdict.ok:
+            return False, " ".join(verdict.reasons) or "refused"
+        cmd = GameCommand(self, "give", dict(order), text)
+        cmd.perform()
+        self.document.undo_stack.push(cmd)
+        return True, " ".join(verdict.reasons)
+
+    def end(self, phase_only: bool = False) -> str | None:
+        """End the phase (``phase_only``) or the side's turn as one undo
+        step; the system's refusal as text (nothing changed), else ``None``."""
+        from .commands import GameCommand
+
+        if self.game() is None:
+            return "This scenario is not a game: its ruleset names no rules system."
+        self._play = True
+        cmd = GameCommand(self, "end_phase" if phase_only else "end_turn", {}, None)
+        try:
+            cmd.perform()
+        except ModelError as e:
+            return str(e)
+        self.document.undo_stack.push(cmd)
+        return None
+
+    # -- what GameCommand calls --------------------------------------------------
+    def run(self, kind: str, order: Mapping[str, Any]) -> list[Entry]:
+        """Carry out a step on the game; the entries it journalled."""
+        g = self.game()
+        assert g is not None
+        before = self._units()
+        if kind == "give":
+            out = [g.give(order)]
+        elif kind == "end_phase":
+            out = g.end_phase()
+        else:
+            out = g.end_turn()
+        self._after(before)
+        return out
+
+    def take_back(self, count: int) -> None:
+        """Undo the last ``count`` journal entries."""
+        g = self.game()
+        assert g is not None
+        before = self._units()
+        for _ in range(count):
+            g.undo()
+        if self._fresh and not len(g.journal):
+            self.document.scenario.state.pop(GAME_KEY, None)
+        self._after(before)
+
+    def _units(self) -> dict[str, Any]:
+        return {u.id: u for u in self.document.scenario.units}
+
+    def _after(self, before: Mapping[str, Any]) -> None:
+        """Tell the document's views what changed: every unit (spent marks
+        follow the turn), repainted whole."""
+        ids = frozenset(before) | frozenset(u.id for u in self.document.scenario.units)
+        notify = getattr(self.document, "notify", None)
+        if callable(notify) and hasattr(self.document, "cellsChanged"):  # a grid map's Document
+            notify(Touched(units=ids, whole=frozenset({"units", "control"})))
+        elif callable(notify):  # a TerritoryDocument: control and rail may change with the units
+            notify(territories=set(getattr(self.document.scenario.map, "territories", ())), units=set(ids))
+        else:
+            self.document.edited.emit(ids)
+        self.changed.emit()
+
+
+__all__ = ["TurnController"]
+
+
+def install(window: Any) -> TurnController:
+    """Give an editor window (grid or territory) its game: the controller
+    (also ``window.document.turns``, where the tools find it), the actions
+    End Turn (Ctrl+E, also on the tool bar) and End Phase (Ctrl+Shift+E) in a
+    Game menu, the Journal dock (``window.journal_panel``) with back/forward
+    (Alt+Left / Alt+Right), the turn in the title and the status bar."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    from .docks.journal import JournalPanel
+
+    turns = TurnController(window.document)
+    window.document.turns = turns
+    base_suffix = type(window).title_suffix
+
+    def end(phase_only: bool) -> None:
+        if window.journal_panel.replaying is not None:
+            window.journal_panel.go(None)
+        why = turns.end(phase_only)
+        if why is not None:
+            window.show_error("End Phase" if phase_only else "End Turn", why)
+        else:
+            window.statusBar().showMessage(turns.status(), 10000)
+
+    window.act_end_turn = window._action("&End Turn", lambda: end(False), "Ctrl+E",
+                                         "End the side to move's turn: its end-of-phase effects, then the next side")
+    window.act_end_phase = window._action("End &Phase", lambda: end(True), "Ctrl+Shift+E",
+                                          "End the current phase only")
+    window.act_play = window._action("Play as a &Game", lambda on: turns.set_playing(on), "Ctrl+Shift+G",
+                                     "Moves in Adjudicate mode (and rail moves) become orders of the game, "
+                                     "journalled turn by turn; unchecked they are plain edits for setting up")
+    window.act_play.setCheckable(True)
+    window.act_journal_back = window._action("Journal &Back", lambda: window.journal_panel.step(-1), "Alt+Left",
+                                             "Show the map one journal entry earlier (read-only)")
+    window.act_journal_forward = window._action("Journal &Forward", lambda: window.journal_panel.step(1),
+                                                "Alt+Right", "Show the map one journal entry later")
+
+    def show(scenario: Any, position: int | None) -> None:
+        window.canvas.set_scenario(window.document.scenario if scenario is None else scenario)
+        update()
+
+    def branch(scenario: Any) -> None:
+        win = type(window)(scenario, None, window.settings, window.state_dir)
+        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        win.document.undo_stack.resetClean()  # untitled work: closing asks to save it
+        others = getattr(window, "_other_windows", None)
+        if isinstance(others, list):
+            others.append(win)
+            win.destroyed.connect(lambda _o=None, w=win: others.remove(w) if w in others else None)
+        win.show()
+        window.branch_windows = [*getattr(window, "branch_windows", []), win]
+
+    def source() -> str:
+        return str(window.document.path or window.document.display_name())
+
+    window.journal_panel = JournalPanel(turns, show, branch, source)
+    window.journal_panel.setObjectName("journalPanel")
+    window.dock_journal = window._dock("Journal", "journalDock", window.journal_panel,
+                                       Qt.DockWidgetArea.RightDockWidgetArea)
+    history = getattr(window, "dock_history", None)
+    if history is not None:
+        window.tabifyDockWidget(history, window.dock_journal)
+    menu_bar = window.menuBar()
+    game_menu = menu_bar.addMenu("&Game")
+    game_menu.addActions([window.act_play, window.act_end_turn, window.act_end_phase])
+    game_menu.addSeparator()
+    game_menu.addActions([window.act_journal_back, window.act_journal_forward, window.dock_journal.toggleViewAction()])
+    help_menu = next((a for a in menu_bar.actions() if a.text().replace("&", "") == "Help"), None)
+    if help_menu is not None:  # Help stays last
+        menu_bar.removeAction(help_menu)
+        menu_bar.addAction(help_menu)
+    toolbar = getattr(window, "toolbar", None)
+    if toolbar is not None:
+        toolbar.addSeparator()
+        toolbar.addAction(window.act_end_turn)
+    window.turn_label = QLabel("")
+    window.turn_label.setObjectName("turnStatus")
+    window.turn_label.setContentsMargins(8, 0, 8, 0)
+    window.statusBar().insertPermanentWidget(0, window.turn_label)
+
+    def update() -> None:
+        text = turns.status()
+        replay = window.journal_panel.replaying
+        if text and replay is not None:
+            text += f" · replay after entry {replay} (read-only)"
+        window.turn_label.setText(text)
+        window.turn_label.setVisible(bool(text))
+        window.title_suffix = base_suffix + (f" — {text}" if text else "")
+        window._update_title()
+        is_game = turns.game() is not None
+        for act in (window.act_play, window.act_end_turn, window.act_end_phase, window.act_journal_back,
+                    window.act_journal_forward):
+            act.setEnabled(is_game)
+        window.act_play.blockSignals(True)
+        window.act_play.setChecked(turns.playing())
+        window.act_play.blockSignals(False)
+
+    turns.changed.connect(update)
+    update()
+    return turns
+
+
+def replay_blocks(window: Any) -> bool:
+    """Whether the window shows a replayed position (read-only): then a
+    click on the map edits nothing and the status bar says so."""
+    panel = getattr(window, "journal_panel", None)
+    if panel is None or panel.replaying is None:
+        return False
+    window.statusBar().showMessage(f"Showing the map after journal entry {panel.replaying} (read-only): "
+                                   f"press Latest in the Journal dock to edit again", 10000)
+    return True
