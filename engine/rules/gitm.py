@@ -412,28 +412,33 @@ class MarchResult:
         where legs overlap); empty on an automatic success."""
         if self.auto_success:
             return ()
+        # inlined (a march across a big map checks hundreds of squares on
+        # every hover): a square's first check stays, upgraded from ``U`` to
+        # ``T/U`` when a later step checks its terrain
         out: dict[Cell, Check] = {}
-
-        def add(cell: Cell, kind: CheckKind, leg: int, step: int) -> None:
-            old = out.get(cell)
-            if old is None:
-                out[cell] = Check(cell, kind, leg, step)
-            elif kind == TU and old.kind == U:
-                out[cell] = old._replace(kind=TU)
-
+        get = out.get
         if self.options.check_start:
-            add(self.start, U, 0, 0)
+            out[self.start] = Check(self.start, U, 0, 0)
         w, h = self.map_size
         for k, leg in enumerate(self.legs):
             us = leg.u_squares(self.options.diagonal_units, w, h)
+            n = len(us)
             j = 0
-            while j < len(us) and us[j][0] == 0:
-                add(us[j][1], U, k, 0)
+            while j < n and us[j][0] == 0:
+                cell = us[j][1]
+                if cell not in out:
+                    out[cell] = Check(cell, U, k, 0)
                 j += 1
             for i, cell in enumerate(leg.rounded[1:], 1):
-                add(cell, TU, k, i)
-                while j < len(us) and us[j][0] == i:
-                    add(us[j][1], U, k, i)
+                old = get(cell)
+                if old is None:
+                    out[cell] = Check(cell, TU, k, i)
+                elif old.kind == U:
+                    out[cell] = old._replace(kind=TU)
+                while j < n and us[j][0] == i:
+                    cell = us[j][1]
+                    if cell not in out:
+                        out[cell] = Check(cell, U, k, i)
                     j += 1
         return tuple(out.values())
 

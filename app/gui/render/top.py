@@ -212,9 +212,10 @@ class TopPass:
                     p.setBrush(made[0])
                     p.setPen(made[1])
                     look = key
-                if square is not None:
+                if square is not None:  # QRectF keeps x, y, width, height: these are its own sums
                     x, y = it.cell.col * square, it.cell.row * square
-                    p.drawRect(QRectF(QPointF(x * zoom, y * zoom), QPointF((x + square) * zoom, (y + square) * zoom)))
+                    x0, y0 = x * zoom, y * zoom
+                    p.drawRect(QRectF(x0, y0, (x + square) * zoom - x0, (y + square) * zoom - y0))
                 else:
                     p.drawPolygon(self._poly(it.cell, zoom))
                 if it.text and px >= 12:
