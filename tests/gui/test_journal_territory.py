@@ -1,0 +1,48 @@
+"""The game in the territory editor (issue 15, item 8): on the Rail Options
+sample, End Phase walks the phases, the Rail Options tool's rail move is an
+order of the game (journalled, one undo step, refused in the wrong phase
+without changing anything), and the Journal dock lists it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from test_territory_editor import open_window as open_territory_window
+
+pytestmark = pytest.mark.gui
+
+RAIL_OPTIONS = Path(__file__).resolve().parents[2] / "maps" / "aa_rail_options.json"
+
+
+def test_rail_move_is_a_journalled_order_and_undo_restores_the_file(qtbot, tmp_path) -> None:
+    path = tmp_path / "game.json"
+    shutil.copy(RAIL_OPTIONS, path)
+    w = open_territory_window(qtbot, tmp_path, path)
+    w.mode_actions["railoptions"].trigger()
+    w.act_play.trigger()
+    assert w.turn_label.text() == "Turn 5 · Germany to move · purchase phase"
+    doc = w.document
+    original = doc.text()
+    w.select_unit("ger_inf")
+    assert not w.options_tool.rail_to("italy")  # a rail move belongs to the noncombat phase
+    assert "noncombat phase" in w.statusBar().currentMessage()
+    assert doc.text() == original and doc.undo_stack.count() == 0
+    w.act_end_phase.trigger()
+    w.act_end_phase.trigger()
+    assert w.turn_label.text() == "Turn 5 · Germany to move · noncombat phase"
+    before = doc.text()
+    w.select_unit("ger_inf")
+    assert w.options_tool.rail_to("italy")
+    assert doc.scenario.unit("ger_inf").at == "italy"
+    game = w.turns.game()
+    assert game is not None and game.journal[-1].kind == "order"
+    assert game.journal[-1].order == {"unit": "ger_inf", "to": "italy"}
+    assert w.journal_panel.entry_item(len(game.journal)) is not None
+    assert doc.undo_stack.count() == 3
+    doc.undo_stack.undo()
+    assert doc.text() == before
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert doc.text() == original
