@@ -299,13 +299,34 @@ class Calibration:
         """A cell's outline on the image (for drawing the grid over the scan)."""
         return [(float(x), float(y)) for x, y in self.layout_to_pixels(np.array(self.layout.corners(cell)))]
 
+    def leave_one_out(self) -> list[float | None]:
+        """Per clicked point, its distance (pixels) from where a fit of the
+        *other* points (same mode) puts its cell: a bad click stands out
+        here even where least squares spreads its error over every residual
+        (and the piecewise correction hides it).  None where the other points
+        cannot fix a fit (three points, or the rest on one line)."""
+        out: list[float | None] = []
+        for i in range(len(self.points)):
+            rest = self.points[:i] + self.points[i + 1:]
+            try:
+                other = calibrate(self.map, rest, self.piecewise)
+            except CalibrationError:
+                out.append(None)
+                continue
+            x, y = other.cell_to_pixel(self.cells[i])
+            out.append(math.hypot(x - self.points[i].x, y - self.points[i].y))
+        return out
+
     def report(self) -> dict[str, Any]:
-        """The fit as JSON-ready data: transform, its decomposition, per-point residuals and RMS."""
+        """The fit as JSON-ready data: transform, its decomposition, per-point
+        residuals (and :meth:`leave_one_out` distances) and RMS."""
+        loo = self.leave_one_out()
         return {
             "transform": self.affine.to_list(),
             "describe": self.affine.describe(),
             "piecewise": self.piecewise,
-            "points": [{**p.to_dict(), "residual": r} for p, r in zip(self.points, self.residuals)],
+            "points": [{**p.to_dict(), "residual": r, "leave_one_out": lo}
+                       for p, r, lo in zip(self.points, self.residuals, loo)],
             "rms": self.rms,
         }
 

@@ -61,6 +61,7 @@ def test_json_report_has_residual_per_point(capsys, scenario, tmp_path):
     assert code == 0 and data["written"] is False and data["piecewise"] is False
     assert [p["label"] for p in data["points"]] == ["0101", "2601", "0120", "2620", "1310"]
     assert all(p["residual"] > 0 for p in data["points"]) and data["points"][0]["residual"] > 1.0
+    assert data["points"][0]["leave_one_out"] == pytest.approx(4.0, abs=1e-6)  # the 4 px off click, alone
     assert data["rms"] == pytest.approx((sum(p["residual"] ** 2 for p in data["points"]) / 5) ** 0.5)
     assert set(data["describe"]) == {"scale_x", "scale_y", "rotation_degrees", "skew_degrees",
                                      "translate_x", "translate_y"}

@@ -77,6 +77,23 @@ def test_one_bad_click_among_four_corners_shows_a_quarter_on_each():
     cal = calibrate(m, clicks(m, t, cells, [(8.0, 0.0), (0, 0), (0, 0), (0, 0)]))
     assert cal.residuals == pytest.approx([2.0] * 4, abs=1e-9)
     assert cal.rms == pytest.approx(2.0, abs=1e-9)
+    # each point against the (exact) parallelogram of the other three: 4 x d/4
+    assert cal.leave_one_out() == pytest.approx([8.0] * 4, abs=1e-9)
+
+
+@pytest.mark.parametrize("piecewise", [False, True])
+def test_leave_one_out_points_at_the_bad_click(piecewise):
+    m, t = gmap("hex-pointy-odd"), TRUTHS["rotated"]
+    cells = [Cell(c, r) for c in (0, 10, 20, 29) for r in (0, 9, 19)]
+    noise = [(0.0, 0.0)] * len(cells)
+    noise[5] = (6.0, -8.0)  # one click 10 px off
+    cal = calibrate(m, clicks(m, t, cells, noise), piecewise)
+    loo = cal.leave_one_out()
+    assert loo[5] == pytest.approx(10.0, abs=1e-6)
+    assert max(v for i, v in enumerate(loo) if i != 5) < 10.0
+    assert max(cal.residuals) < 10.0  # least squares spread the error: the residual alone understates it
+    three = calibrate(m, clicks(m, t, cells[:3] + [Cell(5, 5)])[1:], piecewise)
+    assert three.leave_one_out() == [None, None, None]
 
 
 @pytest.mark.parametrize("grid", sorted(GRIDS))

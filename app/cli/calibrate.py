@@ -63,9 +63,9 @@ def text(cal: Calibration, path: str, written: bool) -> str:
              f"             y' = {t.d:.6g} x + {t.e:.6g} y + {t.f:.6g}",
              f"  scale {d['scale_x']:.6g} x {d['scale_y']:.6g} px per cell unit, rotation "
              f"{d['rotation_degrees']:.4g} deg, skew {d['skew_degrees']:.4g} deg",
-             "  residuals (affine fit, pixels):"]
-    for p, r in zip(cal.points, cal.residuals):
-        lines.append(f"    {p.label:>8}  ({p.x:g}, {p.y:g})  {r:.3f}")
+             "  residuals (affine fit, pixels; then the distance from a fit of the other points):"]
+    for p, r, lo in zip(cal.points, cal.residuals, cal.leave_one_out()):
+        lines.append(f"    {p.label:>8}  ({p.x:g}, {p.y:g})  {r:.3f}  {'-' if lo is None else f'{lo:.3f}'}")
     lines.append(f"  RMS {cal.rms:.3f} px")
     if cal.piecewise:
         lines.append("  piecewise correction on: the clicked points are met exactly")
