@@ -55,6 +55,7 @@ from engine.model import ModelError
 from .autosave import Autosave, describe_holder, map_holder
 from .dialogs.error import ErrorDialog
 from .document_base import DocumentBase
+from .render import style
 from .window_recovery import RecoveryMixin
 
 MAX_RECENT = 10
@@ -224,9 +225,37 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         e.addAction(self.act_goto)
         v = mb.addMenu("&View")
         v.addActions([self.act_zoom_in, self.act_zoom_out, self.act_fit])
+        pal = v.addMenu("&Palette")
+        self.palette_actions: dict[str, QAction] = {}
+        group = QActionGroup(self)
+        for name in style.PALETTES:
+            act = pal.addAction(name)
+            act.setCheckable(True)
+            act.setChecked(name == style.palette())
+            act.setStatusTip("Side colours: " + ("Okabe-Ito, told apart under colour-vision deficiencies"
+                                                 if name == style.PALETTES[0] else "as each scenario file gives them"))
+            group.addAction(act)
+            act.triggered.connect(lambda _checked=False, n=name: self.set_palette(n))
+            self.palette_actions[name] = act
         v.addSeparator()
         self._rebuild_recent_menu()
         return f, e, v
+
+    def set_palette(self, name: str) -> None:
+        """View > Palette: draw sides in palette ``name`` (one of
+        :data:`app.gui.render.style.PALETTES`) in every editor window."""
+        style.set_palette(name)
+        for w in QApplication.topLevelWidgets():
+            if isinstance(w, EditorWindow) and shiboken6.isValid(w) and hasattr(w, "palette_actions"):
+                w.palette_actions[name].setChecked(True)
+                w._palette_changed()
+
+    def _palette_changed(self) -> None:
+        invalidate = getattr(self.canvas, "invalidate_all", None) or self.canvas.invalidate
+        invalidate()
+        legend = getattr(self, "legend", None)
+        if legend is not None:
+            legend.refresh()
 
     def show_goto(self) -> None:
         """Edit > Go to: ask for a name (completing :meth:`goto_names`) and

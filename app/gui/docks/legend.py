@@ -102,10 +102,19 @@ class LegendPanel(QListWidget):
         self._renderer: MapRenderer | None = None
         self._overlay: Overlay | None = None
         self._map_rows = 0
+        self._scenario: Scenario | None = None
+
+    def refresh(self) -> None:
+        """Paint every row again (the palette changed), keeping the preview's."""
+        if self._scenario is not None:
+            overlay = self._overlay
+            self.set_scenario(self._scenario)
+            self.show_overlay(overlay)
 
     def set_scenario(self, scenario: Scenario) -> None:
         """Show the legend of ``scenario``'s map (no preview rows until
         :meth:`show_overlay`)."""
+        self._scenario = scenario
         self._renderer = renderer_for(scenario)
         self._overlay = None
         self.clear()
@@ -232,9 +241,16 @@ class TerritoryLegendPanel(QListWidget):
         self.setWordWrap(True)
         self.setSelectionMode(QListWidget.SelectionMode.NoSelection)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self._shown: tuple[TerritoryScenario, TerritoryRenderer | None] | None = None
+
+    def refresh(self) -> None:
+        """Paint every row again (the palette changed)."""
+        if self._shown is not None:
+            self.set_scenario(*self._shown)
 
     def set_scenario(self, s: TerritoryScenario, renderer: TerritoryRenderer | None) -> None:
         """Show the legend of ``s`` as ``renderer`` draws it."""
+        self._shown = (s, renderer)
         self.clear()
         if renderer is None:
             return

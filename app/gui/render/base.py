@@ -169,8 +169,8 @@ class MapRenderer(TopPass, ABC):
             base[t, :, :] = (c.red(), c.green(), c.blue())
         if control:
             a = style.CONTROL_TINT_ALPHA
-            for i, f in enumerate(s.sides):
-                sc = style.qcolor(f.color)
+            for i in range(len(s.sides)):
+                sc = style.side_color(s.sides, i)
                 tint = np.array([sc.red(), sc.green(), sc.blue()], np.float64)
                 base[:, i + 1, :] = base[:, i + 1, :] * (1 - a) + tint * a
         levels = GRID_LEVELS if grid else 1
@@ -313,9 +313,14 @@ class MapRenderer(TopPass, ABC):
                                                          (bx + ox) * zoom, (by + oy) * zoom))
         for side, segs in lines.items():
             if 0 <= side < len(self.scenario.sides):
-                c = style.qcolor(self.scenario.sides[side].color)
-                pen = QPen(c, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap)
-                p.setPen(pen)
+                # a dashed band (the side's colour on white), so a control
+                # border is never mistaken for a river (issue 18, item 5)
+                c = style.side_color(self.scenario.sides, side)
+                p.setPen(QPen(style.CONTROL_BAND, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+                p.drawLines(segs)
+                dash = QPen(c, width, Qt.PenStyle.CustomDashLine, Qt.PenCapStyle.FlatCap)
+                dash.setDashPattern([2.0, 1.0])
+                p.setPen(dash)
                 p.drawLines(segs)
 
     def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:

@@ -56,7 +56,7 @@ def side_color(scenario: TerritoryScenario, side: str | None) -> QColor:
     if side is None:
         return QColor(NOBODY)
     try:
-        return style.qcolor(scenario.side(side).color)
+        return style.side_color(scenario.sides, scenario.sides.index(scenario.side(side)))
     except ValueError:
         return QColor("#808080")
 

@@ -7,6 +7,9 @@ same apparent size.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Protocol
+
 from PySide6.QtGui import QColor
 
 BACKGROUND = QColor("#5c6168")
@@ -28,8 +31,48 @@ BRIDGE_ROAD = QColor("#c9a25a")
 PLACE_DOT = QColor("#202020")
 PLACE_TEXT = QColor("#141414")
 PLACE_HALO = QColor(255, 252, 240, 215)
+CONTROL_BAND = QColor(255, 255, 255, 200)
+"""Under a control border's dashes."""
 SELECTION = QColor("#ffd21f")
 SELECTION_DARK = QColor("#1a1a1a")
+
+# -- side palettes (issue 18: a colour-blind-safe default, a switch in View) --
+
+OKABE_ITO = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000")
+"""Okabe & Ito's eight colours, told apart under the common colour-vision
+deficiencies; side ``i`` of a scenario takes colour ``i`` (mod 8)."""
+
+PALETTES: tuple[str, ...] = ("Colour-blind safe", "Scenario colours")
+"""The side palettes View > Palette offers: the first is the default; the
+second takes each side's colour from its file."""
+
+_palette = PALETTES[0]
+
+
+class _Side(Protocol):
+    color: str
+
+
+def palette() -> str:
+    """The side palette in use (one of :data:`PALETTES`)."""
+    return _palette
+
+
+def set_palette(name: str) -> None:
+    """Use side palette ``name``; renderers built afterwards draw with it.
+    Raises ValueError naming the palettes for an unknown name."""
+    global _palette
+    if name not in PALETTES:
+        raise ValueError(f"unknown palette '{name}' (palettes: {', '.join(PALETTES)})")
+    _palette = name
+
+
+def side_color(sides: Sequence[_Side], index: int) -> QColor:
+    """The colour of side ``index`` of ``sides`` in the palette in use."""
+    if _palette == PALETTES[0]:
+        return QColor(OKABE_ITO[index % len(OKABE_ITO)])
+    return qcolor(sides[index].color)
+
 
 CONTROL_TINT_ALPHA = 0.28
 """How strongly a controlling side's colour tints its cells (0..1)."""

@@ -174,7 +174,7 @@ class TopPass:
         many units share the cell.  Cached per look and size."""
         try:
             side = self.scenario.side(unit.side)
-            colour = side.color
+            colour = style.side_color(self.scenario.sides, self.scenario.sides.index(side)).name()
         except ValueError:
             colour = "#9a9a9a"
         key = ("unit", colour, unit.id, unit.type, unit.strength, min(stack, 99), size)
