@@ -61,3 +61,25 @@ def test_the_cli_names_bad_nation_and_missing_choice(tmp_path: Path, capsys: pyt
     assert code == 1 and "unknown side 'prussia'" in err and "Traceback" not in err
     code, _, err = run(["rail-options", f], capsys)
     assert code == 1 and "give --unit ID" in err
+
+
+def test_a_seeded_raid_through_adjutant_orders_records_its_dice(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """"Rail stations can be damaged with strategic bombing like factories to a maximum of 6 damage markers":
+    the dice rolled from the seed are in the journal entry, and the damage follows them."""
+    f = tmp_path / "game.json"
+    save_any(load_any(str(ROOT / "maps" / "aa_rail_options.json")), str(f))
+    while True:
+        turn = json.loads(f.read_text(encoding="utf-8")).get("state", {}).get("game", {}).get("turn", {})
+        if turn.get("side") == "uk" and turn.get("phase") == "combat":
+            break
+        assert run(["end-turn", str(f), "--phase"], capsys)[0] == 0
+    code, out, err = run(["orders", str(f), "--orders", orders(tmp_path, [
+        {"action": "bomb", "nation": "uk", "territory": "germany", "bombers": 2, "seed": 1940}]), "--json"], capsys)
+    assert code == 0, err
+    rec = json.loads(out)["entries"][0]["effect"]["record"]
+    assert rec["seed"] == 1940 and len(rec["aa"]) == 2 and len(rec["dice"]) == 2 - sum(d == 1 for d in rec["aa"])
+    assert rec["damage"] == min(6, 1 + sum(rec["dice"]))
+    code, out, _ = run(["rail-options", str(f), "--nation", "germany", "--json"], capsys)
+    germany = next(st for st in json.loads(out)["stations"] if st["territory"] == "germany")
+    assert germany["damage"] == rec["damage"] and germany["usable"] is (rec["damage"] < 3)
