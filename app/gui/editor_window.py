@@ -256,6 +256,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         legend = getattr(self, "legend", None)
         if legend is not None:
             legend.refresh()
+        tools = getattr(self, "tool_palette", None)  # the grid editor's side chooser shows side colours
+        if tools is not None:
+            tools.set_scenario(self.document.scenario)
 
     def show_goto(self) -> None:
         """Edit > Go to: ask for a name (completing :meth:`goto_names`) and

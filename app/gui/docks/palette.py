@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from engine.model import NO_SIDE, Scenario
 
+from ..render import style
 from ..tools.base import EditorState
 
 
@@ -124,7 +125,7 @@ class ToolPalette(QWidget):
         self.side.blockSignals(True)
         self.side.clear()
         for i, f in enumerate(s.sides):
-            self.side.addItem(swatch(f.color), f.name, i)
+            self.side.addItem(swatch(style.side_color(s.sides, i).name()), f.name, i)
         self.side.addItem("Nobody", NO_SIDE)
         self.side.setCurrentIndex(max(0, self.side.findData(self.state.side)))
         self.side.blockSignals(False)
