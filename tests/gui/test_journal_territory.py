@@ -46,3 +46,33 @@ def test_rail_move_is_a_journalled_order_and_undo_restores_the_file(qtbot, tmp_p
     doc.undo_stack.undo()
     doc.undo_stack.undo()
     assert doc.text() == original
+
+
+MODULE_I = Path(__file__).resolve().parents[2] / "maps" / "railroad_module_europe.json"
+
+
+def test_the_rail_plans_orders_are_given_to_the_game(qtbot, tmp_path) -> None:
+    path = tmp_path / "europe.json"
+    shutil.copy(MODULE_I, path)
+    w = open_territory_window(qtbot, tmp_path, path)
+    doc = w.document
+    original = doc.text()
+    w.planner.add_orders([{"unit": "ger_inf_dk", "to": "france"}, {"unit": "ger_inf_bh", "to": "france"}])
+    assert len(w.planner.orders) == 2
+    w.act_give_plan.trigger()  # Module I rail moves belong to the non-combat phase: the first is refused
+    assert len(w.planner.orders) == 2 and doc.undo_stack.count() == 0 and doc.text() == original
+    assert w.error_dialog is not None
+    w.error_dialog.close()
+    w.act_end_phase.trigger()
+    assert w.turn_label.text().endswith("noncombat phase")
+    w.act_give_plan.trigger()
+    assert w.planner.orders == []
+    assert doc.scenario.unit("ger_inf_dk").at == "france" and doc.scenario.unit("ger_inf_bh").at == "france"
+    game = w.turns.game()
+    assert game is not None
+    assert [e.order for e in game.journal.entries[-2:]] == [{"unit": "ger_inf_dk", "to": "france"},
+                                                          {"unit": "ger_inf_bh", "to": "france"}]
+    assert doc.undo_stack.count() == 3  # End Phase and one step per order
+    for _ in range(3):
+        doc.undo_stack.undo()
+    assert doc.text() == original
