@@ -76,6 +76,12 @@ class AcwMovePreview(Preview):
 
     def __init__(self) -> None:
         self._cache: tuple[int, str, tuple[object, ...], Reach] | None = None
+        self._items: tuple[Reach, tuple[Cell, str], list[Item]] | None = None
+        """The reach's marks, made once per reach (the reach does not change
+        while the mouse moves)."""
+        self._enemies: tuple[int, str, tuple[object, ...], dict[Cell, int]] | None = None
+        """Cells holding units not allied to a side, by scenario, side and
+        unit signature: hover looks up the target's neighbours only."""
         self._plot: Any = None
         self.attack: Attack | None = None
         """The pending attack of the last hover (the dock plots it)."""
@@ -101,15 +107,17 @@ class AcwMovePreview(Preview):
     def attacks(self, scenario: Scenario, unit: Unit, target: Cell) -> list[Attack]:
         """The attack on each enemy hex next to ``target`` if ``unit`` ended
         its move there, with the friendly units already in ``target``."""
+        enemy = self._enemy_cells(scenario, unit.side)
+        grid = scenario.map.grid
+        enemy_cells = sorted(c for c in grid.neighbours(target) if c in enemy and grid.are_adjacent(c, target))
+        out: list[Attack] = []
+        if not enemy_cells:
+            return out
         moved = dataclasses.replace(unit, at=target)
         what_if = dataclasses.replace(scenario, units=[moved if u.id == unit.id else u for u in scenario.units])
         opts = options_for(scenario)
         lab = scenario.map.label
-        enemy_cells = sorted({u.at for u in scenario.units if not scenario.allied(u.side, unit.side)})
-        out = []
         for cell in enemy_cells:
-            if not scenario.map.grid.are_adjacent(cell, target):
-                continue
             e = engagement(what_if, [target], cell, options=opts)
             o = odds(e.attacker_factors, e.defender_factors, defender_effective=e.defender_effective, options=opts)
             adv = sorted({a for p in e.defenders for a in p.advantages})
@@ -119,6 +127,20 @@ class AcwMovePreview(Preview):
             reason = f"attack on {lab(cell)} ({names}){extra}: {o.reason}{cav}"
             out.append(Attack(target, lab(target), cell, lab(cell), o, reason))
         return out
+
+    def _enemy_cells(self, scenario: Scenario, side: str) -> dict[Cell, int]:
+        """How many units not allied to ``side`` stand in each cell, kept
+        while no unit moves."""
+        sig = _signature(scenario)
+        c = self._enemies
+        if c is not None and c[0] == id(scenario) and c[1] == side and c[2] == sig:
+            return c[3]
+        cells: dict[Cell, int] = {}
+        for u in scenario.units:
+            if not scenario.allied(u.side, side):
+                cells[u.at] = cells.get(u.at, 0) + 1
+        self._enemies = (id(scenario), side, sig, cells)
+        return cells
 
     # -- preview protocol ---------------------------------------------------------
     def select(self, scenario: Scenario, unit: Unit | None) -> Overlay:
@@ -156,7 +178,10 @@ class AcwMovePreview(Preview):
         r = self.reach_of(scenario, unit)
         mc = check_move(scenario, unit, target, r)
         lab = scenario.map.label
-        items = self._reach_items(scenario, unit, r)
+        made = self._items
+        if made is None or made[0] is not r or made[1] != (unit.at, display_name(unit)):
+            made = self._items = (r, (unit.at, display_name(unit)), self._reach_items(scenario, unit, r))
+        items = list(made[2])
         parts = [mc.reason]
         if mc.path:
             cells = (unit.at, *(s.cell for s in mc.path))
