@@ -19,6 +19,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPen
 from engine.territory import TerritoryScenario
 
 from . import style
+from .spent import SPENT_OPACITY, spent_units
 
 COUNTER_W, COUNTER_H = 30.0, 18.0
 """A unit counter (one side and type) in screen pixels."""
@@ -106,10 +107,13 @@ def paint_counters(p: QPainter, s: TerritoryScenario, counters: Sequence[Counter
                    font: QFont) -> None:
     """Draw ``counters`` in the side's colour (a stack shows a second
     counter peeking out; a dot where there is no room), the one holding
-    ``selected_unit`` ringed."""
+    ``selected_unit`` ringed; a counter whose units have all acted this
+    turn (:func:`app.gui.render.spent.spent_units`) dimmed."""
     p.setFont(font)
+    spent = spent_units(s)
     for c in counters:
         fill = side_color(s, s.unit(c.ids[0]).side)
+        p.setOpacity(SPENT_OPACITY if spent and all(i in spent for i in c.ids) else 1.0)  # all acted: dimmed
         p.setPen(QPen(QColor("#111111"), 1))
         p.setBrush(fill)
         if not c.label:  # too small for a counter: a dot in the side's colour
@@ -125,6 +129,7 @@ def paint_counters(p: QPainter, s: TerritoryScenario, counters: Sequence[Counter
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRoundedRect(c.rect.adjusted(-2, -2, 2, 2), 3, 3)
+    p.setOpacity(1.0)
 
 
 __all__ = ["COUNTER_COMPACT_W", "COUNTER_DOT", "COUNTER_H", "COUNTER_OVERHANG", "COUNTER_PAD", "COUNTER_W", "NOBODY",

@@ -22,6 +22,7 @@ from engine.grids import Cell, Layout, SquareLayout
 from engine.model import Scenario, Unit
 
 from . import style
+from .spent import SPENT_OPACITY, spent_units
 
 
 class TopPass:
@@ -148,6 +149,7 @@ class TopPass:
             if c0 <= at.col < c1 and r0 <= at.row < r1:
                 stacks.setdefault(at, []).append(u)
         sel_rect: QRectF | None = None
+        spent = spent_units(self.scenario)
         for cell, units in stacks.items():
             top = units[0]
             if selected is not None:
@@ -158,7 +160,11 @@ class TopPass:
             img = self.counter_sprite(top, len(units), isize)
             x, y = self.layout.center(cell)
             tx, ty = round(x * zoom - isize / 2), round(y * zoom - isize / 2)
+            if top.id in spent:  # acted this turn: dimmed (docs/editor.md, "Turns and the journal")
+                p.setOpacity(SPENT_OPACITY)
             p.drawImage(QPointF(tx, ty - (img.height() - isize)), img)
+            if top.id in spent:
+                p.setOpacity(1.0)
             if top.id == selected:
                 sel_rect = QRectF(tx, ty, isize, isize)
         if sel_rect is not None:
