@@ -73,7 +73,9 @@ def _item_text(it: object) -> str:
         kind = "shaded cell"
     if tip:
         first = str(tip).split("\n")[0]
-        return f"Preview: {kind} — {first[:80]}"
+        if len(first) > 80:  # cut at a word, and say so
+            first = first[:80].rsplit(" ", 1)[0] + "…"
+        return f"Preview: {kind} — {first}"
     return f"Preview: {kind}"
 
 
