@@ -167,3 +167,8 @@ def test_journal_dock_replays_read_only_and_branches(qtbot, tmp_path) -> None:
     assert branch.journal_panel.tree.topLevelItem(0).text(0).startswith("Branch of ")
     panel.latest.click()
     assert panel.replaying is None and w.canvas.scenario() is doc.scenario and doc.text() == live
+    panel.go(1)
+    assert panel.replaying == 1
+    w.open_file(str(SAMPLE), ask=False)  # another file: shown live and editable
+    assert panel.replaying is None and w.canvas.scenario() is doc.scenario
+    assert not w.turns.playing() and w.turn_label.text() == ""

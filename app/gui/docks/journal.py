@@ -79,9 +79,14 @@ class JournalPanel(QWidget):
         self.latest.clicked.connect(lambda: self.go(None))
         self.branch_button.clicked.connect(self.branch_here)
         self.tree.currentItemChanged.connect(self._current_changed)
+        turns.document.scenarioReplaced.connect(self._replaced)
         turns.changed.connect(self.rebuild)
         self._filling = False
         self.rebuild()
+
+    def _replaced(self, _scenario: Any) -> None:
+        """Another scenario (new, open, recover): the window shows it live."""
+        self.replaying = None
 
     # -- the list ------------------------------------------------------------
     def rebuild(self) -> None:
