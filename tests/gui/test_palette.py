@@ -64,3 +64,17 @@ def test_view_palette_switches_the_canvas_and_legend(qtbot, tmp_path) -> None:
 
 def pixels(img: Any) -> np.ndarray:
     return np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine()).copy()
+
+
+def test_control_does_not_tint_impassable_water() -> None:
+    from app.gui.render import renderer_for
+
+    s = load_any(str(Path(ACW).parent / "cwol_mobile_columbus.json"))
+    r = renderer_for(s)
+    lut = r._lut(True, True, False)
+    nsides = len(s.sides) + 1
+    water = next(i for i, t in enumerate(s.ruleset.terrain) if t.impassable)
+    clear = next(i for i, t in enumerate(s.ruleset.terrain) if not t.impassable)
+    # (level 0, terrain, control + 1): held water keeps its colour, held land is tinted
+    assert lut[water * nsides + 1] == lut[water * nsides + 0]
+    assert lut[clear * nsides + 1] != lut[clear * nsides + 0]

@@ -169,10 +169,15 @@ class MapRenderer(TopPass, ABC):
             base[t, :, :] = (c.red(), c.green(), c.blue())
         if control:
             a = style.CONTROL_TINT_ALPHA
+            # impassable terrain (water) keeps its colour: a side's tint over
+            # blue water read as another terrain (issue 18, item 5); the
+            # control border still shows who holds it
+            land = np.array([t >= len(s.ruleset.terrain) or not s.ruleset.terrain[t].impassable
+                             for t in range(256)])
             for i in range(len(s.sides)):
                 sc = style.side_color(s.sides, i)
                 tint = np.array([sc.red(), sc.green(), sc.blue()], np.float64)
-                base[:, i + 1, :] = base[:, i + 1, :] * (1 - a) + tint * a
+                base[land, i + 1, :] = base[land, i + 1, :] * (1 - a) + tint * a
         levels = GRID_LEVELS if grid else 1
         g = style.GRID
         gcol = np.array([g.red(), g.green(), g.blue()], np.float64)
