@@ -5,8 +5,6 @@ side's move begins."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from test_journal_editor import game_window, order_by_mouse
 
@@ -30,10 +28,10 @@ def test_a_unit_that_acted_is_drawn_spent(qtbot, tmp_path) -> None:
         x, y = w.canvas.layout().center(s.unit("US-14").at)
         return w.canvas.grab().toImage().pixelColor(w.canvas.map_to_view(x, y).toPoint())
 
-    spent = counter_pixel()
     w.resize(1280, 820)
-    w.grab().save(str(Path("/tmp") / "h14_spent.png"))
-    w.resize(1100, 760)
+    w.grab().save(str(tmp_path / "spent.png"))
+    w.resize(1100, 760)  # the window's size (and so the zoom) stays put from here on
+    spent = counter_pixel()
     w.act_end_turn.trigger()  # a new side's move: nobody has acted
     assert spent_units(s) == frozenset()
     fresh = counter_pixel()

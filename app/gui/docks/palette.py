@@ -12,12 +12,14 @@ from PySide6.QtGui import QAction, QColor, QIcon, QPixmap
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QScrollArea,
     QSlider,
     QSpinBox,
     QToolButton,
@@ -48,7 +50,18 @@ class ToolPalette(QWidget):
     def __init__(self, state: EditorState, actions: Sequence[QAction], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
-        lay = QVBoxLayout(self)
+        # the palette scrolls inside its dock, so its height never makes the
+        # window taller than a 1366 x 768 screen
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         lay.setContentsMargins(4, 4, 4, 4)
         tools = QGridLayout()
         tools.setSpacing(2)

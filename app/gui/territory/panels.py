@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTableWidget,
     QTableWidgetItem,
@@ -57,7 +59,17 @@ class TerritoryInspector(QWidget):
         self.doc = doc
         self.tid: str | None = None
         self.pair: tuple[str, str] | None = None
-        lay = QVBoxLayout(self)
+        # the form scrolls inside the dock, so its height never makes the
+        # window taller than a 1366 x 768 screen
+        inner = QWidget()
+        lay = QVBoxLayout(inner)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(inner)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(scroll)
         self.title = QLabel("Click a territory to inspect it; ctrl-click a second one to edit their border.")
         self.title.setWordWrap(True)
         lay.addWidget(self.title)
