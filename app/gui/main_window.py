@@ -138,7 +138,10 @@ class MainWindow(EditorWindow):
         self.tabifyDockWidget(self.dock_units, self.dock_history)
         self.tabifyDockWidget(self.dock_history, self.dock_verdict)
         self.dock_legend = self._dock("Legend", "legendDock", self.legend, Right)
-        self.tabifyDockWidget(self.dock_verdict, self.dock_legend)
+        # the legend shares the Inspector's place: five tabs in one place cut
+        # every tab title short on a 1366 px screen
+        self.tabifyDockWidget(self.dock_inspector, self.dock_legend)
+        self.dock_inspector.raise_()
         self.dock_units.raise_()
         self.dock_preview: QDockWidget | None = None
         self.preview_docks: dict[int, QDockWidget] = {}
@@ -360,6 +363,9 @@ class MainWindow(EditorWindow):
             return None
         name = "previewDock" if not self.preview_docks else f"previewDock{len(self.preview_docks) + 1}"
         dock = self._dock(preview.name or "Preview", name, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # a quarter of the window at most, so the map keeps the room (the
+        # person can drag the splitter for more)
+        self.resizeDocks([dock], [max(160, self.height() // 4)], Qt.Orientation.Vertical)
         self.preview_docks[key] = dock
         return dock
 
