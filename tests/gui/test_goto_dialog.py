@@ -11,10 +11,10 @@ import pytest
 from PySide6.QtCore import QPointF, QSettings, QTimer
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
+from test_window_lifetimes import grid_window as open_grid_window
 
 from app.gui.dialogs.goto import GotoDialog
 from app.gui.main_window import MainWindow
-from app.gui.previews import available
 from app.gui.territory import TerritoryWindow
 from engine.io import load_any
 
@@ -24,15 +24,7 @@ MAPS = Path(__file__).resolve().parents[2] / "maps"
 
 
 def grid_window(qtbot: Any, tmp_path: Path, name: str) -> MainWindow:
-    path = str(MAPS / name)
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(load_any(path), path, settings, tmp_path / "state", previews=available())
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(1280, 820)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+    return open_grid_window(qtbot, tmp_path, str(MAPS / name))
 
 
 def territory_window(qtbot: Any, tmp_path: Path, name: str) -> TerritoryWindow:

@@ -5,16 +5,14 @@ A) and shows the current preview's symbols."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pytest
 from PySide6.QtCore import QSettings
+from test_window_lifetimes import grid_window
 
 from app.gui.docks.legend import swatch
-from app.gui.main_window import MainWindow
 from app.gui.overlay import CellMark, Marker, Overlay, PathLine
-from app.gui.previews import available
 from engine.grids import Cell
 from engine.io import load_any
 from engine.model import NO_SIDE, Scenario
@@ -24,17 +22,6 @@ pytestmark = pytest.mark.gui
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 ACW = str(MAPS / "acw_short_campaign.json")
 CWOL = str(MAPS / "cwol_mobile_columbus.json")
-
-
-def grid_window(qtbot: Any, tmp_path: Path, path: str) -> MainWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(load_any(path), path, settings, tmp_path / "state", previews=available())
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(1280, 820)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 def expected_rows(s: Scenario) -> list[str]:
