@@ -150,9 +150,7 @@ class TerritoryWindow(EditorWindow):
         self.tabifyDockWidget(self.dock_options, self.dock_history)
         self.legend = TerritoryLegendPanel()
         self.dock_legend = self._dock("Legend", "territoryLegendDock", self.legend, Right)
-        # below the tabbed inspector, rail options, history and journal: five
-        # tabs in one place cut every tab title short on a 1366 px screen
-        self.splitDockWidget(self.dock_inspector, self.dock_legend, Qt.Orientation.Vertical)
+        self.tabifyDockWidget(self.dock_history, self.dock_legend)
         self.dock_inspector.raise_()
         self.dock_plan = self._dock("Rail plan", "railPlanDock", self.plan_panel, Bottom)
         self.dock_paint = self._dock("Paint territory", "paintDock", self.paint_panel, Left)
