@@ -20,7 +20,7 @@ marked cells, with their tooltips).  It follows map switches
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from PySide6.QtCore import QRect, QRectF, QSize, Qt
@@ -31,7 +31,7 @@ from engine.grids import Cell, Edge
 from engine.model import NO_SIDE, Scenario
 from engine.territory import TerritoryScenario
 
-from ..overlay import CellMark, EdgeMark, Marker, Overlay, PathLine
+from ..overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine
 from ..render import MapRenderer, renderer_for
 from ..render.counters import Counter, paint_counters
 from ..render.region import paint_region
@@ -91,6 +91,23 @@ def _item_key(it: object) -> tuple[object, ...]:
     return (type(it).__name__,)
 
 
+def unit_kinds(s: Any) -> list[tuple[str, Any]]:
+    """One row per side and unit type on the map: its text ("Unit: Infantry
+    (Union)") and the first unit of that kind, by id."""
+    names = {t.id: t.name for t in s.ruleset.unit_types}
+    first: dict[tuple[str, str], Any] = {}
+    for u in sorted(s.units, key=lambda u: (u.side, u.type, u.id)):
+        first.setdefault((u.side, u.type), u)
+    out = []
+    for (side_id, type_id), u in first.items():
+        try:
+            side = s.side(side_id).name
+        except ValueError:
+            side = side_id
+        out.append((f"Unit: {names.get(type_id, type_id)} ({side})", u))
+    return out
+
+
 class LegendPanel(QListWidget):
     """The legend: one row per thing the map (and the current preview)
     shows; see the module docstring."""
@@ -105,6 +122,9 @@ class LegendPanel(QListWidget):
         self._overlay: Overlay | None = None
         self._map_rows = 0
         self._scenario: Scenario | None = None
+        self._preview_keys: tuple[tuple[object, ...], ...] | None = None
+        """The symbol kinds the preview rows show now (``None``: none shown
+        yet for this map)."""
 
     def refresh(self) -> None:
         """Paint every row again (the palette changed), keeping the preview's."""
@@ -119,25 +139,31 @@ class LegendPanel(QListWidget):
         self._scenario = scenario
         self._renderer = renderer_for(scenario)
         self._overlay = None
+        self._preview_keys = None
         self.clear()
         for text, img in self._map_rows_of(scenario):
             self._add(text, img)
         self._map_rows = self.count()
 
     def show_overlay(self, overlay: Overlay | None) -> None:
-        """Replace the preview rows with the symbols of ``overlay``."""
-        while self.count() > self._map_rows:
-            self.takeItem(self.count() - 1)
+        """Replace the preview rows with the symbols of ``overlay``.  It runs
+        on every mouse move of a preview: when the overlay shows the same kinds
+        of symbol as the rows already do, nothing is redrawn."""
         self._overlay = overlay
         r = self._renderer
-        if overlay is None or r is None:
+        first: dict[tuple[object, ...], Item] = {}
+        if overlay is not None and r is not None:
+            for it in overlay.items:
+                first.setdefault(_item_key(it), it)
+        keys = tuple(first)
+        if keys == self._preview_keys:
             return
-        seen: set[tuple[object, ...]] = set()
-        for it in overlay.items:
-            key = _item_key(it)
-            if key in seen:
-                continue
-            seen.add(key)
+        self._preview_keys = keys
+        while self.count() > self._map_rows:
+            self.takeItem(self.count() - 1)
+        if r is None:
+            return
+        for it in first.values():
             self._add(_item_text(it), swatch(r, self._item_point(r, it), ("terrain", "grid"), [Overlay((it,))]))
 
     def texts(self) -> list[str]:
@@ -187,17 +213,8 @@ class LegendPanel(QListWidget):
         if m.places:
             c = min(m.places)
             rows.append(("Place (town or lettered city)", swatch(r, lay.center(c), ("terrain", "grid", "places"))))
-        names = {u.id: u.name for u in s.ruleset.unit_types}
-        shown: set[tuple[str, str]] = set()
-        for u in sorted(s.units, key=lambda u: (u.side, u.type, u.id)):
-            if (u.side, u.type) in shown:
-                continue
-            shown.add((u.side, u.type))
-            try:
-                side = s.side(u.side).name
-            except ValueError:
-                side = u.side
-            rows.append((f"Unit: {names.get(u.type, u.type)} ({side})", swatch(r, lay.center(u.at), ("terrain", "grid", "units"))))
+        for text, u in unit_kinds(s):
+            rows.append((text, swatch(r, lay.center(u.at), ("terrain", "grid", "units"))))
         return rows
 
 
@@ -278,18 +295,8 @@ class TerritoryLegendPanel(QListWidget):
         if occupied is not None:
             self._add("Occupied: held by a side other than its original owner (hatched)",
                       territory_swatch(renderer, occupied))
-        names = {u.id: u.name for u in s.ruleset.unit_types}
-        shown: set[tuple[str, str]] = set()
-        for u in sorted(s.units, key=lambda u: (u.side, u.type, u.id)):
-            if (u.side, u.type) in shown:
-                continue
-            shown.add((u.side, u.type))
-            try:
-                side_name = s.side(u.side).name
-            except ValueError:
-                side_name = u.side
-            self._add(f"Unit: {names.get(u.type, u.type)} ({side_name})",
-                      counter_swatch(s, u.id, u.type[:3].upper(), self.font()))
+        for text, tu in unit_kinds(s):
+            self._add(text, counter_swatch(s, tu.id, tu.type[:3].upper(), self.font()))
 
     def texts(self) -> list[str]:
         """Every row's text, top to bottom."""
