@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Signal
 
 from engine.editing import Edit, Touched, apply_edits, revert_edits
-from engine.io import dumps_scenario, load_scenario, save_scenario
+from engine.io import dumps_scenario, load_scenario, load_text_checked, save_scenario
 from engine.model import Scenario
 
 from .commands import push_edits
@@ -81,7 +81,7 @@ class Document(DocumentBase):
 
     # -- files (DocumentBase hooks) --------------------------------------
     def _load(self, path: str) -> Scenario:
-        return load_scenario(path)
+        return load_text_checked(path, load_scenario)  # type: ignore[no-any-return]
 
     def _write(self, path: str) -> None:
         save_scenario(self.scenario, path)

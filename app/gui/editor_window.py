@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from engine.io import ScenarioError, load_any
+from engine.io import ScenarioError, load_text_checked
 from engine.model import ModelError
 
 from .autosave import Autosave, describe_holder, map_holder
@@ -429,7 +429,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             if not path:
                 return False
         try:
-            loaded = load_any(path)
+            loaded = load_text_checked(path)
         except ScenarioError as e:
             n = len(e.problems)
             self.show_error("Cannot open", f"{Path(path).name} cannot be opened ({n} problem{'s' if n != 1 else ''}):",

@@ -110,9 +110,10 @@ def load_text_checked(path: str | os.PathLike[str],
                       loader: Callable[[str | os.PathLike[str]], Any] | None = None) -> Any:
     """:func:`load_any`, also refusing lone surrogates (half of a UTF-16 pair,
     written as a ``\\udXXX`` escape) in any string, named by JSON path: the
-    commands print and export names, which must encode as UTF-8.  (The
-    editor's own loads accept them, so an autosave of such a name is
-    recovered: see ``app/gui/autosave.py``.)  ``loader`` (default
+    commands print and export names, which must encode as UTF-8.  The
+    editor's File > Open reads through here too; only its recovery of an
+    autosave accepts them (``app/gui/window_recovery.py``), so work is never
+    refused on the way back.  ``loader`` (default
     :func:`load_any`) reads the file first."""
     s = (loader or load_any)(path)
     text = read_text(path)

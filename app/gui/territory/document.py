@@ -49,7 +49,7 @@ from engine.editing.territory import (
     plan_rail_move,
     revert_edits,
 )
-from engine.io import load_any, save_any
+from engine.io import load_text_checked, save_any
 from engine.io.territory import dumps_territory_scenario
 from engine.model import ModelError
 from engine.rules.rail_options import RailVerdict
@@ -149,7 +149,7 @@ class TerritoryDocument(DocumentBase):
     def _load(self, path: str) -> TerritoryScenario:
         """A territory scenario; ``ScenarioError``, or :class:`ModelError`
         for a grid map."""
-        s = load_any(path)
+        s = load_text_checked(path)
         if not isinstance(s, TerritoryScenario):
             raise not_a_territory_map(s, path)
         return s
