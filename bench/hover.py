@@ -17,7 +17,8 @@ Cases (issue 19's target: p95 <= 8 ms CPU for every preview):
 * **GITM march**, 1000 x 1000 squares of flat ground and hills, 400 enemy units;
 * **ACW reach + move**, 500 x 500 hexes (:func:`bench.peers.acw_scenario`).
 
-Run: ``python -m bench.hover`` (``--quick``: 60 moves a case).  Exits 1 when a
+Run: ``python -m bench.hover`` (``--quick``: 60 moves a case; ``--case TEXT``
+and ``--zoom fit|24|48`` pick cases and zooms; ``--help``).  Exits 1 when a
 case misses the target, so ``python -m bench`` lists it.
 """
 
@@ -168,15 +169,25 @@ def run_case(name: str, build: Callable[[], Scenario], unit_id: str | None, radi
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = list(sys.argv[1:] if argv is None else argv)
-    moves = 60 if "--quick" in args else 200
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m bench.hover", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="60 moves a case instead of 200")
+    ap.add_argument("--case", action="append", default=[], metavar="TEXT",
+                    help="only the cases whose name contains TEXT (case-insensitive; repeatable)")
+    ap.add_argument("--zoom", action="append", default=[], choices=["fit", "24", "48"],
+                    help="only these zooms (repeatable; default: all)")
+    args = ap.parse_args(sys.argv[1:] if argv is None else argv)
+    moves = 60 if args.quick else 200
+    zooms = [z for z in ZOOMS if not args.zoom or ("fit" if z is None else f"{z:.0f}") in args.zoom]
+    cases = {k: v for k, v in CASES.items() if not args.case or any(t.casefold() in k.casefold() for t in args.case)}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"hover to painted frame, {moves} moves a case, window {WINDOW[0]}x{WINDOW[1]}; "
           f"load average {load:.2f} on {os.cpu_count()} cores; times in ms")
     print(f"{'case':<24} {'zoom':>6} {'CPU med':>8} {'CPU p95':>8} {'wall med':>9} {'wall p95':>9}  target p95 CPU")
     missed = []
-    for name, (build, unit_id, radius) in CASES.items():
-        for px in ZOOMS:
+    for name, (build, unit_id, radius) in cases.items():
+        for px in zooms:
             cm, cp, wm, wp = run_case(name, build, unit_id, radius, moves, px)
             ok = cp <= TARGET_MS
             zoom = "fit" if px is None else f"{px:.0f} px"

@@ -1,8 +1,10 @@
 """What a live preview asks the canvas to draw: small Qt-free value types.
 
 A rules preview (:class:`app.gui.previews.Preview`) turns an engine result
-into an :class:`Overlay`; the canvas draws it on top of the map, fresh every
-frame, and shows ``message`` in the status bar and the item tooltips when the
+into an :class:`Overlay`; the canvas draws it on top of the map (the items
+that stay the same while the mouse moves once, see ``Overlay.layer_key``;
+:mod:`app.gui.render.marks`), repaints only the area an overlay changes, and
+shows ``message`` in the status bar and the item tooltips when the
 mouse rests on them.  Colours are ``"#rrggbb"`` or ``"#rrggbbaa"`` strings.
 """
 
@@ -81,7 +83,13 @@ class Overlay:
     the tooltip of the target says it once); ``summary`` an optional short
     form for the status bar (:meth:`short` makes one when it is empty);
     ``reasons`` further lines the verdict panel lists under the verdict
-    (refused squares, ties, the path)."""
+    (refused squares, ties, the path).
+
+    ``layer_key`` and ``layer_count``: the first ``layer_count`` items do not
+    change while the mouse moves (a unit's reach); a preview hands the same
+    ``layer_key`` object with them for as long as they stay the same, and
+    the canvas paints them once per key and zoom into a cached layer.  A
+    new key (another object) means they changed."""
 
     items: tuple[Item, ...] = ()
     message: str = ""
@@ -89,6 +97,8 @@ class Overlay:
     details: dict[str, object] = field(default_factory=dict)
     summary: str = ""
     reasons: tuple[str, ...] = ()
+    layer_key: object = None
+    layer_count: int = 0
 
     def short(self, limit: int = SHORT_LIMIT) -> str:
         """The verdict in at most ``limit`` characters: ``summary``, or the

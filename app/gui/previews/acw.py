@@ -151,13 +151,24 @@ class AcwMovePreview(Preview):
         if unit is None:
             return Overlay()
         r = self.reach_of(scenario, unit)
-        items = self._reach_items(scenario, unit, r)
+        made = self._reach_layer(scenario, unit, r)
+        items = made[2]
         halts = sum(1 for h in r.hexes() if h.halt)
         msg = (f"{display_name(unit)} has {counted(r.allowance, 'movement point')} and can reach "
                f"{counted(len(r.costs) - 1, 'hex', 'hexes')}"
                + (f"; it must halt in {halts} of them, next to the enemy" if halts else "")
                + ": point at a hex")
-        return Overlay(tuple(items), message=msg, details={"reachable": len(r.costs) - 1, "halts": halts})
+        return Overlay(tuple(items), message=msg, details={"reachable": len(r.costs) - 1, "halts": halts},
+                       layer_key=made, layer_count=len(items))
+
+    def _reach_layer(self, scenario: Scenario, unit: Unit, r: Reach) -> tuple[Reach, tuple[Cell, str], list[Item]]:
+        """The reach's marks, made once per reach, unit place and name; the
+        tuple itself is the overlays' ``layer_key`` (the canvas paints the
+        marks once per key and zoom)."""
+        made = self._items
+        if made is None or made[0] is not r or made[1] != (unit.at, display_name(unit)):
+            made = self._items = (r, (unit.at, display_name(unit)), self._reach_items(scenario, unit, r))
+        return made
 
     def _reach_items(self, scenario: Scenario, unit: Unit, r: Reach) -> list[Item]:
         items: list[Item] = []
@@ -178,9 +189,7 @@ class AcwMovePreview(Preview):
         r = self.reach_of(scenario, unit)
         mc = check_move(scenario, unit, target, r)
         lab = scenario.map.label
-        made = self._items
-        if made is None or made[0] is not r or made[1] != (unit.at, display_name(unit)):
-            made = self._items = (r, (unit.at, display_name(unit)), self._reach_items(scenario, unit, r))
+        made = self._reach_layer(scenario, unit, r)
         items = list(made[2])
         parts = [mc.reason]
         if mc.path:
@@ -213,7 +222,8 @@ class AcwMovePreview(Preview):
                         for a in attacks],
         }
         self._update_plot()
-        return Overlay(tuple(items), message="; ".join(parts), ok=mc.ok, details=details, summary=mc.reason)
+        return Overlay(tuple(items), message="; ".join(parts), ok=mc.ok, details=details, summary=mc.reason,
+                       layer_key=made, layer_count=len(made[2]))
 
     def apply(self, scenario: Scenario, unit: Unit, target: Cell, waypoint: Cell | None = None) -> MoveOrder | None:
         mc = check_move(scenario, unit, target, self.reach_of(scenario, unit))

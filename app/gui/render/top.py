@@ -1,5 +1,7 @@
 """The renderer's top pass: places, unit counters, the selected unit and
-overlays, painted fresh every frame over the cached base pass.
+overlays, painted fresh every frame over the cached base pass (the overlays
+through :class:`~app.gui.render.marks.OverlayPainter`, which batches their
+marks and caches the part that does not follow the mouse).
 
 :class:`TopPass` is a mixin of :class:`~app.gui.render.base.MapRenderer`
 (which sets the attributes annotated below); it is kept apart so each file
@@ -14,14 +16,15 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen
 
-from app.gui.overlay import CellMark, EdgeMark, Marker, Overlay, PathLine
-from engine.grids import Cell, Layout, SquareLayout
+from app.gui.overlay import Overlay
+from engine.grids import Cell, Layout
 from engine.model import Scenario, Unit
 
 from . import style
+from .marks import OverlayPainter
 from .spent import SPENT_OPACITY, spent_units
 
 
@@ -64,8 +67,10 @@ class TopPass:
             self._paint_place_names(p, zoom, cols, rows)
         if "units" in layers and px >= style.COUNTER_MIN_PX:
             self._paint_units(p, zoom, cols, rows, selected)
-        for ov in overlays:
-            self._paint_overlay(p, zoom, ov)
+        if overlays:
+            op = self.overlay_painter()
+            for ov in overlays:
+                op.paint(p, zoom, ov, scene, cols, rows)
         p.restore()
 
     def _places_in(self, cols: range, rows: range) -> list[tuple[Cell, Any]]:
@@ -191,124 +196,12 @@ class TopPass:
 
     # -- overlays --------------------------------------------------------
 
-    def _poly(self, cell: Cell, zoom: float) -> QPolygonF:
-        return QPolygonF([QPointF(x * zoom, y * zoom) for x, y in self.layout.corners(cell)])
-
-    def _paint_overlay(self, p: QPainter, zoom: float, ov: Overlay) -> None:
-        px = self.cell_px(zoom)
-        # a march checks hundreds of squares: per cell mark only the shape is
-        # drawn; colours and pens are made once per look and set only when
-        # the look changes; on a square grid the cell is drawn as a rectangle
-        # through the same corner points (Qt paints the same pixels as the
-        # polygon, at less than half the cost)
-        square = self.layout.size if isinstance(self.layout, SquareLayout) else None
-        looks: dict[tuple[str | None, str | None, float], tuple[Any, Any]] = {}
-        look: tuple[str | None, str | None, float] | None = None
-        for it in ov.items:
-            if isinstance(it, CellMark):
-                key = (it.fill, it.outline, it.width)
-                if key != look:
-                    made = looks.get(key)
-                    if made is None:
-                        made = looks[key] = (
-                            style.qcolor(it.fill) if it.fill else Qt.BrushStyle.NoBrush,
-                            QPen(style.qcolor(it.outline), it.width, Qt.PenStyle.SolidLine,
-                                 Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
-                            if it.outline else Qt.PenStyle.NoPen)
-                    p.setBrush(made[0])
-                    p.setPen(made[1])
-                    look = key
-                if square is not None:  # QRectF keeps x, y, width, height: these are its own sums
-                    x, y = it.cell.col * square, it.cell.row * square
-                    x0, y0 = x * zoom, y * zoom
-                    p.drawRect(QRectF(x0, y0, (x + square) * zoom - x0, (y + square) * zoom - y0))
-                else:
-                    p.drawPolygon(self._poly(it.cell, zoom))
-                if it.text and px >= 12:
-                    x, y = self.layout.center(it.cell)
-                    self._halo_text(p, QPointF(x * zoom, y * zoom), it.text, int(min(18, max(8, px * 0.28))),
-                                    style.qcolor(it.outline or "#111111"))
-                    look = None  # the text set its own pen and brush
-                continue
-            look = None
-            if isinstance(it, PathLine):
-                if len(it.cells) < 2:
-                    continue
-                poly = QPolygonF([self._pt(self.layout.center(c), zoom) for c in it.cells])
-                p.setBrush(Qt.BrushStyle.NoBrush)
-                p.setPen(QPen(QColor(255, 255, 255, 170), it.width + 2.5, Qt.PenStyle.SolidLine,
-                              Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
-                p.drawPolyline(poly)
-                pen = QPen(style.qcolor(it.color), it.width, Qt.PenStyle.DashLine if it.dashed else Qt.PenStyle.SolidLine,
-                           Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
-                p.setPen(pen)
-                p.drawPolyline(poly)
-            elif isinstance(it, EdgeMark):
-                try:
-                    a, b = self.layout.edge_segment(it.edge)
-                except ValueError:
-                    a, b = self.layout.center(it.edge.a), self.layout.center(it.edge.b)
-                p.setPen(QPen(style.qcolor(it.color), it.width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-                p.drawLine(self._pt(a, zoom), self._pt(b, zoom))
-            elif isinstance(it, Marker):
-                self._paint_marker(p, zoom, it)
-
-    def _paint_marker(self, p: QPainter, zoom: float, it: Marker) -> None:
-        x, y = self.layout.center(it.cell)
-        c = QPointF(x * zoom, y * zoom)
-        r = max(3.0, it.size * self.cell_px(zoom) / 2)
-        colour = style.qcolor(it.color)
-        outline = QPen(QColor(20, 20, 20, 220), max(1.0, r * 0.12), Qt.PenStyle.SolidLine,
-                       Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
-        p.setPen(outline)
-        p.setBrush(colour)
-        if it.shape == "circle":
-            p.drawEllipse(c, r, r)
-        elif it.shape == "square":
-            p.drawRect(QRectF(c.x() - r * 0.85, c.y() - r * 0.85, r * 1.7, r * 1.7))
-        elif it.shape == "diamond":
-            p.drawPolygon(QPolygonF([QPointF(c.x(), c.y() - r), QPointF(c.x() + r, c.y()),
-                                     QPointF(c.x(), c.y() + r), QPointF(c.x() - r, c.y())]))
-        elif it.shape == "star":
-            pts = []
-            for i in range(10):
-                rad = r if i % 2 == 0 else r * 0.45
-                a = math.radians(-90 + 36 * i)
-                pts.append(QPointF(c.x() + rad * math.cos(a), c.y() + rad * math.sin(a)))
-            p.drawPolygon(QPolygonF(pts))
-        else:  # cross
-            w = max(2.0, r * 0.35)
-            d = r * 0.8
-            segs = [QLineF(c.x() - d, c.y() - d, c.x() + d, c.y() + d), QLineF(c.x() - d, c.y() + d, c.x() + d, c.y() - d)]
-            p.setPen(QPen(QColor(20, 20, 20, 220), w + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-            p.drawLines(segs)
-            p.setPen(QPen(colour, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-            p.drawLines(segs)
-        if it.text:
-            self._halo_text(p, QPointF(c.x(), c.y() + r + 7), it.text, int(min(16, max(8, r * 0.9))), QColor("#111111"))
-
-    def _halo_text(self, p: QPainter, at: QPointF, text: str, size: int, colour: QColor) -> None:
-        # the glyph outlines of a text are laid out once per text and size
-        # (a march writes the same "T/U" and "U" on hundreds of squares)
-        shaped = _HALO_PATHS.get((text, size))
-        if shaped is None:
-            font = QFont()
-            font.setPixelSize(size)
-            font.setBold(True)
-            shaped = QPainterPath()
-            shaped.addText(0, 0, font, text)
-            if len(_HALO_PATHS) >= 256:
-                _HALO_PATHS.clear()
-            _HALO_PATHS[(text, size)] = shaped
-        br = shaped.boundingRect()
-        path = shaped.translated(at.x() - br.center().x(), at.y() - br.center().y())
-        p.strokePath(path, QPen(QColor(255, 255, 255, 220), 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
-                                Qt.PenJoinStyle.RoundJoin))
-        p.fillPath(path, colour)
-
-
-_HALO_PATHS: dict[tuple[str, int], QPainterPath] = {}
-"""Text outlines by text and pixel size, for :meth:`TopPass._halo_text`."""
+    def overlay_painter(self) -> OverlayPainter:
+        """The overlay painter of this renderer (with its cached layer)."""
+        op: OverlayPainter | None = self.__dict__.get("_overlay_painter")
+        if op is None:
+            op = self._overlay_painter = OverlayPainter(self)
+        return op
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,329 @@
+"""Painting a preview's :class:`~app.gui.overlay.Overlay` fast enough to
+follow the mouse (issue 19: hover to painted frame within 8 ms).
+
+:class:`OverlayPainter` is what the top pass (:mod:`app.gui.render.top`)
+calls for every overlay.  It draws the same pixels as one shape per item
+would, at a cost that does not grow with the items the frame cannot see:
+
+* cell marks outside the painted rectangle are skipped; a run of cell marks
+  is drawn grouped by look (one brush and pen set per look, square cells of
+  a look in one ``drawRects`` call);
+* the text of a mark or marker is a sprite made once per text, size and
+  colour (the glyph outlines with their white halo), not a text path
+  stroked and filled again on every frame; all the texts of a run are
+  drawn after its shapes, so a neighbour's translucent fill never covers
+  part of a text wider than its cell;
+* the items an overlay marks as not changing with the mouse
+  (``Overlay.layer_count`` items under ``Overlay.layer_key``, e.g. the ACW
+  reach) are painted once per key and zoom into an image of their scene
+  rectangle around what is on screen, and blitted afterwards.
+
+:func:`overlay_scene_rect` bounds what an overlay paints, in scene pixels,
+so the canvas repaints only the old and new overlay's area on a hover.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
+
+from app.gui.overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine
+from engine.grids import Cell, SquareLayout
+
+from . import style
+
+if TYPE_CHECKING:
+    from .top import TopPass
+
+LAYER_MARGIN = 384
+"""Scene pixels the cached layer reaches beyond the view on each side, so a
+short scroll reuses it."""
+LAYER_MAX_PIXELS = 6_000_000
+"""A layer larger than this (a huge reach at a close zoom) is not cached:
+its items are drawn directly."""
+TEXT_MIN_PX = 12
+"""Cells smaller than this (screen pixels) get no mark text."""
+
+_SPRITES: OrderedDict[tuple[str, int, int], tuple[QImage, float, float]] = OrderedDict()
+"""Halo text sprites by text, pixel size and colour: the image and the
+point in it that lands on the text's anchor."""
+
+
+def text_size(px: float) -> int:
+    """Pixel size of a cell mark's text in a cell ``px`` screen pixels wide."""
+    return int(min(18, max(8, px * 0.28)))
+
+
+def halo_sprite(text: str, size: int, colour: QColor) -> tuple[QImage, float, float]:
+    """``text`` in bold at ``size`` pixels, filled with ``colour`` over a
+    white halo, and the image point of the text's centre."""
+    key = (text, size, colour.rgba())
+    made = _SPRITES.get(key)
+    if made is not None:
+        _SPRITES.move_to_end(key)
+        return made
+    font = QFont()
+    font.setPixelSize(size)
+    font.setBold(True)
+    path = QPainterPath()
+    path.addText(0, 0, font, text)
+    br = path.boundingRect()
+    pad = 3
+    img = QImage(math.ceil(br.width()) + 2 * pad, math.ceil(br.height()) + 2 * pad,
+                 QImage.Format.Format_ARGB32_Premultiplied)
+    img.fill(Qt.GlobalColor.transparent)
+    q = QPainter(img)
+    q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    q.translate(pad - br.x(), pad - br.y())
+    q.strokePath(path, QPen(QColor(255, 255, 255, 220), 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                            Qt.PenJoinStyle.RoundJoin))
+    q.fillPath(path, colour)
+    q.end()
+    made = (img, pad + br.width() / 2, pad + br.height() / 2)
+    _SPRITES[key] = made
+    if len(_SPRITES) > 512:
+        _SPRITES.popitem(last=False)
+    return made
+
+
+def _cells_of(it: Item) -> Sequence[Cell]:
+    if isinstance(it, PathLine):
+        return it.cells
+    if isinstance(it, EdgeMark):
+        return (it.edge.a, it.edge.b)
+    return (it.cell,)
+
+
+def overlay_scene_rect(r: TopPass, zoom: float, ov: Overlay, items: Sequence[Item] | None = None) -> QRect | None:
+    """Scene pixels (map coordinates times ``zoom``) holding everything
+    ``items`` (default: all of ``ov``'s) paint: the cells they name, one
+    cell and a text's height around them; ``None`` when they paint nothing."""
+    its = ov.items if items is None else items
+    c0 = r0 = math.inf
+    c1 = r1 = -math.inf
+    for it in its:
+        for c in _cells_of(it):
+            col, row = c.col, c.row
+            if col < c0:
+                c0 = col
+            if col > c1:
+                c1 = col
+            if row < r0:
+                r0 = row
+            if row > r1:
+                r1 = row
+    if c0 == math.inf:
+        return None
+    lay = r.layout
+    xs, ys = [], []
+    for col in (int(c0), int(c1)):
+        for row in (int(r0), int(r0) + 1, int(r1) - 1, int(r1)):  # hex columns shift every other row/column
+            x, y = lay.center(Cell(col, row))
+            xs.append(x)
+            ys.append(y)
+    for row in (int(r0), int(r1)):
+        for col in (int(c0) + 1, int(c1) - 1):
+            x, y = lay.center(Cell(col, row))
+            xs.append(x)
+            ys.append(y)
+    pad = r.cell_px(zoom) * 1.1 + 30  # a cell's half and a marker's text below it, line widths
+    x0, x1 = min(xs) * zoom - pad, max(xs) * zoom + pad
+    y0, y1 = min(ys) * zoom - pad, max(ys) * zoom + pad
+    return QRect(math.floor(x0), math.floor(y0), math.ceil(x1 - x0) + 1, math.ceil(y1 - y0) + 1)
+
+
+class OverlayPainter:
+    """Paints overlays for one renderer; holds its cached layer."""
+
+    def __init__(self, r: TopPass) -> None:
+        self.r = r
+        self._layer: tuple[object, int, float, QRect, QRect, QImage | None] | None = None
+        """The cached layer (see :meth:`_render_layer`)."""
+        self.layer_renders = 0
+        """How many times a layer was painted (tests read it)."""
+
+    def clear(self) -> None:
+        """Forget the cached layer (the renderer's look changed)."""
+        self._layer = None
+
+    # -- whole overlays -----------------------------------------------------------
+
+    def paint(self, p: QPainter, zoom: float, ov: Overlay, scene: QRectF, cols: range, rows: range) -> None:
+        """Paint ``ov``; ``p`` is translated to scene pixels, ``scene`` is the
+        scene rectangle being painted and ``cols`` x ``rows`` the cells it
+        shows (with a margin)."""
+        items = ov.items
+        n = ov.layer_count if ov.layer_key is not None else 0
+        n = max(0, min(n, len(items)))
+        if n:
+            self._paint_layer(p, zoom, ov, n, scene, cols, rows)
+        self.paint_items(p, zoom, items[n:] if n else items, cols, rows)
+
+    def _paint_layer(self, p: QPainter, zoom: float, ov: Overlay, n: int, scene: QRectF,
+                     cols: range, rows: range) -> None:
+        want = scene.toAlignedRect()
+        c = self._layer
+        if c is None or c[0] is not ov.layer_key or c[1] != n or c[2] != zoom or not c[3].contains(want):
+            c = self._layer = self._render_layer(zoom, ov, n, want)
+        at, img = c[4], c[5]
+        if img is None:  # too large to cache
+            self.paint_items(p, zoom, ov.items[:n], cols, rows)
+        elif not img.isNull():
+            p.drawImage(QPointF(at.x(), at.y()), img)
+
+    def _render_layer(self, zoom: float, ov: Overlay, n: int, want: QRect
+                      ) -> tuple[object, int, float, QRect, QRect, QImage | None]:
+        """The layer of the first ``n`` items around scene rect ``want``:
+        key, count, zoom, the scene rect it is complete for, where its image
+        goes and the image (empty: nothing there; None: too large)."""
+        items = ov.items[:n]
+        self.layer_renders += 1
+        covers = want.adjusted(-LAYER_MARGIN, -LAYER_MARGIN, LAYER_MARGIN, LAYER_MARGIN)
+        bounds = overlay_scene_rect(self.r, zoom, ov, items)
+        area = QRect() if bounds is None else bounds.intersected(covers)
+        if area.isEmpty():
+            return (ov.layer_key, n, zoom, covers, area, QImage())
+        if area.width() * area.height() > LAYER_MAX_PIXELS:
+            return (ov.layer_key, n, zoom, QRect(), area, None)
+        img = QImage(area.width(), area.height(), QImage.Format.Format_ARGB32_Premultiplied)
+        img.fill(Qt.GlobalColor.transparent)
+        q = QPainter(img)
+        q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        q.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        q.translate(-area.x(), -area.y())
+        cols, rows = self.r.cell_ranges(zoom, QRectF(area), pad=2)
+        self.paint_items(q, zoom, items, cols, rows)
+        q.end()
+        return (ov.layer_key, n, zoom, covers, area, img)
+
+    # -- items --------------------------------------------------------------------
+
+    def paint_items(self, p: QPainter, zoom: float, items: Sequence[Item], cols: range, rows: range) -> None:
+        """Paint ``items`` in order; a run of cell marks is painted grouped
+        by look (in the order each look first appears in the run: the marks
+        of one look in one call), then the run's texts; marks on cells
+        outside ``cols`` x ``rows`` are skipped."""
+        r = self.r
+        px = r.cell_px(zoom)
+        square = r.layout.size if isinstance(r.layout, SquareLayout) else None
+        c0, c1, r0, r1 = cols.start, cols.stop, rows.start, rows.stop
+        with_text = px >= TEXT_MIN_PX
+        tsize = text_size(px)
+        looks: dict[tuple[str | None, str | None, float], list[Any]] = {}
+        texts: list[tuple[float, float, str, str | None]] = []
+
+        def flush() -> None:
+            for (fill, outline, width), shapes in looks.items():
+                p.setBrush(style.qcolor(fill) if fill else Qt.BrushStyle.NoBrush)
+                p.setPen(QPen(style.qcolor(outline), width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                              Qt.PenJoinStyle.RoundJoin) if outline else Qt.PenStyle.NoPen)
+                if square is not None:
+                    p.drawRects(shapes)
+                else:
+                    for poly in shapes:
+                        p.drawPolygon(poly)
+            looks.clear()
+            for x, y, text, outline in texts:
+                self._text(p, x, y, text, tsize, style.qcolor(outline or "#111111"))
+            texts.clear()
+
+        for it in items:
+            if isinstance(it, CellMark):
+                cell = it.cell
+                col, row = cell.col, cell.row
+                if not (c0 <= col < c1 and r0 <= row < r1):
+                    continue
+                key = (it.fill, it.outline, it.width)
+                shapes = looks.get(key)
+                if shapes is None:
+                    shapes = looks[key] = []
+                if square is not None:  # QRectF keeps x, y, width, height: these are its own sums
+                    x, y = col * square, row * square
+                    x0, y0 = x * zoom, y * zoom
+                    shapes.append(QRectF(x0, y0, (x + square) * zoom - x0, (y + square) * zoom - y0))
+                else:
+                    shapes.append(self._poly(cell, zoom))
+                if it.text and with_text:
+                    x, y = r.layout.center(cell)
+                    texts.append((x * zoom, y * zoom, it.text, it.outline))
+                continue
+            if looks or texts:
+                flush()
+            if isinstance(it, PathLine):
+                self._path(p, zoom, it)
+            elif isinstance(it, EdgeMark):
+                self._edge(p, zoom, it)
+            elif isinstance(it, Marker):
+                self._marker(p, zoom, it)
+        flush()
+
+    def _poly(self, cell: Cell, zoom: float) -> QPolygonF:
+        return QPolygonF([QPointF(x * zoom, y * zoom) for x, y in self.r.layout.corners(cell)])
+
+    def _text(self, p: QPainter, x: float, y: float, text: str, size: int, colour: QColor) -> None:
+        img, cx, cy = halo_sprite(text, size, colour)
+        p.drawImage(QPointF(round(x - cx), round(y - cy)), img)
+
+    def _path(self, p: QPainter, zoom: float, it: PathLine) -> None:
+        if len(it.cells) < 2:
+            return
+        lay = self.r.layout
+        poly = QPolygonF([QPointF(x * zoom, y * zoom) for x, y in (lay.center(c) for c in it.cells)])
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(QPen(QColor(255, 255, 255, 170), it.width + 2.5, Qt.PenStyle.SolidLine,
+                      Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+        p.drawPolyline(poly)
+        p.setPen(QPen(style.qcolor(it.color), it.width, Qt.PenStyle.DashLine if it.dashed else Qt.PenStyle.SolidLine,
+                      Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+        p.drawPolyline(poly)
+
+    def _edge(self, p: QPainter, zoom: float, it: EdgeMark) -> None:
+        lay = self.r.layout
+        try:
+            a, b = lay.edge_segment(it.edge)
+        except ValueError:
+            a, b = lay.center(it.edge.a), lay.center(it.edge.b)
+        p.setPen(QPen(style.qcolor(it.color), it.width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        p.drawLine(QPointF(a[0] * zoom, a[1] * zoom), QPointF(b[0] * zoom, b[1] * zoom))
+
+    def _marker(self, p: QPainter, zoom: float, it: Marker) -> None:
+        x, y = self.r.layout.center(it.cell)
+        c = QPointF(x * zoom, y * zoom)
+        r = max(3.0, it.size * self.r.cell_px(zoom) / 2)
+        colour = style.qcolor(it.color)
+        p.setPen(QPen(QColor(20, 20, 20, 220), max(1.0, r * 0.12), Qt.PenStyle.SolidLine,
+                      Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
+        p.setBrush(colour)
+        if it.shape == "circle":
+            p.drawEllipse(c, r, r)
+        elif it.shape == "square":
+            p.drawRect(QRectF(c.x() - r * 0.85, c.y() - r * 0.85, r * 1.7, r * 1.7))
+        elif it.shape == "diamond":
+            p.drawPolygon(QPolygonF([QPointF(c.x(), c.y() - r), QPointF(c.x() + r, c.y()),
+                                     QPointF(c.x(), c.y() + r), QPointF(c.x() - r, c.y())]))
+        elif it.shape == "star":
+            pts = []
+            for i in range(10):
+                rad = r if i % 2 == 0 else r * 0.45
+                a = math.radians(-90 + 36 * i)
+                pts.append(QPointF(c.x() + rad * math.cos(a), c.y() + rad * math.sin(a)))
+            p.drawPolygon(QPolygonF(pts))
+        else:  # cross
+            w = max(2.0, r * 0.35)
+            d = r * 0.8
+            segs = [QLineF(c.x() - d, c.y() - d, c.x() + d, c.y() + d),
+                    QLineF(c.x() - d, c.y() + d, c.x() + d, c.y() - d)]
+            p.setPen(QPen(QColor(20, 20, 20, 220), w + 2, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.drawLines(segs)
+            p.setPen(QPen(colour, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            p.drawLines(segs)
+        if it.text:
+            self._text(p, c.x(), c.y() + r + 7, it.text, int(min(16, max(8, r * 0.9))), QColor("#111111"))
+
+
+__all__ = ["OverlayPainter", "halo_sprite", "overlay_scene_rect", "text_size"]
