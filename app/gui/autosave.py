@@ -23,6 +23,16 @@ and :attr:`Recovery.problems` saying what was wrong.  Nothing here deletes
 an autosave a person has not been shown: only :meth:`Recovery.discard`
 (the person's choice) and the window's own normal save or close do.
 
+**Every step is logged between whole writes.**  A whole write takes about
+a second on a 1000 x 1000 map, so between two of them each undo step (its
+engine edit records, carried out or taken back) is appended to
+``<key>.steps`` before it is carried out (:mod:`app.gui.step_log`); the
+log is started again after each whole write.  The first edit of a document
+that matches its file starts the log on that file (no whole write at all);
+a change that is not an undo step of edit records (a game order, a
+recovered or replaced map) gets a whole write at once.  Recovery loads the
+autosave (or the map's file) and replays the log, so a crash loses no edit.
+
 **Any name can be written.**  Lone surrogates (a name read from a file
 with broken UTF-16 pairs) are written as JSON ``\\udXXX`` escapes, which load
 back to the same string.
@@ -39,6 +49,7 @@ import hashlib
 import json
 import math
 import os
+import pickle
 import re
 import socket
 import sys
@@ -55,6 +66,7 @@ from engine.io import OutputError, write_text_atomic
 from engine.territory import TerritoryScenario
 
 from .document_base import DocumentBase
+from .step_log import StepLog, StepLogError, file_digest, read_log, replay, sha256_of
 
 INTERVAL_MS = 60_000
 """How often unsaved work is written (milliseconds)."""
@@ -118,6 +130,14 @@ class FileLock:
     @property
     def held(self) -> bool:
         return self._handle is not None
+
+    def __del__(self) -> None:
+        # dropped without release (its window was never closed, as in a
+        # test): close the file, which frees the lock, as the end of the
+        # process would
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            handle.close()
 
     def release(self, remove: bool = False) -> None:
         """Free the lock (and delete its file with ``remove``)."""
@@ -269,6 +289,43 @@ class Recovery:
     def lock(self) -> Path:
         return self.data.with_name(f"{self.key}.lock")
 
+    @property
+    def steps(self) -> Path:
+        """The edit log written since the last whole autosave."""
+        return self.data.with_name(f"{self.key}.steps")
+
+    def load(self) -> tuple[Any, list[str]]:
+        """The work as it was when the process ended: the autosave (or, when
+        the log started on the map's own file, that file) with the edit
+        log's steps replayed; and notes on what was replayed or left out.
+        Raises :class:`~engine.io.ScenarioError`, ``OSError`` or
+        ``ValueError`` naming what cannot be read."""
+        from engine.io import load_any
+
+        notes: list[str] = []
+        log = None
+        if self.steps.exists():
+            try:
+                log = read_log(self.steps)
+            except StepLogError as e:
+                notes.append(f"{e}: edits made after the last autosave are lost")
+        if self.data.exists():
+            scenario = load_any(self.data)
+            if log is not None and log.base["base"] == "autosave" and log.base.get("sha256") == file_digest(self.data):
+                _replay(scenario, log, self.steps, notes)
+            return scenario, notes
+        if log is None:
+            raise ValueError(f"{self.data.name} is missing and there is no edit log to recover from")
+        path = log.base.get("path")
+        if log.base["base"] != "file" or not isinstance(path, str):
+            raise ValueError(f"{self.steps.name}: the autosave its edits apply to ({self.data.name}) is missing")
+        if file_digest(path) != log.base.get("sha256"):
+            raise ValueError(f"{path} changed (or is gone) since these edits were made; the {len(log.steps)} "
+                             f"logged edit(s) cannot be replayed on it (kept in {self.steps})")
+        scenario = load_any(path)
+        _replay(scenario, log, self.steps, notes)
+        return scenario, notes
+
     def describe(self) -> str:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
         what = f"'{printable(self.name)}'" + (f" ({printable(self.original)})" if self.original else " (never saved)")
@@ -276,11 +333,25 @@ class Recovery:
 
     def discard(self) -> None:
         """Delete the autosave (only ever on the person's choice)."""
-        for p in (self.data, self.meta, self.lock):
+        for p in (self.data, self.meta, self.steps, self.lock):
             try:
                 p.unlink()
             except FileNotFoundError:
                 pass
+
+
+def _replay(scenario: Any, log: Any, path: Path, notes: list[str]) -> None:
+    """Replay a read log on ``scenario`` (raising ``ValueError`` naming the
+    log when a step does not fit), noting what it did."""
+    try:
+        replay(scenario, log.steps)
+    except Exception as e:  # noqa: BLE001 — a step that does not fit its base is named, never a traceback
+        raise ValueError(f"{path.name}: a logged edit does not fit the work it follows ({type(e).__name__}: {e})") \
+            from None
+    notes.extend(log.notes)
+    if log.steps:
+        n = len(log.steps)
+        notes.append(f"{n} edit{'s' if n != 1 else ''} made after the last autosave replayed from {path.name}")
 
 
 def _read_meta(meta: Path, data: Path) -> tuple[str | None, str, float, str | None, tuple[str, ...]]:
@@ -288,8 +359,8 @@ def _read_meta(meta: Path, data: Path) -> tuple[str | None, str, float, str | No
     anything: what cannot be read falls back to the key and file time."""
     key = data.name[: -len(".json")]
     try:
-        fallback_time = data.stat().st_mtime
-    except OSError:
+        fallback_time = max(p.stat().st_mtime for p in (data, data.with_name(f"{key}.steps")) if p.exists())
+    except (OSError, ValueError):
         fallback_time = 0.0
     if not meta.exists():
         return None, key, fallback_time, None, (f"{meta.name} is missing: name and original file unknown",)
@@ -329,9 +400,13 @@ def find_recoveries(state_dir: Path | None = None) -> list[Recovery]:
     is free (or missing).  Never deletes anything."""
     folder = (state_dir or default_state_dir()) / "autosave"
     out = []
-    for data in folder.glob("*.json") if folder.is_dir() else []:
-        if data.name.endswith(".meta.json") or not data.is_file():
-            continue
+    found = [p for p in folder.glob("*.json") if not p.name.endswith(".meta.json") and p.is_file()] \
+        if folder.is_dir() else []
+    # an edit log started on the map's own file has no whole autosave yet
+    found += [p.with_name(p.name[: -len(".steps")] + ".json") for p in folder.glob("*.steps")
+              if p.is_file() and not p.with_name(p.name[: -len(".steps")] + ".json").exists()] \
+        if folder.is_dir() else []
+    for data in found:
         key = data.name[: -len(".json")]
         if key in Autosave.live_keys:
             continue
@@ -360,19 +435,104 @@ class Autosave(QObject):
         self.data_path = self.folder / f"{self.key}.json"
         self.meta_path = self.folder / f"{self.key}.meta.json"
         self.lock_path = self.folder / f"{self.key}.lock"
+        self.steps_path = self.folder / f"{self.key}.steps"
         self._lock: FileLock | None = None
+        self._log: StepLog | None = None
+        self._flush_due = False
+        self._log_failed = False
         self._revision = 0
         self._written = 0
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.save_now)
         self.timer.start()
-        document.edited.connect(self._bump)
-        document.scenarioReplaced.connect(self._bump)
+        document.edited.connect(self._edited)
+        document.scenarioReplaced.connect(self._replaced)
         document.modifiedChanged.connect(self._modified)
+        document.stepping.connect(self._step)
 
-    def _bump(self, *_: object) -> None:
+    def _edited(self, *_: object) -> None:
         self._revision += 1
+        if not self.document.in_step:
+            self._unlogged()
+
+    def _replaced(self, *_: object) -> None:
+        self._revision += 1
+        self._unlogged()
+
+    def _unlogged(self) -> None:
+        """The work changed other than by a logged step: stop the log (it
+        no longer describes the work; it stays on disk, with the work it
+        describes, until the whole write replaces both) and write the whole
+        work as soon as control returns to the event loop (once, however
+        many signals the change sent)."""
+        self._close_log()
+        if not self._flush_due:
+            self._flush_due = True
+            QTimer.singleShot(0, self._flush)
+
+    def _flush(self) -> None:
+        self._flush_due = False
+        if self._log is None:
+            self.save_now()
+
+    def _close_log(self) -> None:
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+
+    def _drop_log(self) -> None:
+        if self._log is not None:
+            self._log.close(remove=True)
+            self._log = None
+
+    def _step(self, kind: str, edits: object) -> None:
+        """Log one undo step before the document carries it out.  When the
+        log cannot be written (a full disk), it stops, keeping the steps
+        already in it, until the timer's next whole write succeeds; work is
+        never interrupted."""
+        if self._log_failed:
+            return
+        try:
+            if self._log is None:
+                self._start_log()
+            if self._log is not None:
+                self._log.append(kind, edits)  # type: ignore[arg-type]
+        except (OSError, OutputError, ValueError, TypeError, AttributeError, pickle.PicklingError):
+            self._close_log()
+            self._log_failed = True
+
+    def _start_log(self) -> None:
+        """Start the edit log: on the map's file when the document still
+        matches it, else on a whole autosave written now."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._hold()
+        path = self.document.path
+        digest = file_digest(path) if path and not self.document.is_modified() else None
+        if path and digest is not None:
+            self._write_meta()
+            self._log = StepLog.start(self.steps_path, {"base": "file", "path": os.path.abspath(path),
+                                                        "sha256": digest})
+        else:
+            self._write_whole()
+
+    def _write_meta(self) -> None:
+        _write(self.meta_path, json.dumps({
+            "pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
+            "kind": map_kind(self.document.scenario), "time": time.time()}))
+
+    def _write_whole(self) -> None:
+        """Write the whole work, then start the edit log on it.  The old
+        log stays on disk until the new one replaces it: a kill between the
+        two writes leaves the new whole work (the old log no longer matches
+        it and is ignored) or the old work and its log, never less."""
+        self._close_log()
+        text = json_safe_text(self.document.text())
+        write_text_atomic(self.data_path, text)
+        self._write_meta()
+        self._log = StepLog.start(self.steps_path, {"base": "autosave",
+                                                    "sha256": sha256_of(text.encode("utf-8"))})
+        self._written = self._revision
 
     def _modified(self, modified: bool) -> None:
         if not modified:
@@ -394,23 +554,26 @@ class Autosave(QObject):
         if not self.document.is_modified():
             self.remove()
             return False
-        if self._written == self._revision and self.data_path.exists():
+        if self._written == self._revision and (self.data_path.exists() or self._log is not None):
+            if self._log is not None:
+                try:
+                    self._log.sync()
+                except OSError:
+                    pass
             return False
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._hold()
-            _write(self.data_path, self.document.text())
-            _write(self.meta_path, json.dumps({
-                "pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
-                "kind": map_kind(self.document.scenario), "time": time.time()}))
+            self._write_whole()
         except (OSError, OutputError, ValueError):
             return False
-        self._written = self._revision
+        self._log_failed = False
         return True
 
     def remove(self) -> None:
         """Forget the autosave (work saved or deliberately discarded)."""
-        for p in (self.data_path, self.meta_path):
+        self._drop_log()
+        for p in (self.data_path, self.meta_path, self.steps_path):
             try:
                 p.unlink()
             except OSError:
@@ -430,6 +593,9 @@ class Autosave(QObject):
         """Stop without removing anything (what a crash leaves behind: the
         files stay, the lock is freed; tests use it to simulate one)."""
         self.timer.stop()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
         if self._lock is not None:
             self._lock.release()
             self._lock = None

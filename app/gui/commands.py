@@ -68,17 +68,17 @@ class EditCommand(QUndoCommand):
             self.setText(text)
 
     def redo(self) -> None:
-        self.document.apply_edits(self.edits)
+        self.document.carry("apply", self.edits)
 
     def undo(self) -> None:
-        self.document.revert_edits(self.edits)
+        self.document.carry("revert", self.edits)
 
     def id(self) -> int:
         return int(MergeId.STROKE if self.stroke is not None else MergeId.NONE)
 
     def extend(self, edits: Sequence[Any]) -> None:
         """Carry out more edits of the same step (the next dab of a stroke)."""
-        self.document.apply_edits(edits)
+        self.document.carry("apply", edits)
         self.edits.extend(edits)
         self._name()
 

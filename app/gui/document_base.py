@@ -40,12 +40,18 @@ class DocumentBase(QObject):
     scenarioReplaced = Signal(object)
     modifiedChanged = Signal(bool)
     pathChanged = Signal(object)
+    stepping = Signal(str, object)
+    """An undo step is about to be carried out: ``"apply"`` or ``"revert"``
+    and its engine edit records (the autosave logs it first)."""
 
     def __init__(self, scenario: Any, path: str | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.scenario = scenario
         self.path: str | None = path
         self._stroke = 0
+        self.in_step = False
+        """Whether :meth:`carry` is carrying a step out (its ``edited``
+        signals are the step's; any other ``edited`` is an unlogged change)."""
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
 
@@ -121,6 +127,17 @@ class DocumentBase(QObject):
             self.pathChanged.emit(self.path)
         self.undo_stack.setClean()
         self.modifiedChanged.emit(False)
+
+    def carry(self, kind: str, edits: Sequence[Any]) -> None:
+        """Carry out (``"apply"``) or take back (``"revert"``) one undo
+        step's edit records, announcing it first on :attr:`stepping`: the
+        one path every :class:`~app.gui.commands.EditCommand` takes."""
+        self.stepping.emit(kind, edits)
+        self.in_step = True
+        try:
+            (self.apply_edits if kind == "apply" else self.revert_edits)(edits)
+        finally:
+            self.in_step = False
 
     # -- hooks -----------------------------------------------------------
     def apply_edits(self, edits: Sequence[Any]) -> None:

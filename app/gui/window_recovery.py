@@ -17,7 +17,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from engine.io import ScenarioError, load_any
+from engine.io import ScenarioError
 from engine.model import ModelError
 
 from .autosave import MapLocks, Recovery, describe_holder, find_recoveries, map_kind
@@ -106,12 +106,12 @@ class RecoveryMixin:
     def _recovery_row(self, rec: Recovery) -> RecoveryRow:
         """``rec`` read for the recovery list: its scenario, kind, problems."""
         try:
-            scenario = load_any(rec.data)
+            scenario, notes = rec.load()
         except ScenarioError as e:
             return RecoveryRow(rec, None, rec.kind, [str(p) for p in e.problems])
         except (ModelError, OSError, ValueError) as e:
             return RecoveryRow(rec, None, rec.kind, [str(e)])
-        return RecoveryRow(rec, scenario, map_kind(scenario))
+        return RecoveryRow(rec, scenario, map_kind(scenario), notes)
 
     def _recovery_window(self, scenario: Any) -> Any:
         """The window recovered ``scenario`` opens in: this one when it is

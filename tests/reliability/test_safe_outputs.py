@@ -10,7 +10,9 @@ file, checks it and renames it over the target.
   file whole and no temporary file; a failed check or rename in a Tiled
   export (map + tileset) leaves both old files;
 * the kill harness: writers killed with SIGKILL at random moments (scenario
-  save, ``render`` PNG and SVG, ``export-tiled``) leave every output file
+  save, ``render`` PNG and SVG, ``export-tiled``, ``import-triplea`` of a
+  generated 900-territory game; the autosave's own harness is in
+  ``test_edit_log.py``) leave every output file
   byte for byte the whole old or the whole new version.  Short form: 20 kills
   per writer; long form (``slow``): 60.
 """
@@ -306,8 +308,53 @@ def big(seed):
 small = pair()
 large = (big(1), big(2))
 
+def triplea_game(folder, which, n=30):
+    # a generated TripleA game of n x n land territories (square polygons)
+    # for import-triplea; the two versions differ in name and production
+    names = [f"T{r}-{c}" for r in range(n) for c in range(n)]
+    xml = ['<?xml version="1.0"?>', '<game>', f'<info name="Kill {which}" version="1"/>', '<map>']
+    xml += [f'<territory name="{t}"/>' for t in names]
+    for r in range(n):
+        for c in range(n):
+            if c + 1 < n:
+                xml.append(f'<connection t1="T{r}-{c}" t2="T{r}-{c + 1}"/>')
+            if r + 1 < n:
+                xml.append(f'<connection t1="T{r}-{c}" t2="T{r + 1}-{c}"/>')
+    xml += ['</map>', '<playerList>', '<player name="Reds" optional="false"/>',
+            '<player name="Blues" optional="false"/>', '<alliance player="Reds" alliance="Axis"/>',
+            '<alliance player="Blues" alliance="Allies"/>', '</playerList>', '<attachmentList>']
+    xml += [f'<attachment name="territoryAttachment" attachTo="{t}" javaClass="x.TerritoryAttachment" '
+            f'type="territory"><option name="production" value="{(i + which) % 7}"/></attachment>'
+            for i, t in enumerate(names)]
+    xml += ['</attachmentList>', '<initialize><ownerInitialize>']
+    xml += [f'<territoryOwner territory="{t}" owner="{"Reds" if i % 2 else "Blues"}"/>' for i, t in enumerate(names)]
+    xml += ['</ownerInitialize></initialize>', '</game>']
+    game = os.path.join(folder, f"game{which}.xml")
+    with open(game, "w", encoding="utf-8") as f:
+        f.write("\n".join(xml))
+    poly = os.path.join(folder, f"polygons{which}.txt")
+    with open(poly, "w", encoding="utf-8") as f:
+        for r in range(n):
+            for c in range(n):
+                x, y = c * 40, r * 40
+                f.write(f"T{r}-{c}  <  ({x},{y}) ({x + 40},{y}) ({x + 40},{y + 40}) ({x},{y + 40})  >\n")
+    return game, poly
+
+import tempfile
+from app.cli import main as adjutant
+games_dir = tempfile.mkdtemp(prefix="adjutant-kill-")
+games = [triplea_game(games_dir, 0), triplea_game(games_dir, 1)]
+
 def write(kind, which, path):
-    if kind == "save":
+    if kind == "triplea":
+        game, poly = games[which]
+        with open(os.devnull, "w") as null:
+            sys.stdout = null  # the command's summary; the harness reads this process's answers
+            try:
+                assert adjutant(["import-triplea", game, "--polygons", poly, "--out", path]) == 0
+            finally:
+                sys.stdout = sys.__stdout__
+    elif kind == "save":
         save_scenario(large[which], path)
     elif kind in ("png", "svg"):
         export.export_map(small[which], path, 40.0, labels=True)
@@ -334,7 +381,7 @@ for line in sys.stdin:
 """
 
 WRITERS = {"save": ("campaign.json",), "png": ("map.png",), "svg": ("map.svg",),
-           "tiled": ("map.tmx", "map-terrain.png")}
+           "tiled": ("map.tmx", "map-terrain.png"), "triplea": ("imported.json",)}
 
 
 class Zygote:
@@ -386,11 +433,17 @@ def _kill_harness(tmp_path: Path, kills: int) -> None:
             folder = tmp_path / kind
             folder.mkdir()
             refs = []
+            took = 0.0
             for which in (0, 1):
                 ref = tmp_path / f"ref-{kind}-{which}"
                 ref.mkdir()
+                start = time.monotonic()
                 assert zyg.ask(kind, str(which), ref / names[0]) == "done"
+                took = max(took, time.monotonic() - start)
                 refs.append({n: (ref / n).read_bytes() for n in names})
+            # kill within about two writes (at least 0.3 s), so kills land both
+            # between writes and inside them whatever a writer's speed
+            window = max(0.3, 2.5 * took)
             assert refs[0] != refs[1]
             for n in names:
                 (folder / n).write_bytes(refs[0][n])
@@ -398,7 +451,7 @@ def _kill_harness(tmp_path: Path, kills: int) -> None:
             interrupted = 0
             for k in range(kills):
                 pid = int(zyg.ask(kind, "loop", folder / names[0]))
-                time.sleep(rng.uniform(0.0, 0.3))
+                time.sleep(rng.uniform(0.0, window))
                 os.kill(pid, signal.SIGKILL)
                 _gone(pid)
                 for n in names:
