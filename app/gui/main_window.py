@@ -28,6 +28,7 @@ from engine.model import ModelError, Scenario
 from .autosave import INTERVAL_MS
 from .canvas import MapCanvas
 from .dialogs.new_map import NewMapDialog
+from .docks.combat import install as install_combat
 from .docks.history import HistoryView
 from .docks.inspector import InspectorPanel
 from .docks.layers import LayersPanel
@@ -87,6 +88,7 @@ class MainWindow(EditorWindow):
         self._connect()
         self._refresh_previews()
         self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
+        self.combat_panel = install_combat(self)  # ACW games: the Combat dock (docks/combat.py)
         self._start(autosave_ms)
 
     # ------------------------------------------------------------------
@@ -238,6 +240,8 @@ class MainWindow(EditorWindow):
 
     def _press(self, ev: Any) -> None:
         if replay_blocks(self):
+            return
+        if self.combat_panel.press(ev):  # a click on a retreat hex owed
             return
         if self.tool is not None and ev.button in ("left", "right"):
             self.tool.press(ev)

@@ -121,7 +121,18 @@ class TurnController(QObject):
         if g is None or not self.playing():
             return ""
         t = g.turn
+        over = self.outcome()
+        if over:
+            return f"Turn {t.turn} · game over: {over}"
         return f"Turn {t.turn} · {g.side_name(t.side)} to move · {t.phase} phase"
+
+    def outcome(self) -> str | None:
+        """How the game ended (a side's victory, from the rules system's
+        ``outcome`` hook, e.g. ACW's check at the end of every turn), or
+        ``None`` while it goes on."""
+        g = self.game()
+        hook = getattr(g.system, "outcome", None) if g is not None else None
+        return hook(self.document.scenario) if callable(hook) else None
 
     def acted(self) -> Mapping[str, list[str]]:
         """What each unit did this turn (``TurnState.acted``)."""
@@ -133,7 +144,7 @@ class TurnController(QObject):
         g = self.game()
         if g is None:
             raise ModelError("this scenario is not a game (its ruleset names no rules system)")
-        return g.check(order)
+        return g.check(post_order(g, order)[0])
 
     def give(self, order: Mapping[str, Any], text: str | None = None) -> tuple[bool, str]:
         """Give ``order`` for the side to move: carried out as one undo step
@@ -175,7 +186,8 @@ class TurnController(QObject):
         assert g is not None
         before = self._units()
         if kind == "give":
-            out = [g.give(order)]
+            given, time = post_order(g, order)
+            out = [g.give(given, time=time)]
         elif kind == "end_phase":
             out = g.end_phase()
         else:
@@ -211,7 +223,23 @@ class TurnController(QObject):
         self.changed.emit()
 
 
-__all__ = ["TurnController"]
+__all__ = ["TurnController", "post_order"]
+
+POST_TIME = "time"
+"""An order's post time, as ``adjutant orders`` reads it (``app/cli/orders.py``)."""
+
+
+def post_order(game: Game, order: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The order the game is given and the post's time, exactly as ``adjutant
+    orders`` splits them: the ``time`` key is the journal entry's time, and
+    it stays in the order only where the system takes its input from it (an
+    ACW attack: ``uses_post_time``).  So the editor's entries are the CLI's."""
+    raw = dict(order)
+    time = raw.get(POST_TIME)
+    uses = getattr(game.system, "uses_post_time", None)
+    if not (callable(uses) and uses(raw)):
+        raw.pop(POST_TIME, None)
+    return raw, time if isinstance(time, str) else None
 
 
 def install(window: Any) -> TurnController:
@@ -233,7 +261,13 @@ def install(window: Any) -> TurnController:
         if window.journal_panel.replaying is not None:
             window.journal_panel.go(None)
         why = turns.end(phase_only)
-        if why is not None:
+        combat = getattr(window, "combat_panel", None)
+        if why is not None and combat is not None and combat.owes():
+            combat.show_owed()  # the Combat dock comes to the front, on the combat or retreat owed
+            window.show_error("End Phase" if phase_only else "End Turn",
+                              "The turn cannot end yet: resolve what is owed in the Combat panel "
+                              "(Game > Combat).", [why])
+        elif why is not None:
             window.show_error("End Phase" if phase_only else "End Turn", why)
         else:
             window.statusBar().showMessage(turns.status(), 10000)
@@ -281,7 +315,7 @@ def install(window: Any) -> TurnController:
     if history is not None:
         window.tabifyDockWidget(history, window.dock_journal)
     menu_bar = window.menuBar()
-    game_menu = menu_bar.addMenu("&Game")
+    game_menu = window.game_menu = menu_bar.addMenu("&Game")
     game_menu.addActions([window.act_play, window.act_end_turn, window.act_end_phase])
     if hasattr(window, "act_give_plan"):
         game_menu.addAction(window.act_give_plan)

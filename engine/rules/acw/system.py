@@ -186,6 +186,15 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         """An attack's ``time`` is the rules' input (the result number), not only the post's stamp."""
         return kind_of(order) == "attack"
 
+    def outcome(self, scenario: Scenario) -> str | None:
+        """How the game ended: the victory found at the end of a turn
+        (``state.acw.victory``, ``docs/rules/acw.md``, "Turns and victory"),
+        or ``None`` while it goes on.  The editor shows it in the title and
+        status bars."""
+        from .orders import game_over
+
+        return game_over(scenario)
+
     def end_phase_refusal(self, scenario: Scenario, turn: Any) -> str | None:
         """Why the side to move may not end its move: a combat owed by a unit
         that entered a hex next to the enemy, a retreat owed, or the game is over."""
