@@ -10,6 +10,7 @@ mouse rests on them.  Colours are ``"#rrggbb"`` or ``"#rrggbbaa"`` strings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -27,6 +28,32 @@ class CellMark:
     text: str | None = None
     tooltip: str | None = None
     width: float = 2.0
+
+
+@dataclass(frozen=True)
+class CellMarks:
+    """Many cells marked alike (a march's checked squares), painted as one
+    batch: what a :class:`CellMark` per cell would show, without an object
+    per cell.  ``tooltip`` is shared; with ``label`` (the map's labelling)
+    each cell's tooltip starts with the cell's label (:meth:`tooltip_for`)."""
+
+    cells: tuple[Cell, ...]
+    fill: str | None = None
+    outline: str | None = None
+    text: str | None = None
+    tooltip: str | None = None
+    width: float = 2.0
+    label: Callable[[Cell], str] | None = None
+
+    def tooltip_for(self, cell: Cell) -> str | None:
+        """The tooltip of ``cell`` (one of ``cells``)."""
+        if self.tooltip is None or self.label is None:
+            return self.tooltip
+        return f"{self.label(cell)}: {self.tooltip}"
+
+    def mark(self, cell: Cell) -> CellMark:
+        """The :class:`CellMark` showing the same on ``cell``."""
+        return CellMark(cell, self.fill, self.outline, self.text, self.tooltip_for(cell), self.width)
 
 
 @dataclass(frozen=True)
@@ -62,7 +89,7 @@ class Marker:
     size: float = 0.5  # fraction of the cell size
 
 
-Item = CellMark | PathLine | EdgeMark | Marker
+Item = CellMark | CellMarks | PathLine | EdgeMark | Marker
 
 
 def counted(n: int, noun: str, plural: str | None = None) -> str:
@@ -122,6 +149,8 @@ class Overlay:
                 tips.append(it.tooltip)
             elif isinstance(it, PathLine) and cell in it.cells and it.tooltip:
                 tips.append(it.tooltip)
+            elif isinstance(it, CellMarks) and it.tooltip and cell in it.cells:
+                tips.append(it.tooltip_for(cell) or "")
         return "\n".join(dict.fromkeys(tips)) or None
 
 

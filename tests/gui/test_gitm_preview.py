@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from app.gui.overlay import CellMark, PathLine
+from app.gui.overlay import CellMark, CellMarks, PathLine
 from app.gui.previews import available
 from app.gui.previews.gitm import BLOCK_OUTLINE, GitmMarchPreview
 from engine.grids import Cell
@@ -29,7 +29,11 @@ def load(name: str) -> Any:
 
 
 def marks(ov: Any) -> dict[str, CellMark]:
-    return {NUM.label(i.cell): i for i in ov.items if isinstance(i, CellMark)}
+    """Every marked square's mark by label (a batch of squares marked alike,
+    CellMarks, counts as one CellMark per square)."""
+    out = {NUM.label(c): i.mark(c) for i in ov.items if isinstance(i, CellMarks) for c in i.cells}
+    out.update((NUM.label(i.cell), i) for i in ov.items if isinstance(i, CellMark))
+    return out
 
 
 def test_discovered_and_applies_only_to_gitm_square_maps() -> None:

@@ -31,7 +31,7 @@ from engine.grids import Cell, Edge
 from engine.model import NO_SIDE, Scenario
 from engine.territory import TerritoryScenario
 
-from ..overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine
+from ..overlay import CellMark, CellMarks, EdgeMark, Item, Marker, Overlay, PathLine
 from ..render import MapRenderer, renderer_for
 from ..render.counters import Counter, paint_counters
 from ..render.region import paint_region
@@ -154,6 +154,10 @@ class LegendPanel(QListWidget):
         first: dict[tuple[object, ...], Item] = {}
         if overlay is not None and r is not None:
             for it in overlay.items:
+                if isinstance(it, CellMarks):  # a batch of cells marked alike: its first cell's mark
+                    if not it.cells:
+                        continue
+                    it = it.mark(it.cells[0])
                 first.setdefault(_item_key(it), it)
         keys = tuple(first)
         if keys == self._preview_keys:

@@ -11,11 +11,13 @@ only draws its result.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from engine.grids import Cell, SquareGrid
 from engine.model import Scenario, Unit
 from engine.rules.gitm import SYSTEM, MarchResult, march
 
-from ..overlay import CellMark, Item, Marker, Overlay, PathLine
+from ..overlay import CellMark, CellMarks, Item, Marker, Overlay, PathLine
 from . import MoveOrder, Preview
 
 TU_FILL = "#f2a53a80"
@@ -31,6 +33,7 @@ LINE_BLOCKED = "#e0201a"
 LINE_AUTO = "#1f7a34"
 PATH_COLOR = "#303030"
 
+FILLS = {"T/U": TU_FILL, "U": U_FILL}
 KIND_TIP = {"T/U": "checked for impassable terrain and enemy or neutral units",
             "U": "checked for enemy or neutral units only"}
 
@@ -69,38 +72,37 @@ class GitmMarchPreview(Preview):
 def overlay_for(scenario: Scenario, result: MarchResult) -> Overlay:
     """The overlay drawing ``result``: checked squares, blocks, the line.
 
-    A march at the whole-map zoom checks hundreds of squares: each label is
-    made once (the rounded path and the checked squares share most of theirs)
-    and the unblocked marks of a kind share their look."""
+    A march at the whole-map zoom checks hundreds of squares: the unblocked
+    squares of a kind are one :class:`CellMarks` (one look, each square's
+    tooltip made only when asked), the blocking squares one
+    :class:`CellMark` each with their reasons."""
     label = scenario.map.label
-    names: dict[Cell, str] = {}
-
-    def lab(c: Cell) -> str:
-        name = names.get(c)
-        if name is None:
-            name = names[c] = label(c)
-        return name
-
     blocking: dict[Cell, list[str]] = {}
     for b in result.blocks:
         for c in b.cells:
             blocking.setdefault(c, []).append(b.reason)
     items: list[Item] = []
-    tips = {kind: ": " + tip for kind, tip in KIND_TIP.items()}
-    fills = {"T/U": TU_FILL, "U": U_FILL}
+    by_kind: dict[str, list[Cell]] = {}
     kinds: dict[Cell, str] = {}
     for check in result.checks:
         cell, kind = check.cell, check.kind
-        kinds[cell] = kind
-        if cell in blocking:
+        if blocking and cell in blocking:
+            kinds[cell] = kind
             continue
-        items.append(CellMark(cell, fill=fills.get(kind, U_FILL), text=kind, tooltip=lab(cell) + tips[kind]))
+        cells = by_kind.get(kind)
+        if cells is None:
+            cells = by_kind[kind] = []
+        cells.append(cell)
+    for kind_, cells in by_kind.items():
+        items.append(CellMarks(tuple(cells), fill=FILLS.get(kind_, U_FILL), text=kind_, tooltip=KIND_TIP.get(kind_),
+                               label=label))
     for cell, reasons in blocking.items():
         items.append(CellMark(cell, fill=BLOCK_FILL, outline=BLOCK_OUTLINE, text=kinds.get(cell), width=4.0,
                               tooltip="Blocks: " + "; ".join(dict.fromkeys(reasons))))
+    lab = label
     ends = (result.start, *((result.via,) if result.via is not None else ()), result.end)
     color = LINE_AUTO if result.auto_success else LINE_BLOCKED if result.blocked else LINE_OK
-    rounded = "rounded path: " + " ".join(lab(c) for c in result.path)
+    rounded = "rounded path: " + path_words(lab, result.path)
     items.append(PathLine(result.path, PATH_COLOR, width=2.0, dashed=True, tooltip=rounded))
     items.append(PathLine(ends, color, width=3.0, tooltip=result.reason))
     why = (*dict.fromkeys(b.reason for b in result.blocks), rounded)
@@ -108,6 +110,23 @@ def overlay_for(scenario: Scenario, result: MarchResult) -> Overlay:
                    summary=result.reason.split(": ", 1)[0], reasons=why,
                    details={"blocked": result.blocked, "auto_success": result.auto_success,
                             "checks": len(result.checks), "blocks": len(result.blocks)})
+
+
+PATH_SHOWN = 20
+"""A rounded path longer than twice this many squares is named by its first
+and last ``PATH_SHOWN`` squares and its length (a march across a big map has
+hundreds: as a verdict line they would be unreadable, and laying them out
+cost the verdict panel more than the rest of a hover; ``adjutant march``
+prints every square)."""
+
+
+def path_words(lab: Callable[[Cell], str], path: Sequence[Cell]) -> str:
+    """The squares of ``path`` as labels, the middle of a long one left out."""
+    if len(path) <= 2 * PATH_SHOWN:
+        return " ".join(lab(c) for c in path)
+    head = " ".join(lab(c) for c in path[:PATH_SHOWN])
+    tail = " ".join(lab(c) for c in path[-PATH_SHOWN:])
+    return f"{head} \u2026 {tail} ({len(path)} squares)"
 
 
 PREVIEWS = (GitmMarchPreview,)

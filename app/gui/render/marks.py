@@ -29,16 +29,17 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
-from app.gui.overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine
+from app.gui.overlay import CellMark, CellMarks, EdgeMark, Item, Marker, Overlay, PathLine
 from engine.grids import Cell, SquareLayout
 
 from . import style
 
 if TYPE_CHECKING:
-    from .top import TopPass
+    from .base import MapRenderer
 
 LAYER_MARGIN = 384
 """Scene pixels the cached layer reaches beyond the view on each side, so a
@@ -46,6 +47,10 @@ short scroll reuses it."""
 LAYER_MAX_PIXELS = 6_000_000
 """A layer larger than this (a huge reach at a close zoom) is not cached:
 its items are drawn directly."""
+SIMPLIFY_BELOW_PX = 4.0
+"""Long paths through cells smaller than this (screen pixels) are simplified."""
+SIMPLIFY_TOLERANCE = 0.5
+"""How far (screen pixels) a simplified path may pass from a dropped point."""
 TEXT_MIN_PX = 12
 """Cells smaller than this (screen pixels) get no mark text."""
 
@@ -92,14 +97,14 @@ def halo_sprite(text: str, size: int, colour: QColor) -> tuple[QImage, float, fl
 
 
 def _cells_of(it: Item) -> Sequence[Cell]:
-    if isinstance(it, PathLine):
+    if isinstance(it, (PathLine, CellMarks)):
         return it.cells
     if isinstance(it, EdgeMark):
         return (it.edge.a, it.edge.b)
     return (it.cell,)
 
 
-def overlay_scene_rect(r: TopPass, zoom: float, ov: Overlay, items: Sequence[Item] | None = None) -> QRect | None:
+def overlay_scene_rect(r: MapRenderer, zoom: float, ov: Overlay, items: Sequence[Item] | None = None) -> QRect | None:
     """Scene pixels (map coordinates times ``zoom``) holding everything
     ``items`` (default: all of ``ov``'s) paint: the cells they name, one
     cell and a text's height around them; ``None`` when they paint nothing."""
@@ -137,10 +142,35 @@ def overlay_scene_rect(r: TopPass, zoom: float, ov: Overlay, items: Sequence[Ite
     return QRect(math.floor(x0), math.floor(y0), math.ceil(x1 - x0) + 1, math.ceil(y1 - y0) + 1)
 
 
+def _simplified(xs: np.ndarray[Any, Any], ys: np.ndarray[Any, Any], tol: float
+                ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Douglas-Peucker: the points of polyline ``xs``, ``ys`` to keep so that
+    no dropped point is more than ``tol`` from the simplified line."""
+    n = len(xs)
+    keep = np.zeros(n, bool)
+    keep[0] = keep[-1] = True
+    stack = [(0, n - 1)]
+    while stack:
+        a, b = stack.pop()
+        if b - a < 2:
+            continue
+        dx, dy = xs[b] - xs[a], ys[b] - ys[a]
+        px, py = xs[a + 1:b] - xs[a], ys[a + 1:b] - ys[a]
+        norm = math.hypot(dx, dy)
+        d = np.abs(px * dy - py * dx) / norm if norm > 0 else np.hypot(px, py)
+        i = int(np.argmax(d))
+        if d[i] > tol:
+            m = a + 1 + i
+            keep[m] = True
+            stack.append((a, m))
+            stack.append((m, b))
+    return xs[keep], ys[keep]
+
+
 class OverlayPainter:
     """Paints overlays for one renderer; holds its cached layer."""
 
-    def __init__(self, r: TopPass) -> None:
+    def __init__(self, r: MapRenderer) -> None:
         self.r = r
         self._layer: tuple[object, int, float, QRect, QRect, QImage | None] | None = None
         """The cached layer (see :meth:`_render_layer`)."""
@@ -252,6 +282,13 @@ class OverlayPainter:
                     x, y = r.layout.center(cell)
                     texts.append((x * zoom, y * zoom, it.text, it.outline))
                 continue
+            if isinstance(it, CellMarks):
+                key = (it.fill, it.outline, it.width)
+                shapes = looks.get(key)
+                if shapes is None:
+                    shapes = looks[key] = []
+                self._batch(shapes, texts if it.text and with_text else None, it, zoom, cols, rows)
+                continue
             if looks or texts:
                 flush()
             if isinstance(it, PathLine):
@@ -262,6 +299,33 @@ class OverlayPainter:
                 self._marker(p, zoom, it)
         flush()
 
+    def _batch(self, shapes: list[Any], texts: list[tuple[float, float, str, str | None]] | None, it: CellMarks,
+               zoom: float, cols: range, rows: range) -> None:
+        """Add the shapes (and texts) of ``it``'s cells in view to a run."""
+        n = len(it.cells)
+        if n == 0:
+            return
+        cs = np.fromiter((c.col for c in it.cells), np.int64, n)
+        rs = np.fromiter((c.row for c in it.cells), np.int64, n)
+        inside = (cs >= cols.start) & (cs < cols.stop) & (rs >= rows.start) & (rs < rows.stop)
+        if not inside.all():
+            cs, rs = cs[inside], rs[inside]
+        if len(cs) == 0:
+            return
+        r = self.r
+        if isinstance(r.layout, SquareLayout):  # the same sums as a CellMark's rectangle
+            size = r.layout.size
+            x, y = cs * size, rs * size
+            x0, y0 = x * zoom, y * zoom
+            w, h = (x + size) * zoom - x0, (y + size) * zoom - y0
+            shapes.extend(map(QRectF, x0.tolist(), y0.tolist(), w.tolist(), h.tolist()))
+        else:
+            shapes.extend(self._poly(Cell(c, w_), zoom) for c, w_ in zip(cs.tolist(), rs.tolist(), strict=True))
+        if texts is not None and it.text:
+            xs, ys = r.centers(cs, rs)
+            texts.extend((x_ * zoom, y_ * zoom, it.text, it.outline)
+                         for x_, y_ in zip(np.asarray(xs).tolist(), np.asarray(ys).tolist(), strict=True))
+
     def _poly(self, cell: Cell, zoom: float) -> QPolygonF:
         return QPolygonF([QPointF(x * zoom, y * zoom) for x, y in self.r.layout.corners(cell)])
 
@@ -270,10 +334,14 @@ class OverlayPainter:
         p.drawImage(QPointF(round(x - cx), round(y - cy)), img)
 
     def _path(self, p: QPainter, zoom: float, it: PathLine) -> None:
-        if len(it.cells) < 2:
+        cells = it.cells
+        if len(cells) < 2:
             return
-        lay = self.r.layout
-        poly = QPolygonF([QPointF(x * zoom, y * zoom) for x, y in (lay.center(c) for c in it.cells)])
+        if len(cells) <= 16:
+            lay = self.r.layout
+            poly = QPolygonF([QPointF(x * zoom, y * zoom) for x, y in (lay.center(c) for c in cells)])
+        else:
+            poly = self._long_path(cells, zoom)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(QColor(255, 255, 255, 170), it.width + 2.5, Qt.PenStyle.SolidLine,
                       Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
@@ -281,6 +349,31 @@ class OverlayPainter:
         p.setPen(QPen(style.qcolor(it.color), it.width, Qt.PenStyle.DashLine if it.dashed else Qt.PenStyle.SolidLine,
                       Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
         p.drawPolyline(poly)
+
+    def _long_path(self, cells: Sequence[Cell], zoom: float) -> QPolygonF:
+        """The polyline through ``cells``' centres without the points where
+        it goes straight on (a march across the map has hundreds: the pen's
+        dashes and joins come out the same, at a fraction of the cost); where
+        cells are smaller than ``SIMPLIFY_BELOW_PX``, also without the
+        points less than ``SIMPLIFY_TOLERANCE`` pixels off the line through
+        their neighbours kept (a staircase of sub-pixel steps drawn as the
+        line it looks like; the pen's cost grows with its points)."""
+        n = len(cells)
+        cols = np.fromiter((c.col for c in cells), np.int64, n)
+        rows = np.fromiter((c.row for c in cells), np.int64, n)
+        xs, ys = self.r.centers(cols, rows)
+        xs = np.asarray(xs, np.float64) * zoom
+        ys = np.asarray(ys, np.float64) * zoom
+        dx, dy = np.diff(xs), np.diff(ys)
+        keep = np.ones(n, bool)
+        turn = np.abs(dx[:-1] * dy[1:] - dy[:-1] * dx[1:]) > 1e-9 * (np.hypot(dx[:-1], dy[:-1]) + 1e-12) \
+            * (np.hypot(dx[1:], dy[1:]) + 1e-12)
+        back = dx[:-1] * dx[1:] + dy[:-1] * dy[1:] <= 0  # a reversal or a repeated cell is kept
+        keep[1:-1] = turn | back
+        xs, ys = xs[keep], ys[keep]
+        if len(xs) > 16 and self.r.cell_px(zoom) < SIMPLIFY_BELOW_PX:
+            xs, ys = _simplified(xs, ys, SIMPLIFY_TOLERANCE)
+        return QPolygonF([QPointF(x, y) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)])
 
     def _edge(self, p: QPainter, zoom: float, it: EdgeMark) -> None:
         lay = self.r.layout
