@@ -6,6 +6,9 @@ Reliability docs is untested").
   would fail if it were false, and every test named there exists.
 * The limits the docs state (the "Limits" table and the README) are the
   numbers the code uses: changing either alone fails here.
+* Every statement of ``docs/reliability.md`` is a table row beside the tests
+  that would fail if it were false: the page has no prose outside its
+  tables, every table has a tests column, every row names tests that exist.
 * "Peak memory measured per input in a child process" holds: the figure
   :func:`test_hostile_inputs.adjutant` reports is the child's own, not the
   test process's lifetime peak.
@@ -145,3 +148,93 @@ def test_the_running_section_names_the_long_form() -> None:
     r = subprocess.run([sys.executable, "-m", "pytest", "--markers"], cwd=ROOT, capture_output=True, text=True,
                        timeout=120, check=False)
     assert "slow" in r.stdout
+
+
+def _tables(text: str) -> list[list[list[str]]]:
+    """The Markdown tables of ``text``: rows of cells (header first, the
+    ``---`` rule dropped); a ``\\|`` inside a cell is kept in it."""
+    tables: list[list[list[str]]] = []
+    current: list[list[str]] = []
+    for line in text.splitlines() + [""]:
+        if line.startswith("|"):
+            cells = [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            if not all(set(c) <= {"-", ":"} for c in cells):
+                current.append(cells)
+        elif current:
+            tables.append(current)
+            current = []
+    return tables
+
+
+def _test_exists(ref: str) -> bool:
+    path, _, name = ref.rpartition("::")
+    source = (ROOT / path).read_text(encoding="utf-8") if path else \
+        (ROOT / "tests" / "reliability" / "test_hostile_inputs.py").read_text(encoding="utf-8")
+    return re.search(rf"^def {re.escape(name)}\(", source, re.M) is not None
+
+
+def test_every_statement_of_the_reliability_page_is_beside_its_tests() -> None:
+    prose = []
+    fenced = False
+    for n, line in enumerate(DOC.splitlines(), 1):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not (fenced or not line.strip() or line.startswith(("#", "|"))):
+            prose.append(f"line {n}: {line}")
+    assert not prose, "docs/reliability.md has statements outside its tables (each needs a row and its tests):\n" + \
+        "\n".join(prose)
+    tables = _tables(DOC)
+    assert len(tables) >= 10
+    for table in tables:
+        header = [h.lower() for h in table[0]]
+        columns = [i for i, h in enumerate(header) if "test" in h or "shown by" in h]
+        assert columns, f"a table of docs/reliability.md has no tests column: {table[0]}"
+        for row in table[1:]:
+            refs = re.findall(r"`((?:[\w/.]+::)?test_\w+)`", row[columns[-1]])
+            assert refs, f"docs/reliability.md: the row '{row[0][:80]}' names no test"
+            missing = [r for r in refs if not _test_exists(r)]
+            assert not missing, f"docs/reliability.md: the row '{row[0][:80]}' names tests that do not exist: {missing}"
+
+
+class _Config:
+    def __init__(self, markexpr: str) -> None:
+        self.markexpr = markexpr
+
+    def getoption(self, name: str, default: object = None) -> object:
+        return self.markexpr if name == "markexpr" else default
+
+
+def test_slow_tests_run_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    from conftest import long_runs_requested
+
+    monkeypatch.delenv("ADJUTANT_LONG", raising=False)
+    assert not long_runs_requested(_Config(""))  # type: ignore[arg-type]
+    assert not long_runs_requested(_Config("not slow"))  # type: ignore[arg-type]
+    assert long_runs_requested(_Config("slow"))  # type: ignore[arg-type]
+    assert long_runs_requested(_Config("slow and gui"))  # type: ignore[arg-type]
+    monkeypatch.setenv("ADJUTANT_LONG", "1")
+    assert long_runs_requested(_Config(""))  # type: ignore[arg-type]
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                        "tests/reliability/test_soak.py::test_soak_long"], cwd=ROOT, capture_output=True, text=True,
+                       timeout=300, check=False, env={k: v for k, v in __import__("os").environ.items()
+                                                      if k != "ADJUTANT_LONG"})
+    assert "1 skipped" in r.stdout and "python -m pytest -m slow tests/reliability" in r.stdout, r.stdout[-1500:]
+
+
+def test_the_fuzz_sizes_follow_the_environment() -> None:
+    code = "import reliability_kit as k; print(k.SHORT_EXAMPLES, k.LONG_EXAMPLES)"
+    env = dict(__import__("os").environ, ADJUTANT_FUZZ_SHORT="7", ADJUTANT_FUZZ_LONG="9")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "tests" / "reliability", capture_output=True,
+                       text=True, timeout=120, check=False, env=dict(env, PYTHONPATH=str(ROOT)))
+    assert r.stdout.split() == ["7", "9"], r.stderr[-1500:]
+    env.pop("ADJUTANT_FUZZ_SHORT")
+    env.pop("ADJUTANT_FUZZ_LONG")
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT / "tests" / "reliability", capture_output=True,
+                       text=True, timeout=120, check=False, env=dict(env, PYTHONPATH=str(ROOT)))
+    assert r.stdout.split() == ["200", "10000"], r.stderr[-1500:]
+
+
+def test_shrinking_is_off_unless_asked() -> None:
+    for path in ("tests/reliability/test_undo_invariants.py", "tests/gui/test_gui_stateful.py"):
+        source = (ROOT / path).read_text(encoding="utf-8")
+        assert re.search(r"Phase\.shrink|tuple\(Phase\)", source) and 'os.environ.get("ADJUTANT_SHRINK")' in source, path
