@@ -31,6 +31,7 @@ from engine.model import Scenario
 from .map_view import Button, MapView, modifier_flags
 from .overlay import Overlay
 from .render import DEFAULT_LAYERS, LAYERS, MapRenderer, TileCache, renderer_for, style
+from .render.marks import overlay_change_rect
 from .render.region import paint_region
 
 
@@ -168,13 +169,20 @@ class MapCanvas(MapView):
         return frozenset(self._layers)
 
     def set_overlay(self, key: str, overlay: Overlay | None) -> None:
-        """Show ``overlay`` under ``key`` (e.g. "tool", "preview"); None removes it."""
+        """Show ``overlay`` under ``key`` (e.g. "tool", "preview"); None removes it.
+        Only the area the old and new overlay paint is repainted."""
+        old = self._overlays.get(key)
         if overlay is None:
             if self._overlays.pop(key, None) is None:
                 return
         else:
             self._overlays[key] = overlay
-        self.viewport().update()
+        r = self._renderer
+        rect = None if r is None else overlay_change_rect(r, self._zoom, self.origin(), old, overlay)
+        if rect is not None:
+            self.viewport().update(rect)
+        elif r is None:
+            self.viewport().update()
         self.overlayChanged.emit(key, overlay)
 
     def overlays(self) -> list[Overlay]:

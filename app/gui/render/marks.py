@@ -167,6 +167,42 @@ def _simplified(xs: np.ndarray[Any, Any], ys: np.ndarray[Any, Any], tol: float
     return xs[keep], ys[keep]
 
 
+def _runs(cs: np.ndarray[Any, Any], rs: np.ndarray[Any, Any]
+          ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Cells (columns ``cs``, rows ``rs``) as runs of consecutive columns in
+    a row: first and last column, first and last row (the same) of each."""
+    order = np.lexsort((cs, rs))
+    c, r = cs[order], rs[order]
+    start = np.ones(len(c), bool)
+    start[1:] = (r[1:] != r[:-1]) | (c[1:] != c[:-1] + 1)
+    first = np.flatnonzero(start)
+    last = np.r_[first[1:], len(c)] - 1
+    return c[first], c[last], r[first], r[first]
+
+
+def overlay_change_rect(r: MapRenderer, zoom: float, origin: tuple[int, int], old: Overlay | None,
+                        new: Overlay | None) -> QRect | None:
+    """The viewport rectangle to repaint when overlay ``old`` becomes
+    ``new`` (either None: none), map point (0, 0) being at ``origin``;
+    None when nothing is painted by either."""
+    rect: QRect | None = None
+    bounds = r.overlay_painter().bounds
+    for ov in (old, new):
+        if ov is None:
+            continue
+        memo = bounds.get(id(ov))
+        if memo is not None and memo[0] is ov and memo[1] == zoom:
+            b = memo[2]
+        else:  # the old overlay's bounds were found when it was new
+            b = overlay_scene_rect(r, zoom, ov)
+            bounds[id(ov)] = (ov, zoom, b)
+            while len(bounds) > 8:
+                del bounds[next(iter(bounds))]
+        if b is not None:
+            rect = b if rect is None else rect.united(b)
+    return None if rect is None else rect.translated(*origin)
+
+
 class OverlayPainter:
     """Paints overlays for one renderer; holds its cached layer."""
 
@@ -174,6 +210,9 @@ class OverlayPainter:
         self.r = r
         self._layer: tuple[object, int, float, QRect, QRect, QImage | None] | None = None
         """The cached layer (see :meth:`_render_layer`)."""
+        self.bounds: dict[int, tuple[Overlay, float, QRect | None]] = {}
+        """The scene bounds of the latest overlays by identity (with the
+        overlay, so an id is never taken for another's) and zoom."""
         self.layer_renders = 0
         """How many times a layer was painted (tests read it)."""
 
@@ -315,9 +354,17 @@ class OverlayPainter:
         r = self.r
         if isinstance(r.layout, SquareLayout):  # the same sums as a CellMark's rectangle
             size = r.layout.size
-            x, y = cs * size, rs * size
+            if it.outline is None and len(cs) > 1:  # unoutlined: a run of cells is one rectangle
+                a0, a1, b0, b1 = _runs(cs, rs)
+                if len(a0) > len(cs) // 2:  # across the rows, or down the columns: fewer rectangles
+                    d0, d1, e0, e1 = _runs(rs, cs)
+                    if len(d0) < len(a0):
+                        a0, a1, b0, b1 = e0, e1, d0, d1
+            else:
+                a0, a1, b0, b1 = cs, cs, rs, rs
+            x, y = a0 * size, b0 * size
             x0, y0 = x * zoom, y * zoom
-            w, h = (x + size) * zoom - x0, (y + size) * zoom - y0
+            w, h = (a1 * size + size) * zoom - x0, (b1 * size + size) * zoom - y0
             shapes.extend(map(QRectF, x0.tolist(), y0.tolist(), w.tolist(), h.tolist()))
         else:
             shapes.extend(self._poly(Cell(c, w_), zoom) for c, w_ in zip(cs.tolist(), rs.tolist(), strict=True))
@@ -419,4 +466,4 @@ class OverlayPainter:
             self._text(p, c.x(), c.y() + r + 7, it.text, int(min(16, max(8, r * 0.9))), QColor("#111111"))
 
 
-__all__ = ["OverlayPainter", "halo_sprite", "overlay_scene_rect", "text_size"]
+__all__ = ["OverlayPainter", "halo_sprite", "overlay_change_rect", "overlay_scene_rect", "text_size"]
