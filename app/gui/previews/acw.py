@@ -48,9 +48,15 @@ def left_fill(left: int) -> str:
     return LEFT_FILLS[max(0, min(left, len(LEFT_FILLS) - 1))]
 
 
+MAP_LAYERS = ("terrain", "control", "rivers", "bridges", "road", "rail")
+"""The map layers a reach depends on (their edit revisions key the cache)."""
+
+
 def _signature(scenario: Scenario) -> tuple[object, ...]:
-    """What a cached reach depends on besides the map: every unit's place and side."""
-    return tuple((u.id, u.side, u.at) for u in scenario.units)
+    """What a cached reach depends on: every unit's place and side, and the
+    revision of each map layer (a terrain edit changes the reach)."""
+    m = scenario.map
+    return (*(m.revision(k) for k in MAP_LAYERS), *((u.id, u.side, u.at) for u in scenario.units))
 
 
 @dataclasses.dataclass(frozen=True)
