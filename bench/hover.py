@@ -15,7 +15,13 @@ Cases (issue 19's target: p95 <= 8 ms CPU for every preview):
 
 * **CWOL rail**, 1000 x 1000 squares, 5 % rail (:func:`bench.cwol_rail.scenario`);
 * **GITM march**, 1000 x 1000 squares of flat ground and hills, 400 enemy units;
-* **ACW reach + move**, 500 x 500 hexes (:func:`bench.peers.acw_scenario`).
+* **ACW reach + move**, 500 x 500 hexes (:func:`bench.peers.acw_scenario`);
+* **Rail Options** (a unit selected; each hover judges the move) and the
+  **Module I plan** (a counter dragged; each hover redraws the plan and the
+  order being dragged) in the territory window, on the 1000-territory
+  Voronoi map of :mod:`bench.railroads` with a station and a railroad in
+  every territory (:func:`territory_scenario`), at the fitted zoom and three
+  times closer.
 
 Run: ``python -m bench.hover`` (``--quick``: 60 moves a case; ``--case TEXT``
 and ``--zoom fit|24|48`` pick cases and zooms; ``--help``).  Exits 1 when a
@@ -32,6 +38,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -40,6 +47,9 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from engine.grids import Cell, SquareGrid  # noqa: E402
 from engine.labels import NumericNumbering  # noqa: E402
 from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType, Unit  # noqa: E402
+
+if TYPE_CHECKING:
+    from engine.territory import TerritoryScenario
 
 TARGET_MS = 8.0
 WINDOW = (1280, 820)
@@ -87,6 +97,108 @@ CASES: dict[str, tuple[Callable[[], Scenario], str | None, int]] = {
     "GITM march 1000x1000": (gitm_scenario, "FR1IN", 12),
     "ACW reach 500x500 hex": (acw_scenario, None, 5),
 }
+
+
+TERRITORIES = 1000
+
+
+def territory_scenario() -> TerritoryScenario:
+    """The 1000-territory Voronoi map of :func:`bench.railroads.scenario`,
+    every territory with a rail station and a railroad marker (Rail
+    Options), three German infantry units near the middle."""
+    import dataclasses
+
+    from bench.railroads import scenario
+    from engine.model import UnitType
+    from engine.territory import TerritoryUnit
+
+    s = scenario(TERRITORIES)
+    for t in list(s.map.territories.values()):
+        t.features.update({"rail_station": {}, "railroad": {}})
+    mid = min(s.map.territories.values(), key=lambda t: (t.shape.centroid.x - 300) ** 2 + (t.shape.centroid.y - 350) ** 2)
+    s.ruleset = dataclasses.replace(s.ruleset, unit_types=[UnitType("infantry", "Infantry", 3)])
+    s.units.extend(TerritoryUnit(f"ger{i}", "germany", "infantry", mid.id) for i in range(3))
+    s.state.setdefault("rail_options", {"income": {"germany": 420}})
+    return s
+
+
+TERRITORY_ZOOMS: tuple[float | None, ...] = (None, 3.0)
+"""Territory window zooms: the fitted map, and three times closer."""
+
+TERRITORY_CASES: dict[str, str] = {
+    # name: the territory window's mode
+    "Rail Options 1000 terr.": "railoptions",
+    "Module I plan 1000 terr.": "railplan",
+}
+
+
+def run_territory_case(name: str, mode: str, moves: int, zoom_factor: float | None
+                       ) -> tuple[float, float, float, float]:
+    """As :func:`run_case` in the territory window: Rail Options with a unit
+    selected (each hover judges the move to the territory), or the Module I
+    plan with a counter dragged (each hover redraws the plan and the order
+    being dragged); ``zoom_factor`` None is the fitted map, else that many
+    times the fitted zoom."""
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from app.gui.territory import TerritoryWindow
+
+    app = QApplication.instance() or QApplication([])
+    s = territory_scenario()
+    tmp = Path(tempfile.mkdtemp())
+    w = TerritoryWindow(s, None, QSettings(str(tmp / "s.ini"), QSettings.Format.IniFormat), tmp / "state")
+    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    w.resize(*WINDOW)
+    w.show()
+    app.processEvents()
+    w.canvas.fit()
+    start = s.units[0].at
+    if zoom_factor is not None:
+        w.canvas.set_zoom(w.canvas.zoom() * zoom_factor)
+        w.canvas._scroll_to(*w.canvas.label_point(start))  # noqa: SLF001 - the view's own centring
+    w.mode_actions[mode].trigger()
+    app.processEvents()
+    vp = w.canvas.viewport()
+    c = w.canvas
+    at = c.map_to_view(*c.label_point(start)).toPoint()
+    if mode == "railoptions":
+        w.select_unit(s.units[0].id)
+    else:
+        QTest.mouseMove(vp, at)
+        QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    app.processEvents()
+    if mode == "railoptions" and (w.selected_unit != s.units[0].id or w.reach is None):
+        raise SystemExit(f"{name}: selecting {s.units[0].id} gave no rail reach")
+    if mode == "railplan" and getattr(w.tool, "_drag", None) is None:
+        raise SystemExit(f"{name}: pressing on the counter in {start} started no drag")
+    rng = random.Random(1940)
+    tids = [t for t in s.map.territories if t != start]
+    rng.shuffle(tids)
+    points = []
+    for t in tids:
+        q = c.map_to_view(*c.label_point(t)).toPoint()
+        if vp.rect().contains(q) and c.territory_at(q.toPointF()) == t:
+            points.append(q)
+        if len(points) == moves:
+            break
+    for q in points[:5]:
+        QTest.mouseMove(vp, q, -1)
+        app.processEvents()
+    cpu: list[float] = []
+    wall: list[float] = []
+    for q in points:
+        t0, c0 = time.perf_counter(), time.process_time()
+        QTest.mouseMove(vp, q, -1)
+        app.processEvents()
+        cpu.append((time.process_time() - c0) * 1000)
+        wall.append((time.perf_counter() - t0) * 1000)
+    if mode == "railplan":
+        QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+    w.close()
+    app.processEvents()
+    return (*_stats(cpu), *_stats(wall))
 
 
 def _stats(xs: list[float]) -> tuple[float, float]:
@@ -175,8 +287,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="60 moves a case instead of 200")
     ap.add_argument("--case", action="append", default=[], metavar="TEXT",
                     help="only the cases whose name contains TEXT (case-insensitive; repeatable)")
-    ap.add_argument("--zoom", action="append", default=[], choices=["fit", "24", "48"],
-                    help="only these zooms (repeatable; default: all)")
+    ap.add_argument("--zoom", action="append", default=[], choices=["fit", "24", "48", "3x"],
+                    help="only these zooms (repeatable; default: all): fit, 24 or 48 px cells (grids), "
+                         "3 times the fitted zoom (territories)")
     args = ap.parse_args(sys.argv[1:] if argv is None else argv)
     moves = 60 if args.quick else 200
     zooms = [z for z in ZOOMS if not args.zoom or ("fit" if z is None else f"{z:.0f}") in args.zoom]
@@ -191,6 +304,18 @@ def main(argv: list[str] | None = None) -> int:
             cm, cp, wm, wp = run_case(name, build, unit_id, radius, moves, px)
             ok = cp <= TARGET_MS
             zoom = "fit" if px is None else f"{px:.0f} px"
+            if not ok:
+                missed.append(f"{name} ({zoom})")
+            print(f"{name:<24} {zoom:>6} {cm:8.2f} {cp:8.2f} {wm:9.2f} {wp:9.2f}  "
+                  f"{TARGET_MS:.0f} {'met' if ok else 'MISSED'}", flush=True)
+    tzooms = [z for z in TERRITORY_ZOOMS if not args.zoom or ("fit" if z is None else f"{z:.0f}x") in args.zoom]
+    for name, mode in TERRITORY_CASES.items():
+        if args.case and not any(t.casefold() in name.casefold() for t in args.case):
+            continue
+        for f in tzooms:
+            cm, cp, wm, wp = run_territory_case(name, mode, moves, f)
+            ok = cp <= TARGET_MS
+            zoom = "fit" if f is None else f"{f:.0f}x fit"
             if not ok:
                 missed.append(f"{name} ({zoom})")
             print(f"{name:<24} {zoom:>6} {cm:8.2f} {cp:8.2f} {wm:9.2f} {wp:9.2f}  "
