@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, QTime, QTimer
+from PySide6.QtCore import Qt, QTime
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -143,6 +143,8 @@ class CombatPanel(QWidget):
         """Draw this side's rail held to the map edge (after a refused purchase)."""
         self._plan: RetreatPlan | None = None
         self._busy = False
+        self._owed = False
+        """Whether a combat or retreat was owed at the last refresh."""
 
         self.header = _label(name="combatHeader")
         self.tabs = QTabWidget()
@@ -274,6 +276,7 @@ class CombatPanel(QWidget):
         self.post_unit.setObjectName("combatPostUnit")
         self.post_unit.setToolTip("With rebel_gain 'factor' the post names the unit that gains the factor")
         form.addRow("Unit", self.post_unit)
+        self._post_form = form
         self.post_btn = QPushButton("Post")
         self.post_btn.setObjectName("combatPost")
         self.post_btn.clicked.connect(self.post)
@@ -316,6 +319,7 @@ class CombatPanel(QWidget):
         lay.addWidget(box)
         self.reinforce_msg = _label(name="combatReinforceMessage")
         lay.addWidget(self.reinforce_msg)
+        lay.addStretch(1)  # the tab is as tall as the Battle tab: its forms stay at the top
         for combo in (self.post_unit, self.buy_unit, self.new_type):
             _narrow(combo)
         return tab
@@ -396,8 +400,6 @@ class CombatPanel(QWidget):
             if self.dock is not None:
                 self.dock.setVisible(applies)
                 self.dock.toggleViewAction().setEnabled(applies)
-                if applies:  # once the window is laid out
-                    QTimer.singleShot(0, self._grow)
         if g is None:
             self.window_.canvas.set_overlay(OVERLAY_KEY, None)
             return
@@ -407,6 +409,10 @@ class CombatPanel(QWidget):
         finally:
             self._busy = False
         self._draw()
+        owes = self.owes()
+        if owes and not self._owed and self.window_.turns.playing():
+            self.show_owed()  # a unit halted next to the enemy, or a retreat is owed: the panel comes forward
+        self._owed = owes
 
     def _refresh(self, g: Any) -> None:
         s = self.scenario
@@ -433,13 +439,15 @@ class CombatPanel(QWidget):
         rebel_move = side == o.rebel_side
         self.post_group.setEnabled(rebel_move and not over)
         self.post_group.setTitle("Rebel post" + ("" if rebel_move else " (Rebels' move)"))
-        self.post_unit.setVisible(o.rebel_gain == "factor")
+        self._post_form.setRowVisible(self.post_unit, o.rebel_gain == "factor")
         mine = sorted((u for u in s.units if u.side == side), key=lambda u: u.id)
         for box in (self.buy_unit, self.post_unit):
             keep = box.currentData()
             box.clear()
             for u in mine:
-                box.addItem(f"{u.id} · {display_name(u)} ({u.strength}) in {s.map.label(u.at)}", u.id)
+                box.addItem(f"{u.id} ({u.strength}, {s.map.label(u.at)})", u.id)
+                box.setItemData(box.count() - 1, f"{display_name(u)}: {u.strength} factors in {s.map.label(u.at)}",
+                                Qt.ItemDataRole.ToolTipRole)
             found = box.findData(keep)
             box.setCurrentIndex(found if found >= 0 else 0)
         keep_type = self.new_type.currentText()
