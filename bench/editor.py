@@ -11,7 +11,9 @@ offscreen, at 32-pixel cells (zoom 1).
   the editor's model path (``brush_cells`` + ``plan_paint`` +
   ``Document.push``, whose signal calls ``canvas.invalidate_cells``) and the
   repaint of the region it marks (the event loop's paint, as in the editor),
-  target 4 ms;
+  with the window's autosave attached as the editor attaches it (so each dab
+  is also written to the autosave's edit log before it is carried out; the
+  map was opened from its file, so the log starts on that file), target 4 ms;
 * **open**: ``load_scenario`` of the saved file + ``canvas.set_scenario``,
   target 300 ms;
 * **RSS**: peak resident memory of a child process that builds nothing but
@@ -110,7 +112,7 @@ def _app() -> object:
     return QApplication.instance() or QApplication([])
 
 
-def _open_canvas(s: Scenario) -> tuple[object, object]:
+def _open_canvas(s: Scenario, path: str | None = None, state: str | None = None) -> tuple[object, object]:
     from app.gui.canvas import MapCanvas
     from app.gui.document import Document
 
@@ -118,7 +120,12 @@ def _open_canvas(s: Scenario) -> tuple[object, object]:
     canvas.resize(*VIEW)
     canvas.show()
     canvas.set_scenario(s)
-    doc = Document(s)
+    doc = Document(s, path)
+    if state is not None:
+        from app.gui.autosave import Autosave
+
+        # the editor's autosave (its timer far off: the edit log is measured)
+        doc.autosave = Autosave(doc, Path(state), interval_ms=1 << 30)  # type: ignore[attr-defined]
     # wired as MainWindow wires them: an edit names its layer, so a terrain
     # dab re-renders only its cells' pixels and skips edge re-indexing
     doc.cellsChanged.connect(lambda layer, cells: canvas.invalidate_cells(cells, layer))
@@ -138,20 +145,20 @@ def measure(kind: str, width: int, height: int, runs: int) -> dict[str, tuple[fl
     assert isinstance(app, QApplication)
     s = scenario(kind, width, height)
     out: dict[str, tuple[float, float]] = {}
-    with tempfile.TemporaryDirectory(prefix="adjutant-bench-editor-") as d:
-        path = Path(d) / "map.json"
-        save_scenario(s, path)
-        holder: list[object] = []
+    folder = tempfile.TemporaryDirectory(prefix="adjutant-bench-editor-")
+    path = Path(folder.name) / "map.json"
+    save_scenario(s, path)
+    holder: list[object] = []
 
-        def open_file(_i: int) -> None:
-            loaded = load_scenario(path)
-            canvas.set_scenario(loaded)  # type: ignore[attr-defined]
-            holder[:] = [loaded]
+    def open_file(_i: int) -> None:
+        loaded = load_scenario(path)
+        canvas.set_scenario(loaded)  # type: ignore[attr-defined]
+        holder[:] = [loaded]
 
-        canvas, doc = _open_canvas(s)
-        app.processEvents()
-        out["open"] = _timed(open_file, max(3, runs // 20))
-        canvas.set_scenario(s)  # type: ignore[attr-defined]
+    canvas, doc = _open_canvas(s, str(path), str(Path(folder.name) / "state"))
+    app.processEvents()
+    out["open"] = _timed(open_file, max(3, runs // 20))
+    canvas.set_scenario(s)  # type: ignore[attr-defined]
     vp = canvas.viewport()  # type: ignore[attr-defined]
     canvas.set_zoom(1.0)  # type: ignore[attr-defined]  # 32-pixel cells
     canvas.center_on(Cell(width // 2, height // 2))  # type: ignore[attr-defined]
@@ -184,6 +191,9 @@ def measure(kind: str, width: int, height: int, runs: int) -> dict[str, tuple[fl
         vp.repaint(rect.translated(*canvas.origin()))  # type: ignore[attr-defined]
         assert edit is None or canvas.tile_cache().renders > before, "the dab was not repainted"  # type: ignore[attr-defined]
     out["dab"] = _timed(dab, runs)
+    assert doc.autosave._log is not None and doc.autosave._log.steps >= runs - 1, "the dabs were not logged"  # type: ignore[attr-defined]
+    doc.autosave.close()  # type: ignore[attr-defined]
+    folder.cleanup()
     return out
 
 
