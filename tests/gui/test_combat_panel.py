@@ -99,6 +99,7 @@ def test_the_worked_example_in_the_combat_panel_gives_56_21_and_casualties_1_and
     assert not any(getattr(m, "text", None) == "R" for m in getattr(w.canvas._overlays.get("combat"), "items", ()))
     w.act_end_turn.trigger()
     assert w.turns.game().turn.side == "rebel"
+    assert p.result.text() == ""  # another step: the battle's result is the journal's now
     w.document.undo_stack.undo()
     w.document.undo_stack.undo()  # undo the retreat: it is owed again, and drawn again
     assert p.retreat_group.isVisible() and p.retreat_box.count() > 0
@@ -196,3 +197,52 @@ def test_the_combat_dock_lives_through_map_switches_and_a_reopened_window(qtbot,
     assert w2.combat_panel.attack_box.count() == 0
     err = capfd.readouterr().err
     assert "already deleted" not in err and "Internal C++ object" not in err and "Traceback" not in err
+
+
+def test_a_bad_post_time_is_refused_naming_it_and_changes_nothing(qtbot, tmp_path) -> None:
+    w = window(qtbot, tmp_path, worked())
+    p = w.combat_panel
+    choose(p.attack_box, "0613 \u2192 0714")
+    p.time_edit.setText("9:61:45")
+    assert not p.resolve()
+    assert p.result.text().startswith("Refused:") and "9:61" in p.result.text()
+    assert not w.document.undo_stack.count() and w.document.scenario.unit("CS-51").strength == 3
+
+
+def test_an_attack_from_two_hexes_doubles_behind_a_river_only_when_every_hex_is_across(qtbot, tmp_path) -> None:
+    w = window(qtbot, tmp_path, worked({"US-14": "0613", "US-13": "0614", "CS-51": "0714", "CS-52": "0714"}))
+    w.act_play.trigger()  # playing: the chosen attack is drawn on the map
+    p = w.combat_panel
+    s = w.document.scenario
+    choose(p.attack_box, "0613 \u2192 0714")
+    assert "\u00d72 (river)" in p.forces.text()  # 0613 lies across the river from 0714
+    assert p.join_list.isVisible() and p.join_list.count() == 1
+    item = p.join_list.item(0)
+    assert "0614" in item.text()
+    item.setCheckState(item.checkState().Checked)
+    text = p.forces.text()
+    assert "in 0613, 0614 (8 factors)" in text and "river" not in text  # 0614 is not across the river
+    outlined = {s.map.label(m.cell) for m in w.canvas._overlays["combat"].items if hasattr(m, "fill")}
+    assert outlined == {"0613", "0614"}
+    p.time_edit.setText("9:51:45")
+    assert p.resolve()
+    assert w.turns.game().journal[-1].order == {"attack": ["0613", "0614"], "defend": "0714", "time": "9:51:45"}
+    assert s.unit("US-14").props.get("fought") and s.unit("US-13").props.get("fought")
+
+
+def test_a_force_with_no_legal_retreat_is_dealt_with_as_the_option_says(qtbot, tmp_path) -> None:
+    s = worked({"CS-39": "0714", "CS-40": "0714", "CS-17": "0714"})
+    centre = s.map.parse_label("0714")
+    ring = s.map.grid.neighbours(centre)
+    attack = next(c for c in ring if not s.map.river_between(c, centre))
+    for uid, cell in zip(["US-14", "US-13", "US-12", "US-3", "US-6", "US-27"],
+                         [attack] + [c for c in ring if c != attack], strict=True):
+        s.unit(uid).at = cell
+    w = window(qtbot, tmp_path, s)
+    p = w.combat_panel
+    choose(p.attack_box, f"{s.map.label(attack)} \u2192 0714")
+    p.time_edit.setText("9:51:45")
+    assert p.resolve()
+    text = p.result.text()
+    assert "the attackers win" in text and "has no hex to retreat to" in text and "it is eliminated" in text
+    assert not s.units_at(centre) and not p.retreat_group.isVisible()

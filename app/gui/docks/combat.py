@@ -44,6 +44,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -144,6 +146,9 @@ class CombatPanel(QWidget):
         self._plan: RetreatPlan | None = None
         self._busy = False
         self._owed = False
+        self._said_at: int | None = None
+        """The journal's length when the result or reinforcement message was
+        written: another step (an order, End Turn, undo) clears them."""
         """Whether a combat or retreat was owed at the last refresh."""
 
         self.header = _label(name="combatHeader")
@@ -181,8 +186,15 @@ class CombatPanel(QWidget):
         self.attack_box.setObjectName("combatAttack")
         self.attack_box.setToolTip("The attacks the side to move can make; '(owed)': a unit halted next to the "
                                    "enemy this turn and must fight")
-        self.attack_box.currentIndexChanged.connect(lambda _i: self._show_attack())
+        self.attack_box.currentIndexChanged.connect(self._attack_chosen)
         lay.addWidget(self.attack_box)
+        self.join_list = QListWidget()
+        self.join_list.setObjectName("combatJoin")
+        self.join_list.setToolTip("Other hexes of the side to move next to the defended hex: checked, their units "
+                                  "attack too (every attacking hex behind a river is needed for the river's doubling)")
+        self.join_list.setMaximumHeight(self.join_list.fontMetrics().height() * 4)
+        self.join_list.itemChanged.connect(self._join_changed)
+        lay.addWidget(self.join_list)
         self.forces = _label(name="combatForces")
         lay.addWidget(self.forces)
 
@@ -371,6 +383,8 @@ class CombatPanel(QWidget):
             turns.set_playing(True)
         ok, why = turns.give(order)
         self.window_.statusBar().showMessage(why if ok else f"Refused: {why}", 10000)
+        g = self.game()
+        self._said_at = len(g.journal) if g is not None else None
         return ok, why
 
     def _last_record(self) -> Mapping[str, Any]:
@@ -416,6 +430,10 @@ class CombatPanel(QWidget):
 
     def _refresh(self, g: Any) -> None:
         s = self.scenario
+        if self._said_at is not None and len(g.journal) != self._said_at:
+            self.result.clear()
+            self.reinforce_msg.clear()
+            self._said_at = None
         side = g.turn.side
         over = self.window_.turns.outcome()
         pts = ", ".join(f"{f.name} {points(s, f.id)}" for f in s.sides)
@@ -460,7 +478,54 @@ class CombatPanel(QWidget):
         c = self.attack_box.currentData()
         return c if isinstance(c, Candidate) else None
 
+    def joined(self) -> list[str]:
+        """The other attacking hexes checked in the list."""
+        out = []
+        for i in range(self.join_list.count()):
+            item = self.join_list.item(i)
+            if item.checkState() == Qt.CheckState.Checked:
+                out.append(str(item.data(Qt.ItemDataRole.UserRole)))
+        return out
+
+    def attack_hexes(self) -> list[str]:
+        c = self._current()
+        return [c.attack, *self.joined()] if c is not None else []
+
+    def _attack_chosen(self, _index: int) -> None:
+        self._show_attack()
+        if not self._busy:
+            self._draw()
+
+    def _join_changed(self, _item: Any) -> None:
+        self._show_forces()
+        if not self._busy:
+            self._draw()
+
     def _show_attack(self) -> None:
+        """A new attack chosen (or the game moved on): the hexes that may
+        join it, then both forces."""
+        c = self._current()
+        keep = set(self.joined())
+        self.join_list.blockSignals(True)
+        self.join_list.clear()
+        if c is not None:
+            s = self.scenario
+            side = self.side()
+            for other in candidates(s, side) if side is not None else []:
+                if other.defend == c.defend and other.attack != c.attack:
+                    cell = s.map.parse_label(other.attack)
+                    names = ", ".join(f"{display_name(u)} {u.strength}" for u in s.units_at(cell))
+                    item = QListWidgetItem(f"also from {other.attack}: {names}")
+                    item.setData(Qt.ItemDataRole.UserRole, other.attack)
+                    item.setToolTip(item.text())
+                    item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+                    item.setCheckState(Qt.CheckState.Checked if other.attack in keep else Qt.CheckState.Unchecked)
+                    self.join_list.addItem(item)
+        self.join_list.setVisible(self.join_list.count() > 0)
+        self.join_list.blockSignals(False)
+        self._show_forces()
+
+    def _show_forces(self) -> None:
         from ..previews.acw import Attack
 
         s = self.scenario
@@ -475,8 +540,9 @@ class CombatPanel(QWidget):
             return
         gm = s.map
         a, d = gm.parse_label(c.attack), gm.parse_label(c.defend)
+        attack_from = self.attack_hexes()
         try:
-            e = engagement(s, [a], d, options=options_for(s))
+            e = engagement(s, [gm.parse_label(h) for h in attack_from], d, options=options_for(s))
         except ModelError as err:
             self.forces.setText(str(err))
             self.plot.show_attack(None)
@@ -495,11 +561,11 @@ class CombatPanel(QWidget):
 
         eff = (f", counting {e.defender_effective}" if e.defender_effective != e.defender_factors else "")
         self.forces.setText(
-            f"<b>Attackers</b> in {c.attack} ({e.attacker_factors} factors): {rows(e.attackers, False)}<br>"
+            f"<b>Attackers</b> in {', '.join(attack_from)} ({e.attacker_factors} factors): {rows(e.attackers, False)}<br>"
             f"<b>Defenders</b> in {c.defend} ({e.defender_factors} factors{eff}): {rows(e.defenders, True)}<br>"
             f"Victory number <b>{o.victory_number}</b>: the attacker wins on 00-{o.victory_number:02d} "
             f"({o.wins} of {len(o.outcomes)})" + (" \u2014 this attack is owed" if c.owed else ""))
-        self.plot.show_attack(Attack(a, c.attack, d, c.defend, o, o.reason))
+        self.plot.show_attack(Attack(a, ", ".join(attack_from), d, c.defend, o, o.reason))
         choices = cavalry_choices(s, d)
         if choices and not blocked:
             cav, hexes = choices[0]
@@ -549,8 +615,9 @@ class CombatPanel(QWidget):
                                       text=f"-{h.loss}" if h.loss else "R", tooltip=h.reason, width=3.0))
         elif (c := self._current()) is not None and self.window_.turns.playing():
             gm = s.map
-            items.append(CellMark(gm.parse_label(c.attack), outline=ATTACK_OUTLINE, width=3.0,
-                                  tooltip=f"attack from {c.attack}"))
+            for where in self.attack_hexes():
+                items.append(CellMark(gm.parse_label(where), outline=ATTACK_OUTLINE, width=3.0,
+                                      tooltip=f"attack from {where}"))
             items.append(Marker(gm.parse_label(c.defend), "cross", DEFEND_COLOR, tooltip=f"attack on {c.defend}",
                                 size=0.4))
         if self._rail_side is not None:
@@ -569,7 +636,9 @@ class CombatPanel(QWidget):
         if not time:
             self.result.setText("Give the post's time (H:MM:SS) first, or press Now.")
             return False
-        ok, why = self.give({"attack": c.attack, "defend": c.defend, "time": time})
+        hexes = self.attack_hexes()
+        attack: str | list[str] = hexes if len(hexes) > 1 else c.attack
+        ok, why = self.give({"attack": attack, "defend": c.defend, "time": time})
         if not ok:
             self.result.setText(f"Refused: {why}")
             return False
