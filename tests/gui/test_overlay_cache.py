@@ -22,6 +22,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 from test_window_lifetimes import ACW, grid_window
 
+from app.gui.render import style
 from engine.editing import plan_paint
 from engine.grids import Cell
 
@@ -130,9 +131,13 @@ def test_palette_edit_and_another_map_leave_no_stale_overlay(qtbot: Any, tmp_pat
     lab = s.map.parse_label
     click(w, lab("0605"))
     hover(w, lab("0806"))
-    for name in w.palette_actions:
-        w.palette_actions[name].trigger()
-        assert_fresh(w, f"palette {name}")
+    names = list(w.palette_actions)
+    try:
+        for name in (*names[1:], names[0]):  # each other palette, then back to the default
+            w.palette_actions[name].trigger()
+            assert_fresh(w, f"palette {name}")
+    finally:
+        style.set_palette(style.PALETTES[0])
     key = w.adjudicate.overlay.layer_key
     # an edit: the hexes around the unit become impassable water (or the dearest terrain)
     terrain = s.ruleset.terrain

@@ -393,8 +393,11 @@ class MapRenderer(TopPass, ABC):
     def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         lay = self.layout
         px = self.cell_px(zoom)
-        for e, kind in self.scenario.map.bridges.items():
-            if not (cols.start - 1 <= e.a.col <= cols.stop and rows.start - 1 <= e.a.row <= rows.stop):
+        bridges = self.scenario.map.bridges
+        # a bridge crosses a river (the loader refuses others): the rivers' index finds those of this tile
+        for e in self.indexes["rivers"].query(cols, rows) if bridges else ():
+            kind = bridges.get(e)
+            if kind is None or not (cols.start - 1 <= e.a.col <= cols.stop and rows.start - 1 <= e.a.row <= rows.stop):
                 continue
             (ax, ay), (bx, by) = lay.edge_segment(e)
             mx, my = (ax + bx) / 2 * zoom, (ay + by) / 2 * zoom

@@ -49,8 +49,9 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
         p.save()
         p.setClipRect(QRect(ox, oy, sw, sh).intersected(target))
         if tiles is not None:
+            need = QRect(x0, y0, x1 - x0, y1 - y0)  # a new tile is rendered only where it shows
             for tx, ty in TileCache.tile_range(x0, y0, x1, y1):
-                img = tiles.tile(renderer, zoom, tx, ty, layers)
+                img = tiles.tile(renderer, zoom, tx, ty, layers, need)
                 p.drawImage(QPoint(ox + tx * TILE, oy + ty * TILE), img)
         else:
             p.translate(ox, oy)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRect
-from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtGui import QColor, QImage, QPainter, QRegion
 
 from . import style
 from .base import MapRenderer
@@ -27,6 +27,9 @@ TILE = 256
 class Tile:
     image: QImage
     dirty: QRect | None  # scene pixels still to re-render, None when clean
+    new: bool = True
+    """Not yet rendered whole: its parts are rendered with the vectors of
+    the whole tile (clipped), so they join up as one render would."""
 
 
 class TileCache:
@@ -54,8 +57,12 @@ class TileCache:
             for tx in range(math.floor(x0 / TILE), math.ceil(x1 / TILE)):
                 yield tx, ty
 
-    def tile(self, renderer: MapRenderer, zoom: float, tx: int, ty: int, layers: frozenset[str]) -> QImage:
-        """The tile image, rendering it (or its dirty part) first if needed."""
+    def tile(self, renderer: MapRenderer, zoom: float, tx: int, ty: int, layers: frozenset[str],
+             need: QRect | None = None) -> QImage:
+        """The tile image, rendering it (or its dirty part) first if needed;
+        with ``need`` (scene pixels) only the dirty part inside it is
+        rendered, the rest stays dirty for a later paint (after a zoom change
+        the tiles along the view's edges are mostly off screen)."""
         key = (zoom, tx, ty)
         t = self.tiles.get(key)
         full = QRect(tx * TILE, ty * TILE, TILE, TILE)
@@ -68,16 +75,39 @@ class TileCache:
         else:
             self.tiles.move_to_end(key)
         if t.dirty is not None:
-            area = t.dirty.intersected(full)
+            dirty = t.dirty.intersected(full)
+            area = dirty if need is None else dirty.intersected(need)
             if not area.isEmpty():
                 p = QPainter(t.image)
                 p.translate(-full.x(), -full.y())
-                renderer.render_base(p, zoom, area, layers, self.background)
+                if t.new and area != full:
+                    self._render_part(p, renderer, zoom, area, full, layers)
+                else:
+                    renderer.render_base(p, zoom, area, layers, self.background)
                 p.end()
                 self.renders += 1
                 self.rendered.append(key)
-            t.dirty = None
+            left = QRegion(dirty).subtracted(QRegion(area)).boundingRect() if area != dirty else QRect()
+            t.dirty = None if left.isEmpty() else left
+            t.new = t.new and t.dirty is not None
         return t.image
+
+    def _render_part(self, p: QPainter, renderer: MapRenderer, zoom: float, area: QRect, full: QRect,
+                     layers: frozenset[str]) -> None:
+        """What :meth:`MapRenderer.render_base` paints in ``area`` of tile
+        ``full``, its vectors chosen for the whole tile: a dashed control
+        border's dashes run on across the segments of one call, so vectors
+        chosen for a part would not meet those of the rest."""
+        pixels = renderer.raster(zoom, area, layers, self.background)
+        img = QImage(pixels.data, area.width(), area.height(), area.width() * 4, QImage.Format.Format_RGB32)
+        p.save()
+        p.setClipRect(area)
+        p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+        p.drawImage(area.topLeft(), img)
+        p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+        del img
+        renderer.paint_vectors(p, zoom, full, layers)
+        p.restore()
 
     def invalidate(self, zoom: float, rect: QRect) -> None:
         """Mark scene rect ``rect`` (at ``zoom``) dirty; drop tiles of other

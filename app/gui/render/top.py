@@ -200,7 +200,7 @@ class TopPass:
         """The overlay painter of this renderer (with its cached layer)."""
         op: OverlayPainter | None = self.__dict__.get("_overlay_painter")
         if op is None:
-            op = self._overlay_painter = OverlayPainter(self)
+            op = self._overlay_painter = OverlayPainter(self)  # type: ignore[arg-type]
         return op
 
 
