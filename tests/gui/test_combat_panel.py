@@ -6,6 +6,7 @@ switches and a closed and reopened window (pytest-qt, offscreen)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -146,6 +147,8 @@ def test_reinforcements_purchases_posts_and_the_rail_shown_when_refused(qtbot, t
     assert not p.post_group.isEnabled()  # the post is the Rebels', on their move
     w.act_end_turn.trigger()
     assert p.post_group.isEnabled()
+    p.post_now.click()
+    assert re.fullmatch(r"\d{1,2}:\d{2}:\d{2}\.\d{3}", p.post_time.text())
     p.post_time.setText("9:51:45.250")  # 250 mod 6 = 4 <= the cities the Rebels hold
     assert p.post()
     assert w.turns.game().journal[-1].order == {"reinforcement_post": "9:51:45.250"}
@@ -207,6 +210,8 @@ def test_a_bad_post_time_is_refused_naming_it_and_changes_nothing(qtbot, tmp_pat
     assert not p.resolve()
     assert p.result.text().startswith("Refused:") and "9:61" in p.result.text()
     assert not w.document.undo_stack.count() and w.document.scenario.unit("CS-51").strength == 3
+    p.now_btn.click()  # the clock's time, as the engine reads a post time
+    assert re.fullmatch(r"\d{1,2}:\d{2}:\d{2}", p.time_edit.text())
 
 
 def test_an_attack_from_two_hexes_doubles_behind_a_river_only_when_every_hex_is_across(qtbot, tmp_path) -> None:

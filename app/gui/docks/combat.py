@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import Qt, QTime
+from PySide6.QtCore import Qt, QTime, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -171,6 +171,10 @@ class CombatPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
 
+        self._later = QTimer(self)
+        self._later.setSingleShot(True)
+        self._later.setInterval(150)
+        self._later.timeout.connect(self.refresh)
         window.turns.changed.connect(self.refresh)
         window.document.scenarioReplaced.connect(self._replaced)
         window.document.edited.connect(self._edited)  # set-up edits move units too
@@ -396,7 +400,7 @@ class CombatPanel(QWidget):
 
     # -- refresh ----------------------------------------------------------------
     def _edited(self, _touched: Any) -> None:
-        self.refresh()
+        self._later.start()  # a brush stroke edits on every mouse move: refresh once it pauses
 
     def _replaced(self, _scenario: Any) -> None:
         self.result.clear()
@@ -565,7 +569,9 @@ class CombatPanel(QWidget):
             f"<b>Defenders</b> in {c.defend} ({e.defender_factors} factors{eff}): {rows(e.defenders, True)}<br>"
             f"Victory number <b>{o.victory_number}</b>: the attacker wins on 00-{o.victory_number:02d} "
             f"({o.wins} of {len(o.outcomes)})" + (" \u2014 this attack is owed" if c.owed else ""))
-        self.plot.show_attack(Attack(a, ", ".join(attack_from), d, c.defend, o, o.reason))
+        shown = Attack(a, ", ".join(attack_from), d, c.defend, o, o.reason)
+        if shown != self.plot.attack:  # the same attack is not plotted again
+            self.plot.show_attack(shown)
         choices = cavalry_choices(s, d)
         if choices and not blocked:
             cav, hexes = choices[0]
