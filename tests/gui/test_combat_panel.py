@@ -227,8 +227,8 @@ def test_an_attack_from_two_hexes_doubles_behind_a_river_only_when_every_hex_is_
     item.setCheckState(item.checkState().Checked)
     text = p.forces.text()
     assert "in 0613, 0614 (8 factors)" in text and "river" not in text  # 0614 is not across the river
-    outlined = {s.map.label(m.cell) for m in w.canvas._overlays["combat"].items if hasattr(m, "fill")}
-    assert outlined == {"0613", "0614"}
+    outlined = {s.map.label(m.cell): m.outline for m in w.canvas._overlays["combat"].items}
+    assert outlined == {"0613": "#1b1b1b", "0614": "#1b1b1b", "0714": "#e0201a"}
     p.time_edit.setText("9:51:45")
     assert p.resolve()
     assert w.turns.game().journal[-1].order == {"attack": ["0613", "0614"], "defend": "0714", "time": "9:51:45"}

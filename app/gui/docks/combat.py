@@ -66,7 +66,8 @@ from engine.rules.acw.units import display_name
 from ..overlay import CellMark, Marker, Overlay
 
 OVERLAY_KEY = "combat"
-ATTACK_OUTLINE = "#1f4e9c"
+ATTACK_OUTLINE = "#1b1b1b"
+"""The attacking hexes: black, not to be read as a blue river."""
 DEFEND_COLOR = "#e0201a"
 RETREAT_SAFE = "#2e8b5780"
 RETREAT_COSTLY = "#f0ad4e99"
@@ -624,8 +625,8 @@ class CombatPanel(QWidget):
             for where in self.attack_hexes():
                 items.append(CellMark(gm.parse_label(where), outline=ATTACK_OUTLINE, width=3.0,
                                       tooltip=f"attack from {where}"))
-            items.append(Marker(gm.parse_label(c.defend), "cross", DEFEND_COLOR, tooltip=f"attack on {c.defend}",
-                                size=0.4))
+            items.append(CellMark(gm.parse_label(c.defend), outline=DEFEND_COLOR, width=3.0,
+                                  tooltip=f"attack on {c.defend}"))
         if self._rail_side is not None:
             for cell in sorted(rail_to_edge(s, self._rail_side)):
                 items.append(CellMark(cell, outline=RAIL_OUTLINE, width=2.5,
