@@ -94,17 +94,17 @@ def give_in_editor(w: Any, entries: list[dict[str, Any]], k: int) -> None:
         assert p.retreat_group.isVisible()
         click(w, w.document.scenario.map.parse_label(o["to"]))
     elif "reinforcement_post" in o:
-        p.post_time.setText(o["reinforcement_post"])
-        p.post_btn.click()
+        p.reinforcements.post_time.setText(o["reinforcement_post"])
+        p.reinforcements.post_btn.click()
     elif "new_unit" in o:
-        p.new_id.setText(o["new_unit"])
-        p.new_type.setCurrentText(o["type"])
-        p.new_at.setText(o["at"])
-        p.new_btn.click()
+        p.reinforcements.new_id.setText(o["new_unit"])
+        p.reinforcements.new_type.setCurrentText(o["type"])
+        p.reinforcements.new_at.setText(o["at"])
+        p.reinforcements.new_btn.click()
     elif "factors" in o:
-        p.buy_unit.setCurrentIndex(p.buy_unit.findData(o["unit"]))
-        p.buy_factors.setValue(int(o["factors"]))
-        p.buy_btn.click()
+        p.reinforcements.buy_unit.setCurrentIndex(p.reinforcements.buy_unit.findData(o["unit"]))
+        p.reinforcements.buy_factors.setValue(int(o["factors"]))
+        p.reinforcements.buy_btn.click()
     else:
         move_by_mouse(w, o["unit"], o["to"])
 

@@ -130,36 +130,36 @@ def test_reinforcements_purchases_posts_and_the_rail_shown_when_refused(qtbot, t
     w = window(qtbot, tmp_path, s)
     p = w.combat_panel
     p.tabs.setCurrentIndex(1)
-    assert "Union 3, Rebels 0" in p.points_label.text()
-    p.buy_unit.setCurrentIndex(p.buy_unit.findData("US-6"))  # in 0505, off the rail held to the edge
-    p.buy_btn.click()
-    assert p.reinforce_msg.text().startswith("Refused: 6th Inf in 0505 is not in or next to a rail hex")
+    assert "Union 3, Rebels 0" in p.reinforcements.points_label.text()
+    p.reinforcements.buy_unit.setCurrentIndex(p.reinforcements.buy_unit.findData("US-6"))  # in 0505, off the rail held to the edge
+    p.reinforcements.buy_btn.click()
+    assert p.reinforcements.message.text().startswith("Refused: 6th Inf in 0505 is not in or next to a rail hex")
     rail = [m for m in w.canvas._overlays["combat"].items if getattr(m, "outline", None) == "#7b3294"]
     assert {s.map.label(m.cell) for m in rail} >= {"0310"}  # Aldie's rail to the west edge, drawn
     assert s.unit("US-6").strength == 4 and not w.document.undo_stack.count()
-    p.buy_unit.setCurrentIndex(p.buy_unit.findData("US-8A"))  # artillery: 2 points a factor
-    p.buy_btn.click()
-    assert "8th Arty in 0310 gains 1 factor for 2 points (1 left)" in p.reinforce_msg.text()
-    assert s.unit("US-8A").strength == 3 and "Union 1, Rebels 0" in p.points_label.text()
+    p.reinforcements.buy_unit.setCurrentIndex(p.reinforcements.buy_unit.findData("US-8A"))  # artillery: 2 points a factor
+    p.reinforcements.buy_btn.click()
+    assert "8th Arty in 0310 gains 1 factor for 2 points (1 left)" in p.reinforcements.message.text()
+    assert s.unit("US-8A").strength == 3 and "Union 1, Rebels 0" in p.reinforcements.points_label.text()
     assert w.turns.game().journal[-1].order == {"unit": "US-8A", "factors": 1}
     assert "combat" not in w.canvas._overlays or not any(
         getattr(m, "outline", None) == "#7b3294" for m in w.canvas._overlays["combat"].items)
-    assert not p.post_group.isEnabled()  # the post is the Rebels', on their move
+    assert not p.reinforcements.post_group.isEnabled()  # the post is the Rebels', on their move
     w.act_end_turn.trigger()
-    assert p.post_group.isEnabled()
-    p.post_now.click()
-    assert re.fullmatch(r"\d{1,2}:\d{2}:\d{2}\.\d{3}", p.post_time.text())
-    p.post_time.setText("9:51:45.250")  # 250 mod 6 = 4 <= the cities the Rebels hold
-    assert p.post()
+    assert p.reinforcements.post_group.isEnabled()
+    p.reinforcements.post_now.click()
+    assert re.fullmatch(r"\d{1,2}:\d{2}:\d{2}\.\d{3}", p.reinforcements.post_time.text())
+    p.reinforcements.post_time.setText("9:51:45.250")  # 250 mod 6 = 4 <= the cities the Rebels hold
+    assert p.reinforcements.post()
     assert w.turns.game().journal[-1].order == {"reinforcement_post": "9:51:45.250"}
-    assert "Rebels 1" in p.points_label.text()
-    assert not p.post()
-    assert "already made their reinforcement post" in p.reinforce_msg.text()
-    p.new_id.setText("CS-NEW")
-    p.new_at.setText("1711")
-    p.new_type.setCurrentText("inf")
-    assert p.raise_unit(), p.reinforce_msg.text()
-    assert s.unit("CS-NEW").strength == 0 and "Rebels 0" in p.points_label.text()
+    assert "Rebels 1" in p.reinforcements.points_label.text()
+    assert not p.reinforcements.post()
+    assert "already made their reinforcement post" in p.reinforcements.message.text()
+    p.reinforcements.new_id.setText("CS-NEW")
+    p.reinforcements.new_at.setText("1711")
+    p.reinforcements.new_type.setCurrentText("inf")
+    assert p.reinforcements.raise_unit(), p.reinforcements.message.text()
+    assert s.unit("CS-NEW").strength == 0 and "Rebels 0" in p.reinforcements.points_label.text()
 
 
 def test_the_cavalry_engaged_by_infantry_is_offered_its_withdrawal(qtbot, tmp_path) -> None:

@@ -18,11 +18,8 @@ click on one of them, or Retreat, gives ``{"retreat": HEX, "to": HEX}``.
 A force with no legal retreat was already dealt with by the engine (option
 ``no_retreat``): the result says so.
 
-The **Reinforcements** tab shows the points banked per side and gives the
-Rebel reinforcement post (``H:MM:SS.mmm``), factor purchases
-(``{"unit", "factors"}``) and new units (``{"new_unit", "type", "at"}``); a
-refusal is said, and when a unit is not supplied the rail hexes held to the
-map edge are drawn on the map.
+The **Reinforcements** tab is :mod:`.reinforce`; this panel draws the
+rail held to the map edge when it refuses a unit off it.
 
 The panel lives as long as its window and reads the document's current
 scenario on every refresh; on another map it hides its dock (issue 18,
@@ -39,16 +36,13 @@ from typing import Any
 from PySide6.QtCore import Qt, QTime, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
-    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -64,6 +58,7 @@ from engine.rules.acw.retreat import RetreatPlan, retreat_options
 from engine.rules.acw.units import display_name
 
 from ..overlay import CellMark, Marker, Overlay
+from .reinforce import ReinforcementTab, label, narrow, time_field
 
 OVERLAY_KEY = "combat"
 ATTACK_OUTLINE = "#1b1b1b"
@@ -106,21 +101,6 @@ def candidates(scenario: Scenario, side: str) -> list[Candidate]:
     return sorted(set(out), key=lambda c: (not c.owed, c.attack, c.defend))
 
 
-def _label(text: str = "", name: str | None = None) -> QLabel:
-    w = QLabel(text)
-    w.setWordWrap(True)
-    w.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    if name:
-        w.setObjectName(name)
-    return w
-
-
-def _narrow(box: QComboBox) -> None:
-    """A combo box that does not widen the dock to its longest item."""
-    box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-    box.setMinimumContentsLength(8)
-
-
 def _units_lost(rows: Any) -> str:
     parts = []
     for x in rows or ():
@@ -142,7 +122,7 @@ class CombatPanel(QWidget):
         self.window_ = window
         self.dock: Any = None
         self._applies: bool | None = None
-        self._rail_side: str | None = None
+        self.rail_side: str | None = None
         """Draw this side's rail held to the map edge (after a refused purchase)."""
         self._plan: RetreatPlan | None = None
         self._busy = False
@@ -152,11 +132,12 @@ class CombatPanel(QWidget):
         written: another step (an order, End Turn, undo) clears them."""
         """Whether a combat or retreat was owed at the last refresh."""
 
-        self.header = _label(name="combatHeader")
+        self.header = label(name="combatHeader")
         self.tabs = QTabWidget()
         self.tabs.setObjectName("combatTabs")
         self.tabs.addTab(self._battle_tab(), "Battle")
-        self.tabs.addTab(self._reinforcement_tab(), "Reinforcements")
+        self.reinforcements = ReinforcementTab(self)
+        self.tabs.addTab(self.reinforcements, "Reinforcements")
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -200,12 +181,12 @@ class CombatPanel(QWidget):
         self.join_list.setMaximumHeight(self.join_list.fontMetrics().height() * 4)
         self.join_list.itemChanged.connect(self._join_changed)
         lay.addWidget(self.join_list)
-        self.forces = _label(name="combatForces")
+        self.forces = label(name="combatForces")
         lay.addWidget(self.forces)
 
         self.cavalry_group = QGroupBox("Cavalry engaged by infantry")
         cav = QVBoxLayout(self.cavalry_group)
-        self.cavalry = _label(name="combatCavalry")
+        self.cavalry = label(name="combatCavalry")
         cav.addWidget(self.cavalry)
         row = QHBoxLayout()
         self.withdraw_to = QComboBox()
@@ -227,9 +208,8 @@ class CombatPanel(QWidget):
 
         row = QHBoxLayout()
         row.addWidget(QLabel("Post time"))
-        self.time_edit = QLineEdit()
+        self.time_edit = time_field("H:MM:SS", "23:59:59.9999")
         self.time_edit.setObjectName("combatTime")
-        self.time_edit.setPlaceholderText("H:MM:SS")
         self.time_edit.setToolTip("The time of the post that orders the attack, to the second (H:MM:SS)")
         self.time_edit.returnPressed.connect(self.resolve)
         self.now_btn = QPushButton("Now")
@@ -239,17 +219,16 @@ class CombatPanel(QWidget):
         self.resolve_btn = QPushButton("Resolve")
         self.resolve_btn.setObjectName("combatResolve")
         self.resolve_btn.clicked.connect(self.resolve)
-        self.time_edit.setMinimumWidth(self.time_edit.fontMetrics().horizontalAdvance("23:59:59.9999"))
         row.addWidget(self.time_edit, 1)
         row.addWidget(self.now_btn)
         lay.addLayout(row)
         lay.addWidget(self.resolve_btn)
-        self.result = _label(name="combatResult")
+        self.result = label(name="combatResult")
         lay.addWidget(self.result)
 
         self.retreat_group = QGroupBox("Retreat owed")
         ret = QVBoxLayout(self.retreat_group)
-        self.retreat_label = _label(name="combatRetreatLabel")
+        self.retreat_label = label(name="combatRetreatLabel")
         ret.addWidget(self.retreat_label)
         row = QHBoxLayout()
         self.retreat_box = QComboBox()
@@ -265,80 +244,7 @@ class CombatPanel(QWidget):
         self.plot.chart.setMinimumHeight(130)
         lay.addWidget(self.plot)
         for combo in (self.attack_box, self.withdraw_to, self.retreat_box):
-            _narrow(combo)
-        return tab
-
-    def _reinforcement_tab(self) -> QWidget:
-        tab = QWidget()
-        lay = QVBoxLayout(tab)
-        lay.setContentsMargins(4, 4, 4, 4)
-        self.points_label = _label(name="combatPoints")
-        lay.addWidget(self.points_label)
-
-        self.post_group = QGroupBox("Rebel post")
-        form = QFormLayout(self.post_group)
-        row = QHBoxLayout()
-        self.post_time = QLineEdit()
-        self.post_time.setObjectName("combatPostTime")
-        self.post_time.setPlaceholderText("H:MM:SS.mmm")
-        self.post_time.setToolTip("The post's time with its milliseconds: milliseconds mod 6 against the "
-                                  "cities E, G, I, O, M, L the Rebels hold")
-        self.post_now = QPushButton("Now")
-        self.post_now.clicked.connect(lambda: self.post_time.setText(QTime.currentTime().toString("H:mm:ss.zzz")))
-        self.post_time.setMinimumWidth(self.post_time.fontMetrics().horizontalAdvance("23:59:59.9999"))
-        row.addWidget(self.post_time, 1)
-        row.addWidget(self.post_now)
-        form.addRow("Time", row)
-        self.post_unit = QComboBox()
-        self.post_unit.setObjectName("combatPostUnit")
-        self.post_unit.setToolTip("With rebel_gain 'factor' the post names the unit that gains the factor")
-        form.addRow("Unit", self.post_unit)
-        self._post_form = form
-        self.post_btn = QPushButton("Post")
-        self.post_btn.setObjectName("combatPost")
-        self.post_btn.clicked.connect(self.post)
-        form.addRow(self.post_btn)
-        lay.addWidget(self.post_group)
-
-        box = QGroupBox("Buy factors")
-        form = QFormLayout(box)
-        self.buy_unit = QComboBox()
-        self.buy_unit.setObjectName("combatBuyUnit")
-        form.addRow("Unit", self.buy_unit)
-        self.buy_factors = QSpinBox()
-        self.buy_factors.setObjectName("combatBuyFactors")
-        self.buy_factors.setRange(1, 20)
-        form.addRow("Factors", self.buy_factors)
-        self.buy_btn = QPushButton("Buy")
-        self.buy_btn.setObjectName("combatBuy")
-        self.buy_btn.setToolTip("Infantry 1 point a factor, cavalry and artillery 2; the unit must not move this "
-                                "turn and stand in or next to a rail hex held to the map edge")
-        self.buy_btn.clicked.connect(self.buy)
-        form.addRow(self.buy_btn)
-        lay.addWidget(box)
-
-        box = QGroupBox("New unit")
-        form = QFormLayout(box)
-        self.new_id = QLineEdit()
-        self.new_id.setObjectName("combatNewId")
-        form.addRow("Id", self.new_id)
-        self.new_type = QComboBox()
-        self.new_type.setObjectName("combatNewType")
-        form.addRow("Type", self.new_type)
-        self.new_at = QLineEdit()
-        self.new_at.setObjectName("combatNewAt")
-        self.new_at.setPlaceholderText("hex, e.g. 0410")
-        form.addRow("Hex", self.new_at)
-        self.new_btn = QPushButton("Raise")
-        self.new_btn.setObjectName("combatRaise")
-        self.new_btn.clicked.connect(self.raise_unit)
-        form.addRow(self.new_btn)
-        lay.addWidget(box)
-        self.reinforce_msg = _label(name="combatReinforceMessage")
-        lay.addWidget(self.reinforce_msg)
-        lay.addStretch(1)  # the tab is as tall as the Battle tab: its forms stay at the top
-        for combo in (self.post_unit, self.buy_unit, self.new_type):
-            _narrow(combo)
+            narrow(combo)
         return tab
 
     # -- the game -------------------------------------------------------------
@@ -405,8 +311,8 @@ class CombatPanel(QWidget):
 
     def _replaced(self, _scenario: Any) -> None:
         self.result.clear()
-        self.reinforce_msg.clear()
-        self._rail_side = None
+        self.reinforcements.message.clear()
+        self.rail_side = None
         self.refresh()
 
     def refresh(self) -> None:
@@ -427,7 +333,7 @@ class CombatPanel(QWidget):
             self._refresh(g)
         finally:
             self._busy = False
-        self._draw()
+        self.draw()
         owes = self.owes()
         if owes and not self._owed and self.window_.turns.playing():
             self.show_owed()  # a unit halted next to the enemy, or a retreat is owed: the panel comes forward
@@ -437,15 +343,13 @@ class CombatPanel(QWidget):
         s = self.scenario
         if self._said_at is not None and len(g.journal) != self._said_at:
             self.result.clear()
-            self.reinforce_msg.clear()
+            self.reinforcements.message.clear()
             self._said_at = None
         side = g.turn.side
         over = self.window_.turns.outcome()
         pts = ", ".join(f"{f.name} {points(s, f.id)}" for f in s.sides)
         self.header.setText((f"<b>Game over:</b> {over}" if over else
                              f"Turn {g.turn.turn}: the {g.side_name(side)} to move.") + f"<br>Points banked: {pts}")
-        self.points_label.setText(f"Reinforcement points banked: {pts}. The Union gains "
-                                  f"{options_for(s).union_points_per_turn} a turn; the Rebels roll with a post.")
         # attacks
         current = self.attack_box.currentData()
         self.attack_box.blockSignals(True)
@@ -457,28 +361,7 @@ class CombatPanel(QWidget):
         self.attack_box.blockSignals(False)
         self._show_attack()
         self._show_retreat()
-        # reinforcements
-        o = options_for(s)
-        rebel_move = side == o.rebel_side
-        self.post_group.setEnabled(rebel_move and not over)
-        self.post_group.setTitle("Rebel post" + ("" if rebel_move else " (Rebels' move)"))
-        self._post_form.setRowVisible(self.post_unit, o.rebel_gain == "factor")
-        mine = sorted((u for u in s.units if u.side == side), key=lambda u: u.id)
-        for box in (self.buy_unit, self.post_unit):
-            keep = box.currentData()
-            box.clear()
-            for u in mine:
-                box.addItem(f"{u.id} ({u.strength}, {s.map.label(u.at)})", u.id)
-                box.setItemData(box.count() - 1, f"{display_name(u)}: {u.strength} factors in {s.map.label(u.at)}",
-                                Qt.ItemDataRole.ToolTipRole)
-            found = box.findData(keep)
-            box.setCurrentIndex(found if found >= 0 else 0)
-        keep_type = self.new_type.currentText()
-        self.new_type.clear()
-        self.new_type.addItems([t.id for t in s.ruleset.unit_types])
-        if keep_type:
-            self.new_type.setCurrentText(keep_type)
-
+        self.reinforcements.refresh(s, side, over is not None)
     def _current(self) -> Candidate | None:
         c = self.attack_box.currentData()
         return c if isinstance(c, Candidate) else None
@@ -499,12 +382,12 @@ class CombatPanel(QWidget):
     def _attack_chosen(self, _index: int) -> None:
         self._show_attack()
         if not self._busy:
-            self._draw()
+            self.draw()
 
     def _join_changed(self, _item: Any) -> None:
         self._show_forces()
         if not self._busy:
-            self._draw()
+            self.draw()
 
     def _show_attack(self) -> None:
         """A new attack chosen (or the game moved on): the hexes that may
@@ -607,7 +490,7 @@ class CombatPanel(QWidget):
             cost = f": next to the enemy, loses {h.loss}" if h.loss else ""
             self.retreat_box.addItem(f"{h.label} ({h.distance} hex{'es' if h.distance > 1 else ''}{cost})", h.label)
 
-    def _draw(self) -> None:
+    def draw(self) -> None:
         """The panel's marks on the map: the retreat hexes owed, else the
         chosen attack, and the rail held to the map edge after a refused
         purchase."""
@@ -627,8 +510,8 @@ class CombatPanel(QWidget):
                                       tooltip=f"attack from {where}"))
             items.append(CellMark(gm.parse_label(c.defend), outline=DEFEND_COLOR, width=3.0,
                                   tooltip=f"attack on {c.defend}"))
-        if self._rail_side is not None:
-            for cell in sorted(rail_to_edge(s, self._rail_side)):
+        if self.rail_side is not None:
+            for cell in sorted(rail_to_edge(s, self.rail_side)):
                 items.append(CellMark(cell, outline=RAIL_OUTLINE, width=2.5,
                                       tooltip="rail held all the way to the map edge"))
         self.window_.canvas.set_overlay(OVERLAY_KEY, Overlay(tuple(items)) if items else None)
@@ -695,39 +578,6 @@ class CombatPanel(QWidget):
                 self.retreat(h.label)
                 return True
         return False
-
-    def post(self) -> bool:
-        time = self.post_time.text().strip()
-        if not time:
-            self.reinforce_msg.setText("Give the post's time (H:MM:SS.mmm) first, or press Now.")
-            return False
-        order: dict[str, Any] = {"reinforcement_post": time}
-        if options_for(self.scenario).rebel_gain == "factor":
-            order["unit"] = self.post_unit.currentData()
-        return self._reinforce(order)
-
-    def buy(self) -> bool:
-        uid = self.buy_unit.currentData()
-        if not uid:
-            return False
-        return self._reinforce({"unit": uid, "factors": self.buy_factors.value()})
-
-    def raise_unit(self) -> bool:
-        uid, at = self.new_id.text().strip(), self.new_at.text().strip()
-        if not uid or not at:
-            self.reinforce_msg.setText("A new unit needs an id and a hex.")
-            return False
-        return self._reinforce({"new_unit": uid, "type": self.new_type.currentText(), "at": at})
-
-    def _reinforce(self, order: dict[str, Any]) -> bool:
-        self._rail_side = None
-        ok, why = self.give(order)
-        if not ok and ("rail" in why) and self.side() is not None:
-            self._rail_side = self.side()  # show where the rail is held to the edge
-            why += " (the rail hexes held to the map edge are outlined on the map)"
-            self._draw()
-        self.reinforce_msg.setText(why if ok else f"Refused: {why}")
-        return ok
 
 
 def install(window: Any) -> CombatPanel:
