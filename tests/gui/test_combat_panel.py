@@ -93,6 +93,13 @@ def test_the_worked_example_in_the_combat_panel_gives_56_21_and_casualties_1_and
     marks = {m.cell: m for m in w.canvas._overlays["combat"].items if hasattr(m, "fill")}
     labels = {s.map.label(c): m.text for c, m in marks.items()}
     assert labels["0815"] == "R" and labels["0614"] == "-2"
+    w.set_tool("brush")
+    w.state.set_terrain(1)
+    click(w, s.map.parse_label("0815"))  # painting: the click is the brush's, not the retreat
+    assert s.unit("CS-51").at == s.map.parse_label("0714") and p.retreat_group.isVisible()
+    assert w.document.undo_stack.count() == 2
+    w.document.undo_stack.undo()  # the stroke
+    w.set_tool("adjudicate")
     click(w, s.map.parse_label("0815"))  # the owner's click on a marked hex is the retreat
     assert s.unit("CS-51").at == s.map.parse_label("0815") and s.unit("CS-52").at == s.map.parse_label("0815")
     assert w.turns.game().journal[-1].order == {"retreat": "0714", "to": "0815"}

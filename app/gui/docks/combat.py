@@ -569,9 +569,12 @@ class CombatPanel(QWidget):
         return ok
 
     def press(self, ev: Any) -> bool:
-        """A click on the map while a retreat is owed: on a legal hex it is
-        the retreat (``True``: the click is used); elsewhere the tool has it."""
-        if self._plan is None or ev.button != "left" or ev.cell is None or self.game() is None:
+        """A click on the map in Adjudicate mode while a retreat is owed: on
+        a legal hex it is the retreat (``True``: the click is used); any
+        other click (or tool: painting) is the tool's."""
+        win = self.window_
+        if self._plan is None or ev.button != "left" or ev.cell is None or self.game() is None \
+                or getattr(win, "tool", None) is not getattr(win, "adjudicate", None):
             return False
         for h in self._plan.hexes:
             if h.cell == ev.cell:
