@@ -314,11 +314,16 @@ def run_case(name: str, build: Callable[[], Scenario], unit_id: str | None, radi
     rng = random.Random(1865)
     cells: list[Cell] = []
     seen: set[Cell] = set()
-    while len(cells) < moves:
+    near = moves if radius > 50 else sum(  # cells in range (fewer than moves at a close zoom in a small view)
+        grid.contains(Cell(unit.at.col + dc, unit.at.row + dr)) and (dc, dr) != (0, 0)
+        for dc in range(-radius, radius + 1) for dr in range(-radius, radius + 1))
+    while len(cells) < min(moves, near):
         c = Cell(unit.at.col + rng.randint(-radius, radius), unit.at.row + rng.randint(-radius, radius))
         if grid.contains(c) and c not in seen and c != unit.at:
             seen.add(c)
             cells.append(c)
+    while len(cells) < moves:  # fewer cells on screen than moves: the same cells again, in the same order
+        cells.append(cells[len(cells) % len(seen)])
     for c in cells[:5]:  # warm caches the way a first sweep of the mouse does
         QTest.mouseMove(vp, point(c))
         app.processEvents()

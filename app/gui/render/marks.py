@@ -184,18 +184,23 @@ def overlay_change_rect(r: MapRenderer, zoom: float, origin: tuple[int, int], ol
                         new: Overlay | None) -> QRect | None:
     """The viewport rectangle to repaint when overlay ``old`` becomes
     ``new`` (either None: none), map point (0, 0) being at ``origin``;
-    None when nothing is painted by either."""
+    None when nothing is painted by either.  When both have the same cached
+    layer (the same ``layer_key`` and count) only the items after it count:
+    the layer looks the same."""
     rect: QRect | None = None
     bounds = r.overlay_painter().bounds
+    same = (old is not None and new is not None and old.layer_key is not None and old.layer_key is new.layer_key
+            and old.layer_count == new.layer_count)
     for ov in (old, new):
         if ov is None:
             continue
-        memo = bounds.get(id(ov))
+        skip = ov.layer_count if same else 0
+        memo = bounds.get((id(ov), skip))
         if memo is not None and memo[0] is ov and memo[1] == zoom:
             b = memo[2]
         else:  # the old overlay's bounds were found when it was new
-            b = overlay_scene_rect(r, zoom, ov)
-            bounds[id(ov)] = (ov, zoom, b)
+            b = overlay_scene_rect(r, zoom, ov, ov.items[skip:] if skip else None)
+            bounds[(id(ov), skip)] = (ov, zoom, b)
             while len(bounds) > 8:
                 del bounds[next(iter(bounds))]
         if b is not None:
@@ -210,9 +215,10 @@ class OverlayPainter:
         self.r = r
         self._layer: tuple[object, int, float, QRect, QRect, QImage | None] | None = None
         """The cached layer (see :meth:`_render_layer`)."""
-        self.bounds: dict[int, tuple[Overlay, float, QRect | None]] = {}
-        """The scene bounds of the latest overlays by identity (with the
-        overlay, so an id is never taken for another's) and zoom."""
+        self.bounds: dict[tuple[int, int], tuple[Overlay, float, QRect | None]] = {}
+        """The scene bounds of the latest overlays (without their first
+        items when the key's second number says how many) by identity (with
+        the overlay, so an id is never taken for another's) and zoom."""
         self.layer_renders = 0
         """How many times a layer was painted (tests read it)."""
 
@@ -231,7 +237,7 @@ class OverlayPainter:
         n = max(0, min(n, len(items)))
         if n:
             self._paint_layer(p, zoom, ov, n, scene, cols, rows)
-        self.paint_items(p, zoom, items[n:] if n else items, cols, rows)
+        self.paint_items(p, zoom, items[n:] if n else items, cols, rows, scene)
 
     def _paint_layer(self, p: QPainter, zoom: float, ov: Overlay, n: int, scene: QRectF,
                      cols: range, rows: range) -> None:
@@ -241,7 +247,7 @@ class OverlayPainter:
             c = self._layer = self._render_layer(zoom, ov, n, want)
         at, img = c[4], c[5]
         if img is None:  # too large to cache
-            self.paint_items(p, zoom, ov.items[:n], cols, rows)
+            self.paint_items(p, zoom, ov.items[:n], cols, rows, scene)
         elif not img.isNull():
             p.drawImage(QPointF(at.x(), at.y()), img)
 
@@ -266,17 +272,19 @@ class OverlayPainter:
         q.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         q.translate(-area.x(), -area.y())
         cols, rows = self.r.cell_ranges(zoom, QRectF(area), pad=2)
-        self.paint_items(q, zoom, items, cols, rows)
+        self.paint_items(q, zoom, items, cols, rows, QRectF(area))
         q.end()
         return (ov.layer_key, n, zoom, covers, area, img)
 
     # -- items --------------------------------------------------------------------
 
-    def paint_items(self, p: QPainter, zoom: float, items: Sequence[Item], cols: range, rows: range) -> None:
+    def paint_items(self, p: QPainter, zoom: float, items: Sequence[Item], cols: range, rows: range,
+                    clip: QRectF | None = None) -> None:
         """Paint ``items`` in order; a run of cell marks is painted grouped
         by look (in the order each look first appears in the run: the marks
         of one look in one call), then the run's texts; marks on cells
-        outside ``cols`` x ``rows`` are skipped."""
+        outside ``cols`` x ``rows`` are skipped, and long paths drawn only
+        near ``clip`` (scene pixels; the dashes as if drawn whole)."""
         r = self.r
         px = r.cell_px(zoom)
         square = r.layout.size if isinstance(r.layout, SquareLayout) else None
@@ -331,7 +339,7 @@ class OverlayPainter:
             if looks or texts:
                 flush()
             if isinstance(it, PathLine):
-                self._path(p, zoom, it)
+                self._path(p, zoom, it, clip)
             elif isinstance(it, EdgeMark):
                 self._edge(p, zoom, it)
             elif isinstance(it, Marker):
@@ -380,31 +388,39 @@ class OverlayPainter:
         img, cx, cy = halo_sprite(text, size, colour)
         p.drawImage(QPointF(round(x - cx), round(y - cy)), img)
 
-    def _path(self, p: QPainter, zoom: float, it: PathLine) -> None:
+    def _path(self, p: QPainter, zoom: float, it: PathLine, clip: QRectF | None = None) -> None:
         cells = it.cells
         if len(cells) < 2:
             return
         if len(cells) <= 16:
             lay = self.r.layout
-            poly = QPolygonF([QPointF(x * zoom, y * zoom) for x, y in (lay.center(c) for c in cells)])
+            runs = [(QPolygonF([QPointF(x * zoom, y * zoom) for x, y in (lay.center(c) for c in cells)]), 0.0)]
         else:
-            poly = self._long_path(cells, zoom)
+            runs = self._long_path(cells, zoom, clip, it.width + 6.0)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(QColor(255, 255, 255, 170), it.width + 2.5, Qt.PenStyle.SolidLine,
                       Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
-        p.drawPolyline(poly)
-        p.setPen(QPen(style.qcolor(it.color), it.width, Qt.PenStyle.DashLine if it.dashed else Qt.PenStyle.SolidLine,
-                      Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
-        p.drawPolyline(poly)
+        for poly, _ in runs:
+            p.drawPolyline(poly)
+        pen = QPen(style.qcolor(it.color), it.width, Qt.PenStyle.DashLine if it.dashed else Qt.PenStyle.SolidLine,
+                   Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin)
+        for poly, before in runs:
+            if it.dashed:  # the dashes of a part go on from where the whole path's would be
+                pen.setDashOffset(before / it.width)
+            p.setPen(pen)
+            p.drawPolyline(poly)
 
-    def _long_path(self, cells: Sequence[Cell], zoom: float) -> QPolygonF:
+    def _long_path(self, cells: Sequence[Cell], zoom: float, clip: QRectF | None, margin: float
+                   ) -> list[tuple[QPolygonF, float]]:
         """The polyline through ``cells``' centres without the points where
         it goes straight on (a march across the map has hundreds: the pen's
         dashes and joins come out the same, at a fraction of the cost); where
         cells are smaller than ``SIMPLIFY_BELOW_PX``, also without the
         points less than ``SIMPLIFY_TOLERANCE`` pixels off the line through
         their neighbours kept (a staircase of sub-pixel steps drawn as the
-        line it looks like; the pen's cost grows with its points)."""
+        line it looks like; the pen's cost grows with its points).  With
+        ``clip`` (scene pixels) only its parts within ``margin`` of it, each
+        with the length of the path before it (for the dashes' offset)."""
         n = len(cells)
         cols = np.fromiter((c.col for c in cells), np.int64, n)
         rows = np.fromiter((c.row for c in cells), np.int64, n)
@@ -420,7 +436,25 @@ class OverlayPainter:
         xs, ys = xs[keep], ys[keep]
         if len(xs) > 16 and self.r.cell_px(zoom) < SIMPLIFY_BELOW_PX:
             xs, ys = _simplified(xs, ys, SIMPLIFY_TOLERANCE)
-        return QPolygonF([QPointF(x, y) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)])
+        spans = [(0, len(xs) - 1)]
+        if clip is not None and len(xs) > 2:
+            seen = ((np.maximum(xs[:-1], xs[1:]) >= clip.left() - margin)
+                    & (np.minimum(xs[:-1], xs[1:]) <= clip.right() + margin)
+                    & (np.maximum(ys[:-1], ys[1:]) >= clip.top() - margin)
+                    & (np.minimum(ys[:-1], ys[1:]) <= clip.bottom() + margin))
+            if not seen.all():
+                idx = np.flatnonzero(seen)
+                if len(idx) == 0:
+                    return []
+                cut = np.flatnonzero(np.diff(idx) > 1)
+                firsts = np.r_[idx[0], idx[cut + 1]]
+                lasts = np.r_[idx[cut], idx[-1]]
+                spans = list(zip(firsts.tolist(), (lasts + 1).tolist(), strict=True))
+        if len(spans) == 1 and spans[0] == (0, len(xs) - 1):
+            return [(QPolygonF([QPointF(x, y) for x, y in zip(xs.tolist(), ys.tolist(), strict=True)]), 0.0)]
+        before = np.r_[0.0, np.cumsum(np.hypot(np.diff(xs), np.diff(ys)))]
+        return [(QPolygonF([QPointF(x, y) for x, y in zip(xs[a:b + 1].tolist(), ys[a:b + 1].tolist(), strict=True)]),
+                 float(before[a])) for a, b in spans]
 
     def _edge(self, p: QPainter, zoom: float, it: EdgeMark) -> None:
         lay = self.r.layout

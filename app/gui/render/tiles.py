@@ -26,7 +26,7 @@ TILE = 256
 @dataclass
 class Tile:
     image: QImage
-    dirty: QRect | None  # scene pixels still to re-render, None when clean
+    dirty: QRegion | None  # scene pixels still to re-render, None when clean
     new: bool = True
     """Not yet rendered whole: its parts are rendered with the vectors of
     the whole tile (clipped), so they join up as one render would."""
@@ -68,7 +68,7 @@ class TileCache:
         full = QRect(tx * TILE, ty * TILE, TILE, TILE)
         if t is None:
             img = QImage(TILE, TILE, QImage.Format.Format_RGB32)
-            t = Tile(img, full)
+            t = Tile(img, QRegion(full))
             self.tiles[key] = t
             while len(self.tiles) > self.max_tiles:
                 self.tiles.popitem(last=False)
@@ -80,14 +80,16 @@ class TileCache:
             if not area.isEmpty():
                 p = QPainter(t.image)
                 p.translate(-full.x(), -full.y())
-                if t.new and area != full:
-                    self._render_part(p, renderer, zoom, area, full, layers)
-                else:
-                    renderer.render_base(p, zoom, area, layers, self.background)
+                # QRegion iterates its rectangles (QRegion.rects() crashes under PySide6 6.11)
+                for part in area:  # type: ignore[attr-defined]
+                    if t.new and part != full:
+                        self._render_part(p, renderer, zoom, part, full, layers)
+                    else:
+                        renderer.render_base(p, zoom, part, layers, self.background)
                 p.end()
                 self.renders += 1
                 self.rendered.append(key)
-            left = QRegion(dirty).subtracted(QRegion(area)).boundingRect() if area != dirty else QRect()
+            left = dirty.subtracted(area)
             t.dirty = None if left.isEmpty() else left
             t.new = t.new and t.dirty is not None
         return t.image
@@ -119,5 +121,5 @@ class TileCache:
             t = self.tiles.get((zoom, tx, ty))
             if t is None:
                 continue
-            area = rect.intersected(QRect(tx * TILE, ty * TILE, TILE, TILE))
+            area = QRegion(rect.intersected(QRect(tx * TILE, ty * TILE, TILE, TILE)))
             t.dirty = area if t.dirty is None else t.dirty.united(area)
