@@ -96,6 +96,26 @@ def halo_sprite(text: str, size: int, colour: QColor) -> tuple[QImage, float, fl
     return made
 
 
+_ARRAYS: OrderedDict[int, tuple[Sequence[Cell], np.ndarray[Any, Any], np.ndarray[Any, Any]]] = OrderedDict()
+"""Columns and rows of the latest long cell sequences by identity (with the
+sequence, so an id is never taken for another's): a hover's overlay is
+bounded, painted and shown in the legend from the same tuples."""
+
+
+def cell_arrays(cells: Sequence[Cell]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The columns and rows of ``cells`` as arrays, made once per sequence."""
+    made = _ARRAYS.get(id(cells))
+    if made is not None and made[0] is cells:
+        return made[1], made[2]
+    n = len(cells)
+    cs = np.fromiter((c.col for c in cells), np.int64, n)
+    rs = np.fromiter((c.row for c in cells), np.int64, n)
+    _ARRAYS[id(cells)] = (cells, cs, rs)
+    while len(_ARRAYS) > 16:
+        _ARRAYS.popitem(last=False)
+    return cs, rs
+
+
 def _cells_of(it: Item) -> Sequence[Cell]:
     if isinstance(it, (PathLine, CellMarks)):
         return it.cells
@@ -112,7 +132,13 @@ def overlay_scene_rect(r: MapRenderer, zoom: float, ov: Overlay, items: Sequence
     c0 = r0 = math.inf
     c1 = r1 = -math.inf
     for it in its:
-        for c in _cells_of(it):
+        cells = _cells_of(it)
+        if len(cells) > 16:
+            cs, rs = cell_arrays(cells)
+            c0, c1 = min(c0, int(cs.min())), max(c1, int(cs.max()))
+            r0, r1 = min(r0, int(rs.min())), max(r1, int(rs.max()))
+            continue
+        for c in cells:
             col, row = c.col, c.row
             if col < c0:
                 c0 = col
@@ -352,8 +378,7 @@ class OverlayPainter:
         n = len(it.cells)
         if n == 0:
             return
-        cs = np.fromiter((c.col for c in it.cells), np.int64, n)
-        rs = np.fromiter((c.row for c in it.cells), np.int64, n)
+        cs, rs = cell_arrays(it.cells)
         inside = (cs >= cols.start) & (cs < cols.stop) & (rs >= rows.start) & (rs < rows.stop)
         if not inside.all():
             cs, rs = cs[inside], rs[inside]
@@ -422,8 +447,7 @@ class OverlayPainter:
         ``clip`` (scene pixels) only its parts within ``margin`` of it, each
         with the length of the path before it (for the dashes' offset)."""
         n = len(cells)
-        cols = np.fromiter((c.col for c in cells), np.int64, n)
-        rows = np.fromiter((c.row for c in cells), np.int64, n)
+        cols, rows = cell_arrays(cells)
         xs, ys = self.r.centers(cols, rows)
         xs = np.asarray(xs, np.float64) * zoom
         ys = np.asarray(ys, np.float64) * zoom
