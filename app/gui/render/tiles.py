@@ -27,9 +27,10 @@ TILE = 256
 class Tile:
     image: QImage
     dirty: QRegion | None  # scene pixels still to re-render, None when clean
-    new: bool = True
-    """Not yet rendered whole: its parts are rendered with the vectors of
-    the whole tile (clipped), so they join up as one render would."""
+    unrendered: QRegion | None = None
+    """Scene pixels never rendered yet (None: all were): they are rendered
+    with the vectors of the whole tile (clipped), so the parts of a new tile
+    join up as one render would."""
 
 
 class TileCache:
@@ -68,7 +69,7 @@ class TileCache:
         full = QRect(tx * TILE, ty * TILE, TILE, TILE)
         if t is None:
             img = QImage(TILE, TILE, QImage.Format.Format_RGB32)
-            t = Tile(img, QRegion(full))
+            t = Tile(img, QRegion(full), QRegion(full))
             self.tiles[key] = t
             while len(self.tiles) > self.max_tiles:
                 self.tiles.popitem(last=False)
@@ -81,17 +82,23 @@ class TileCache:
                 p = QPainter(t.image)
                 p.translate(-full.x(), -full.y())
                 # QRegion iterates its rectangles (QRegion.rects() crashes under PySide6 6.11)
-                for part in area:  # type: ignore[attr-defined]
-                    if t.new and part != full:
-                        self._render_part(p, renderer, zoom, part, full, layers)
-                    else:
+                fresh = area.intersected(t.unrendered) if t.unrendered is not None else QRegion()
+                for part in fresh:  # type: ignore[attr-defined]
+                    if part == full:
                         renderer.render_base(p, zoom, part, layers, self.background)
+                    else:
+                        self._render_part(p, renderer, zoom, part, full, layers)
+                for part in area.subtracted(fresh) if not fresh.isEmpty() else area:  # type: ignore[attr-defined]
+                    renderer.render_base(p, zoom, part, layers, self.background)  # an edit's part, as ever
                 p.end()
+                if t.unrendered is not None:
+                    t.unrendered = t.unrendered.subtracted(area)
+                    if t.unrendered.isEmpty():
+                        t.unrendered = None
                 self.renders += 1
                 self.rendered.append(key)
             left = dirty.subtracted(area)
             t.dirty = None if left.isEmpty() else left
-            t.new = t.new and t.dirty is not None
         return t.image
 
     def _render_part(self, p: QPainter, renderer: MapRenderer, zoom: float, area: QRect, full: QRect,
