@@ -31,6 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--polygons", metavar="polygons.txt")
     p.add_argument("--centers", metavar="centers.txt")
     p.add_argument("--wrap-x", action="store_true", help="the map wraps east-west (a world map)")
+    p.add_argument("--rail-sharing", choices=("document", "alliances", "none"), default="document",
+                   help="Module I rail-sharing groups: the document's (Germans+Italians; British, French, Americans "
+                        "and Chinese; everyone else alone; the default), the game's alliances, or none")
     p.add_argument("--out", required=True, metavar="FILE")
     p.add_argument("--force", action="store_true", help="write OUT even when it is one of the input files")
     add_json_flag(p)
@@ -56,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     polygons = parse_polygons(_text(args.polygons), args.polygons) if args.polygons else None
     centers = parse_centers(_text(args.centers), args.centers) if args.centers else None
     try:
-        result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x)
+        result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x, rail_sharing=args.rail_sharing)
     except TripleAError as e:  # names the element or territory; say which file it came from
         raise CliError(f"{args.game}{' with ' + args.polygons if args.polygons else ''}: {e}") from None
     s = result.scenario
@@ -67,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
     data = {"out": args.out, "name": s.name, "territories": len(m), "land": land, "sea": len(m) - land,
             "borders": len(m.borders()), "land_borders": land_land,
             "with_polygons": sum(1 for t in m.territories.values() if not t.shape.is_empty),
-            "sides": [f.id for f in s.sides], "unit_types": len(s.ruleset.unit_types), "units": len(s.units),
+            "sides": [f.id for f in s.sides],
+            "rail_sharing": s.ruleset.option("railroads", "sharing", []), "unit_types": len(s.ruleset.unit_types), "units": len(s.units),
             "warnings": result.warnings}
     emit(args, data, lambda: "\n".join(
         [(f"{args.out}: {data['territories']} territories ({land} land, {data['sea']} sea), "

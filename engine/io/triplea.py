@@ -427,14 +427,72 @@ class ImportResult:
     warnings: list[str]
 
 
+RAIL_SHARING = ("document", "alliances", "none")
+"""How the importer sets Module I's rail-sharing groups (``docs/rules/railroads.md``)."""
+
+DOCUMENT_NATIONS: dict[str, tuple[str, ...]] = {
+    "germany": ("germany", "germans", "german"),
+    "italy": ("italy", "italians", "italian"),
+    "uk": ("uk", "united kingdom", "british", "britain", "great britain", "uk pacific", "uk europe"),
+    "france": ("france", "french"),
+    "usa": ("usa", "us", "u s a", "united states", "americans", "american"),
+    "china": ("china", "chinese"),
+    "japan": ("japan", "japanese"),
+    "ussr": ("ussr", "u s s r", "soviet union", "russia", "russians", "soviets"),
+}
+"""The nations Module I names, by the player names TripleA games give them
+(compared lower-case with ``_`` and ``.`` read as spaces)."""
+
+DOCUMENT_GROUPS = (("germany", "italy"), ("uk", "france", "usa", "china"))
+"""Module I: "On the Axis, only Italy and Germany may share railroads. On
+the Allies, only United Kingdom, France, U.S.A. and China may share
+railroads. Japan and the U.S.S.R. are isolated in their railroad usage."
+Every other nation rails alone."""
+
+
+def _document_nation(name: str) -> str | None:
+    key = " ".join(re.sub(r"[_.\-]", " ", name).casefold().split())
+    return next((n for n, names in DOCUMENT_NATIONS.items() if key in names), None)
+
+
+def rail_sharing_groups(sides: Sequence[Faction], reading: str = "document") -> list[list[str]]:
+    """Module I's rail-sharing groups (lists of side ids, groups of two or
+    more) for an imported game's sides.
+
+    * ``"document"`` (default): the document's own groups, recognised by
+      the players' names (Germans with Italians; British — UK_Pacific too —,
+      French, Americans and Chinese together); every other nation rails
+      alone, as the document isolates Japan and the USSR and names no
+      other sharer, and sides of different alliances never share;
+    * ``"alliances"``: every TripleA alliance shares its railroads (the
+      game's own notion of friendly rail use);
+    * ``"none"``: every nation rails alone."""
+    if reading not in RAIL_SHARING:
+        raise ValueError(f"rail sharing '{reading}' is not one of {', '.join(RAIL_SHARING)}")
+    groups: dict[str, list[str]] = {}
+    for f in sides:
+        if reading == "alliances" and f.alliance:
+            groups.setdefault(f"alliance:{f.alliance}", []).append(f.id)
+        elif reading == "document":
+            nation = _document_nation(f.name)
+            group = next((i for i, g in enumerate(DOCUMENT_GROUPS) if nation in g), None)
+            if group is not None:
+                groups.setdefault(f"group:{group}:{f.alliance}", []).append(f.id)
+    return [ids for ids in groups.values() if len(ids) > 1]
+
+
 def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, float]]]] | None = None,
                 centers: dict[str, tuple[float, float]] | None = None, wrap_x: bool = False,
                 strait_gap: float = 6.0, rail_crossings: Iterable[tuple[str, str, str]] = A_AND_A_RAIL_CROSSINGS,
-                ) -> ImportResult:
+                rail_sharing: str = "document") -> ImportResult:
     """A territory scenario from a parsed game (and optionally its polygons
     and centres).  Land–land connections whose polygons lie more than
     ``strait_gap`` pixels apart cross water and become ``strait`` borders;
-    the named ``rail_crossings`` become ``rail_crossing`` borders."""
+    the named ``rail_crossings`` become ``rail_crossing`` borders; Module
+    I's rail-sharing groups are set by :func:`rail_sharing_groups`
+    (``rail_sharing``: ``"document"``, ``"alliances"`` or ``"none"``)."""
+    if rail_sharing not in RAIL_SHARING:
+        raise TripleAError(f"rail sharing '{rail_sharing}' is not one of {', '.join(RAIL_SHARING)}")
     warnings: list[str] = []
     ids: dict[str, str] = {}
     used: set[str] = set()
@@ -530,6 +588,9 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
     rs = Ruleset(game.name, [TerrainType("land", "Land", "L", "#d8c89a"), TerrainType("sea", "Sea", "S", "#9cc3e0")],
                  [UnitType(uid, u.replace("_", " ").title(), specs[u].movement, specs[u].properties())
                   if u in specs else UnitType(uid, u.replace("_", " ").title()) for u, uid in unit_ids.items()])
+    sharing = rail_sharing_groups(sides, rail_sharing)
+    if sharing:
+        rs.options["railroads"] = {"sharing": sharing}
     s = TerritoryScenario(game.name, rs, sides, tm, _units(game, ids, side_ids, neutral, unit_ids), turn=1,
                           description=f"Imported from the TripleA game '{game.name}'.")
     return ImportResult(s, warnings)
