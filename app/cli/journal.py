@@ -42,6 +42,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--markdown", action="store_true", help="a play-by-post report in Markdown")
     fmt.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    p.add_argument("--crops", metavar="DIR",
+                   help="with --markdown: write a PNG crop of the map each order concerns into DIR (as it was after "
+                        "the order, the concerned cells outlined) and link it from the report")
     p.set_defaults(func=run_journal)
     p = sub.add_parser(
         "branch", help=COMMANDS["branch"],
@@ -65,11 +68,12 @@ def _positions(game: Game, turn: int | None, path: str) -> list[int]:
     return by_turn[turn]
 
 
-def markdown(game: Game, positions: list[int], title: str) -> str:
+def markdown(game: Game, positions: list[int], title: str, crops: dict[int, str] | None = None) -> str:
     """A play-by-post report of the entries at ``positions``: a heading per
     turn and side, the orders numbered as in the journal with their
     verdicts (carried out or refused) and reasons, the end-of-phase effects
-    and hand-overs."""
+    and hand-overs; ``crops`` (by position: a relative image path) adds the
+    map crop of each order under it."""
     lines = [f"# {title}: {game.system.title}", ""]
     if game.journal.branch_of is not None:
         b = game.journal.branch_of
@@ -93,10 +97,34 @@ def markdown(game: Game, positions: list[int], title: str) -> str:
             lines.append(f"{i + 1}. *{_md(e.summary)}*")
         for r in e.reasons:
             lines.append(f"    - {_md(r)}")
+        if crops and i in crops:
+            lines += ["", f"    ![Entry {i + 1}: {_md(e.summary)}]({crops[i]})", ""]
     if not positions:
         lines.append("*No entries.*")
     lines += ["", f"*Now: {turn_line(game)}. Journal: {len(game.journal)} entr{'y' if len(game.journal) == 1 else 'ies'}, head `{game.journal.head[:12]}`.*"]
     return "\n".join(lines)
+
+
+def _crops(game: Game, positions: list[int], path: str, folder: str) -> dict[int, str]:
+    """Write the crops (``app/gui/crops.py``) into ``folder``; their paths as
+    the report links them (relative to the folder's parent, where the report
+    is meant to sit beside it)."""
+    from pathlib import Path
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtGui import QGuiApplication
+
+    from app.gui.crops import write_crops
+    from app.gui.export import ExportError
+
+    _app = QGuiApplication.instance() or QGuiApplication(["adjutant"])  # noqa: F841 (fonts and images need one)
+    out = Path(folder)
+    prefix = Path(path).stem
+    try:
+        names = write_crops(game, positions, out, prefix)
+    except ExportError as e:
+        raise CliError(f"{folder}: {e}") from None
+    return {i: f"{out.name}/{name}" for i, name in names.items()}
 
 
 def _md(text: str) -> str:
@@ -114,9 +142,14 @@ def run_journal(args: argparse.Namespace) -> int:
                             "entries": [dict(game.journal[i].to_data(), position=i + 1) for i in positions]}
     if game.journal.branch_of is not None:
         data["branch_of"] = game.journal.branch_of.to_data()
+    if args.crops is not None and not args.markdown:
+        raise CliError("--crops goes with --markdown (the report links the crops)")
     if args.markdown:
+        crops = None
+        if args.crops is not None:
+            crops = _crops(game, positions, args.file, args.crops)
         print(markdown(game, positions, os.path.basename(args.file)
-                       + (f", turn {args.turn}" if args.turn is not None else "")))
+                       + (f", turn {args.turn}" if args.turn is not None else ""), crops))
         return EXIT_OK
 
     def text() -> str:
