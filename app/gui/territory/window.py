@@ -47,6 +47,7 @@ from ..turns import replay_blocks
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument, not_a_territory_map
 from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, RailToolPanel, TerritoryInspector
+from .railpanel import NationRail
 from .railplan import RailPlanner
 from .tools import (
     MODES,
@@ -151,6 +152,7 @@ class TerritoryWindow(EditorWindow):
         self.legend = TerritoryLegendPanel()
         self.dock_legend = self._dock("Legend", "territoryLegendDock", self.legend, Right)
         self.tabifyDockWidget(self.dock_history, self.dock_legend)
+        self.nation_rail = NationRail(self)  # the per-nation rail panel, tabbed beside Rail options
         self.dock_inspector.raise_()
         self.dock_plan = self._dock("Rail plan", "railPlanDock", self.plan_panel, Bottom)
         self.dock_paint = self._dock("Paint territory", "paintDock", self.paint_panel, Left)
@@ -166,7 +168,7 @@ class TerritoryWindow(EditorWindow):
         f.addSeparator()
         f.addActions([self.act_close, self.act_quit])
         for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint,
-                  self.dock_rail_tools, self.dock_legend):
+                  self.dock_rail_tools, self.dock_legend, self.nation_rail.dock):
             v.addAction(d.toggleViewAction())
         m = self.menuBar().addMenu("&Mode")
         m.addActions(list(self.mode_actions.values()))
@@ -265,6 +267,7 @@ class TerritoryWindow(EditorWindow):
         self.selection = [t for t in tids if t in self.scenario.map]
         self.canvas.set_selected(self.selection)
         self.inspector.set_selection(self.selection)
+        self.nation_rail.set_selection(self.selection)
         self._show_station()
 
     def _show_station(self) -> None:

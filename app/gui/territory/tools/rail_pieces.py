@@ -18,6 +18,15 @@ shift-click lays a straight run from the last piece laid.
 
 Where a piece may stand, what a new one holds, a station's checks and the
 land route are the engine's (:mod:`engine.rules.rail_options.pieces`).
+
+**While a Rail Options game is played** (Game > Play as a Game, or a file
+holding a game) a placement is an order of the game, not an edit: laying a
+piece is a ``place`` order of a piece the side to move bought, removing one
+a ``destroy`` order, each judged by the rules (the purchase and place
+phases, a full round of control, Option 1's spacing, only one's own rail in
+one's own turn) and refused with the rules' reason, changing nothing
+(``app/gui/territory/railpanel.py``, :meth:`NationRail.give`).  In the
+designer's mode the tools place freely, as edits.
 Every edit is a :meth:`~app.gui.territory.document.TerritoryDocument.set_feature`
 (one ``EditCommand``; a drag's edits share a stroke and merge).  The tools
 never change the model themselves.
@@ -83,6 +92,10 @@ class StationTool(RailPieceTool):
             return
         t = self.w.scenario.map.territories[tid]
         if not isinstance(t.features.get(STATION), dict):
+            if self.w.nation_rail.playing():
+                self.w.nation_rail.give({"action": "place", "piece": "station", "territory": tid})
+                self.w.select([tid])
+                return
             why = land_reason(t, "rail station")
             if why:
                 self.w.say(why)
@@ -97,6 +110,8 @@ class StationTool(RailPieceTool):
         if not isinstance(t.features.get(STATION), dict):
             self.w.say(f"{t.name} has no rail station")
             return False
+        if self.w.nation_rail.playing():
+            return self.w.nation_rail.give({"action": "destroy", "piece": "station", "territory": tid})
         self.w.document.set_feature(tid, STATION, None)
         self.w.say(f"removed the rail station in {t.name}")
         return True
@@ -196,6 +211,14 @@ class RailroadTool(RailPieceTool):
         marker already there is kept as it is.  Whether it changed."""
         t = self.w.scenario.map.territories[tid]
         has = isinstance(t.features.get(RAILROAD), dict)
+        if self.w.nation_rail.playing():  # each piece an order of the game
+            if self._present == has:
+                return False
+            done = self.w.nation_rail.give({"action": "place" if self._present else "destroy", "piece": "railroad",
+                                            "territory": tid})
+            self._count += done
+            self.last = tid if done and self._present else self.last
+            return done
         if self._present:
             if has or land_reason(t, "railroad marker"):
                 return False
