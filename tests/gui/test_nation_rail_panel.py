@@ -134,3 +134,19 @@ def test_the_designers_mode_places_freely_and_the_panel_follows_the_map(qtbot: A
     w.close()
     again = window(qtbot, tmp_path, path)
     assert "IPCs" in again.nation_rail.panel.report.text()
+
+
+def test_the_capacity_shown_follows_each_rail_order_of_the_turn(qtbot: Any, tmp_path: Path) -> None:
+    path = tmp_path / "sample.json"
+    path.write_bytes(SAMPLE.read_bytes())
+    w = window(qtbot, tmp_path, path)
+    w.turns.set_playing(True)
+    to_phase(w, "germany", "noncombat")
+    left = w.options_panel.nation_left("Germany")
+    shown = w.nation_rail.panel.report.text()
+    ok, why = w.turns.give({"unit": "ger_inf", "to": "smolensk"})
+    assert ok, why
+    assert w.options_panel.nation_left("Germany") == str(int(left or 0) - 1)  # the Rail options table
+    assert w.nation_rail.panel.report.text() != shown and "Rail this turn: 1 " in w.nation_rail.panel.report.text()
+    w.document.undo_stack.undo()
+    assert w.options_panel.nation_left("Germany") == left and w.nation_rail.panel.report.text() == shown
