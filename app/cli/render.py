@@ -15,7 +15,7 @@ from engine.io import ScenarioError, load_text_checked, refuse_input
 from .common import EXIT_OK, CliError, add_json_flag, emit
 
 COMMANDS = {
-    "render": "draw a grid map to a PNG or SVG file",
+    "render": "draw a map (grid or territory) to a PNG or SVG file",
 }
 """The commands :func:`register` adds, with their one-line help (read without
 importing this module: see app/cli/__init__.py)."""
@@ -23,14 +23,16 @@ importing this module: see app/cli/__init__.py)."""
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("render", help=COMMANDS["render"],
-                       description="Draw the whole map of a square- or hex-grid scenario to an image, as the "
-                                   "editor draws it (terrain, control, rivers, roads, rail, places, units). "
+                       description="Draw the whole map of a scenario to an image, as the editor draws it: a "
+                                   "square or hex grid (terrain, control, rivers, roads, rail, places, units) or a "
+                                   "territory map (territories, borders, rail, labels, units). "
                                    "Needs no display (uses Qt's offscreen platform unless QT_QPA_PLATFORM is set). "
                                    "Images over 64 Mpx or 32000 pixels a side are refused.")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--out", required=True, metavar="OUT", help="output file, ending in .png or .svg")
     p.add_argument("--scale", type=float, default=None, metavar="N",
-                   help="pixels per cell (default 24; 40 with --labels)")
+                   help="pixels per cell (default 24; 40 with --labels); on a territory map pixels per map unit "
+                        "(default: the map fitted to 2000 pixels)")
     p.add_argument("--labels", action="store_true", help="draw each cell's coordinate label (needs --scale 40 or more)")
     p.add_argument("--force", action="store_true", help="write OUT even when it is one of the input files")
     add_json_flag(p)
@@ -64,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
                        [str(p) for p in e.problems]) from None
     from engine.model import Scenario
 
-    if not isinstance(loaded, Scenario):
-        raise CliError(f"{args.file}: not a grid map (a territory map); adjutant render draws square and hex "
-                       f"grid maps only — open it in the editor and use its export")
     app = _app()  # noqa: F841  (kept alive while painting)
     from app.gui import export
+
+    if not isinstance(loaded, Scenario):
+        return _territory(args, loaded, export)
 
     scale = args.scale
     if scale is None:
@@ -86,4 +88,18 @@ def run(args: argparse.Namespace) -> int:
             "columns": m.width, "rows": m.height}
     emit(args, data, f"{args.out}: {w} x {h} pixels ({m.width} x {m.height} {m.grid.kind.value} map, "
                      f"{scale:g} px per cell)")
+    return EXIT_OK
+
+
+def _territory(args: argparse.Namespace, loaded: Any, export: Any) -> int:
+    """``render`` of a territory map (``app.gui.export.export_territory_map``)."""
+    if args.labels:
+        raise CliError(f"{args.file}: --labels is for grid maps (a territory map's names are always drawn)")
+    try:
+        w, h = export.export_territory_map(loaded, args.out, args.scale)
+    except export.ExportError as e:
+        raise CliError(str(e)) from None
+    data = {"file": args.file, "out": args.out, "format": export.export_format(args.out), "width": w, "height": h,
+            "scale": w / loaded.map.width, "territories": len(loaded.map), "map": "territory"}
+    emit(args, data, f"{args.out}: {w} x {h} pixels (territory map of {len(loaded.map)} territories)")
     return EXIT_OK

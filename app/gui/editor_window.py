@@ -219,6 +219,10 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.recent_menu = f.addMenu("Open &Recent")
         f.addSeparator()
         f.addActions([self.act_save, self.act_save_as])
+        f.addSeparator()
+        from .file_actions import add_actions as add_file_actions
+
+        self.act_import_triplea, self.act_export_image = add_file_actions(self, f)
         e = mb.addMenu("&Edit")
         e.addActions([self.act_undo, self.act_redo])
         e.addSeparator()

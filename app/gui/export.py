@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QBuffer, QIODevice, QRect, QSize
 from PySide6.QtGui import QImage, QPainter
@@ -193,6 +193,52 @@ def export_map(scenario: Scenario, path: str | Path, scale: float = DEFAULT_SCAL
     return w, h
 
 
+TERRITORY_LONG_SIDE = 2000
+"""Default longest side (pixels) of a territory map's image."""
+
+
+def territory_image_size(scenario: Any, scale: float | None) -> tuple[float, int, int]:
+    """(pixels per map unit, width, height) of a territory map's image:
+    ``scale`` pixels per map unit, or, by default, the map fitted to
+    :data:`TERRITORY_LONG_SIDE` pixels on its longer side."""
+    x1, y1 = float(scenario.map.width), float(scenario.map.height)
+    if not (x1 > 0 and y1 > 0):
+        raise ExportError("the territory map has no shapes to draw")
+    z = scale if scale is not None else TERRITORY_LONG_SIDE / max(x1, y1)
+    if not (math.isfinite(z) and z > 0):
+        raise ExportError(f"scale must be a positive number of pixels per map unit, not {z}")
+    w, h = max(1, math.ceil(x1 * z)), max(1, math.ceil(y1 * z))
+    check_size(w, h, z)
+    return z, w, h
+
+
+def export_territory_map(scenario: Any, path: str | Path, scale: float | None = None) -> tuple[int, int]:
+    """Write a territory map to ``path`` (``.png`` or ``.svg``) as the
+    territory editor draws it (its ``TerritoryRenderer``: territories, borders,
+    rail, labels, unit counters) at ``scale`` pixels per map unit (default:
+    fitted to 2000 pixels); returns the image size.  Raises
+    :class:`ExportError` with a reason."""
+    from PySide6.QtCore import QRectF
+    from PySide6.QtGui import QFont
+
+    import app.gui.territory.overlay as territory_overlay  # first: the territory package imports its renderer
+    from app.gui.render.territory import TerritoryRenderer
+
+    fmt = export_format(path)
+    z, w, h = territory_image_size(scenario, scale)
+    r = TerritoryRenderer(scenario, QFont())
+    region = QRectF(0, 0, w / z, h / z)
+
+    def paint(p: QPainter) -> None:
+        p.save()
+        r.render_static(p, region, z)
+        p.restore()
+        r.paint_top(p, (0.0, 0.0), z, region, territory_overlay.EMPTY, set(), None)
+
+    _write(Path(path), fmt, QSize(w, h), scenario.name, paint)
+    return w, h
+
+
 def export_view(canvas: MapCanvas, path: str | Path) -> tuple[int, int]:
     """Write what ``canvas`` shows (its viewport, at its zoom, with its
     layers, selection and overlays) to ``path``; returns the image size."""
@@ -211,5 +257,6 @@ def export_view(canvas: MapCanvas, path: str | Path) -> tuple[int, int]:
     return w, h
 
 
-__all__ = ["DEFAULT_SCALE", "MAX_PIXELS", "MAX_SIDE", "ExportError", "export_map", "export_view", "image_size",
+__all__ = ["DEFAULT_SCALE", "MAX_PIXELS", "MAX_SIDE", "ExportError", "export_map", "export_territory_map",
+           "export_view", "image_size", "territory_image_size",
            "svg_available"]
