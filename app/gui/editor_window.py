@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMenu,
     QMessageBox,
+    QTabWidget,
     QWidget,
 )
 
@@ -128,6 +129,10 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.settings = settings if settings is not None else default_settings()
         self.state_dir = state_dir
         self.error_dialog: ErrorDialog | None = None
+        # tabbed docks on the right show their tabs down the window's edge,
+        # so every title reads whole however many docks share the place
+        # (six in a territory game at 1366 x 768)
+        self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.East)
         self._init_recovery()
 
     def _start(self, autosave_ms: int) -> None:

@@ -1,0 +1,48 @@
+"""Every dock tab title reads whole at 1280x820 and 1366x768 (issue 18: the
+territory window's tabbed docks cut their titles short at 1366 pixels).
+Tabbed docks on the right run their tabs down the window's edge, so a
+title's room is the window's height, not a share of the dock's width."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QTabBar
+
+from app.gui.main_window import MainWindow
+from app.gui.territory import TerritoryWindow
+from engine.io import load_any
+
+pytestmark = pytest.mark.gui
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("size", [(1280, 820), (1366, 768)])
+@pytest.mark.parametrize("cls, sample", [(TerritoryWindow, "aa_rail_options.json"),
+                                         (TerritoryWindow, "railroad_module_europe.json"),
+                                         (MainWindow, "acw_short_campaign.json"),
+                                         (MainWindow, "cwol_mobile_columbus.json")])
+def test_no_dock_tab_title_is_cut_short(qtbot: Any, tmp_path: Path, cls: Any, sample: str,
+                                        size: tuple[int, int]) -> None:
+    path = ROOT / "maps" / sample
+    w = cls(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+            tmp_path / "state")
+    w.ask_unsaved = lambda: "discard"
+    qtbot.addWidget(w)
+    w.resize(*size)
+    w.show()
+    qtbot.waitExposed(w)
+    bars = [b for b in w.findChildren(QTabBar) if b.isVisible() and b.count() > 1]
+    assert bars, "no tabbed docks"
+    for bar in bars:
+        vertical = bar.shape() in (QTabBar.Shape.RoundedEast, QTabBar.Shape.RoundedWest,
+                                   QTabBar.Shape.TriangularEast, QTabBar.Shape.TriangularWest)
+        for i in range(bar.count()):
+            rect = bar.tabRect(i)
+            room = rect.height() if vertical else rect.width()
+            need = bar.fontMetrics().horizontalAdvance(bar.tabText(i))
+            assert room >= need + 8, f"{cls.__name__} {size}: tab '{bar.tabText(i)}' has {room} px for {need}"
+            assert bar.geometry().contains(rect.center()) or bar.rect().contains(rect), bar.tabText(i)
