@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -98,6 +98,10 @@ def fitting_size(size: tuple[int, int]) -> tuple[int, int]:
         return size
     room = screen.availableGeometry()
     return min(size[0], room.width() - 16), min(size[1], room.height() - 48)
+
+
+DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
+"""The repository's documentation (Help menu)."""
 
 
 class EditorWindow(RecoveryMixin, QMainWindow):
@@ -252,8 +256,10 @@ class EditorWindow(RecoveryMixin, QMainWindow):
 
     def set_palette(self, name: str) -> None:
         """View > Palette: draw sides in palette ``name`` (one of
-        :data:`app.gui.render.style.PALETTES`) in every editor window."""
+        :data:`app.gui.render.style.PALETTES`) in every editor window; kept
+        in the settings for the next start."""
         style.set_palette(name)
+        self.settings.setValue("view/palette", name)
         for w in QApplication.topLevelWidgets():
             if isinstance(w, EditorWindow) and shiboken6.isValid(w) and hasattr(w, "palette_actions"):
                 w.palette_actions[name].setChecked(True)
@@ -281,11 +287,42 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.statusBar().showMessage(found, 5000)
         return found
 
+    DOCS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("&User Guide", "editor.md"), ("&Command Line", "cli.md"), ("Turns and the &Journal", "turns.md"),
+        ("Rules: CWOL Moving by Rail", "rules/cwol-rail.md"), ("Rules: GITM Tactical Movement", "rules/gitm.md"),
+        ("Rules: A Short ACW Campaign", "rules/acw.md"), ("Rules: Module I Railroads", "rules/railroads.md"),
+        ("Rules: Rail Options 1-4", "rules/rail-options.md"), ("&File Format", "file-format.md"),
+        ("Territory File Format", "file-format-territory.md"), ("Re&liability", "reliability.md"))
+    """Help menu entries: the repository's ``docs/`` pages they open."""
+
     def _make_help_menu(self) -> QMenu:
-        """The Help menu: keyboard shortcuts and about."""
+        """The Help menu: the documentation pages, keyboard shortcuts and about."""
         h = self.menuBar().addMenu("&Help")
+        self.doc_actions: dict[str, QAction] = {}
+        for title, page in self.DOCS:
+            act = h.addAction(title)
+            act.setStatusTip(f"Open docs/{page}")
+            act.triggered.connect(lambda _checked=False, p=page: self.open_doc(p))
+            self.doc_actions[page] = act
+        h.addSeparator()
         h.addActions([self.act_shortcuts, self.act_about])
         return h
+
+    def open_doc(self, page: str) -> bool:
+        """Open ``docs/<page>`` with the desktop's viewer for it; whether it
+        was found and handed over (a message says where it was looked for)."""
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        path = DOCS_DIR / page
+        if not path.is_file():
+            self.show_error("Documentation not found", f"docs/{page} is not installed beside the program:",
+                            [f"looked for {path}"])
+            return False
+        if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+            self.statusBar().showMessage(f"No viewer opened {path}; open it by hand", 10000)
+            return False
+        return True
 
     def shortcut_rows(self) -> list[tuple[str, str, str]]:
         """``(menu, action, keys)`` for every action with a shortcut, in
@@ -577,6 +614,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         state = s.value(f"{self.settings_group}/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
+        palette = s.value("view/palette")
+        if palette in style.PALETTES and palette != style.palette():
+            self.set_palette(str(palette))
         self._restore_more_settings(s)
 
     def _save_more_settings(self, s: QSettings) -> None:
