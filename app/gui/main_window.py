@@ -292,6 +292,7 @@ class MainWindow(EditorWindow):
         QTimer.singleShot(0, self.canvas.fit)
 
     def _edited(self, touched: Any) -> None:
+        self.legend.map_edited()
         if self.tool is not None:
             self.tool.refresh()
         self._hovered(getattr(self, "_last_hover", None))

@@ -125,6 +125,25 @@ class LegendPanel(QListWidget):
         self._preview_keys: tuple[tuple[object, ...], ...] | None = None
         """The symbol kinds the preview rows show now (``None``: none shown
         yet for this map)."""
+        self._kinds: tuple[object, ...] | None = None
+        """What kinds of thing the map rows show (:func:`map_kinds`)."""
+        from PySide6.QtCore import QTimer
+
+        self._recheck = QTimer(self)
+        self._recheck.setSingleShot(True)
+        self._recheck.setInterval(250)
+        self._recheck.timeout.connect(self._check_map)
+
+    def map_edited(self) -> None:
+        """The map was edited: once edits pause (250 ms, so a brush stroke
+        costs nothing per dab), rebuild the map rows if the kinds of thing
+        on the map changed (a terrain painted for the first time, the last
+        river removed…)."""
+        self._recheck.start()
+
+    def _check_map(self) -> None:
+        if self._scenario is not None and map_kinds(self._scenario) != self._kinds:
+            self.refresh()
 
     def refresh(self) -> None:
         """Paint every row again (the palette changed), keeping the preview's."""
@@ -140,6 +159,7 @@ class LegendPanel(QListWidget):
         self._renderer = renderer_for(scenario)
         self._overlay = None
         self._preview_keys = None
+        self._kinds = map_kinds(scenario)
         self.clear()
         for text, img in self._map_rows_of(scenario):
             self._add(text, img)
@@ -220,6 +240,17 @@ class LegendPanel(QListWidget):
         for text, u in unit_kinds(s):
             rows.append((text, swatch(r, lay.center(u.at), ("terrain", "grid", "units"))))
         return rows
+
+
+def map_kinds(s: Scenario) -> tuple[object, ...]:
+    """What kinds of thing a grid map shows — terrain and control values
+    present, rivers, rail, road, bridge kinds, places, unit kinds: the
+    legend's map rows change exactly when this does."""
+    m = s.map
+    terrain = tuple(np.flatnonzero(np.bincount(m.terrain.ravel())).tolist())
+    control = tuple(np.unique(m.control).tolist()) if m.control.size else ()
+    return (terrain, control, bool(m.rivers), bool(m.links.get("rail")), bool(m.links.get("road")),
+            tuple(sorted(set(m.bridges.values()))), bool(m.places), tuple(t for t, _ in unit_kinds(s)))
 
 
 def _edge_mid(r: MapRenderer, e: Edge) -> tuple[float, float]:
