@@ -84,6 +84,9 @@ CONTROL_BORDER_MIN_PX = 8.0
 RAIL_TIES_MIN_PX = 12.0
 LINKS_MIN_PX = 1.5
 COUNTER_TEXT_MIN_PX = 20.0
+COUNTER_SMALL_TEXT_MIN_PX = 11.0
+"""From this counter size up to :data:`COUNTER_TEXT_MIN_PX` a counter shows
+its strength alone."""
 COUNTER_MIN_PX = 3.0
 PLACE_NAME_MIN_PX = 10.0
 

@@ -61,12 +61,13 @@ class TopPass:
         px = self.cell_px(zoom)
         if "places" in layers and self.scenario.map.places:
             self._paint_place_symbols(p, zoom, cols, rows)
-        # names under counters: where a zoomed-out cell is smaller than its
-        # place's name, the name would hide the units standing there
-        if "places" in layers and self.scenario.map.places and px >= style.PLACE_NAME_MIN_PX:
-            self._paint_place_names(p, zoom, cols, rows)
         if "units" in layers and px >= style.COUNTER_MIN_PX:
             self._paint_units(p, zoom, cols, rows, selected)
+        # names after the counters, each placed where no counter is
+        # (place_name_rects): a counter never hides a name, a name never
+        # hides a counter where there is room for it
+        if "places" in layers and self.scenario.map.places and px >= style.PLACE_NAME_MIN_PX:
+            self._paint_place_names(p, zoom, cols, rows, "units" in layers and px >= style.COUNTER_MIN_PX)
         if overlays:
             op = self.overlay_painter()
             for ov in overlays:
@@ -97,15 +98,66 @@ class TopPass:
                 p.setBrush(QColor("#fdfbf3") if px >= style.PLACE_NAME_MIN_PX else style.PLACE_DOT)
                 p.drawEllipse(c, r, r)
 
-    def _paint_place_names(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+    def _paint_place_names(self, p: QPainter, zoom: float, cols: range, rows: range, units: bool) -> None:
+        for rect, img in self.place_name_rects(zoom, cols, rows, units).values():
+            p.drawImage(rect.topLeft(), img)
+
+    def counter_rects(self, zoom: float, cols: range, rows: range) -> dict[Cell, QRectF]:
+        """Scene rectangle of the counter (stack) on each cell in view."""
+        isize = max(3, round(self.counter_size(zoom)))
+        c0, c1, r0, r1 = cols.start, cols.stop, rows.start, rows.stop
+        out: dict[Cell, QRectF] = {}
+        for u in self.scenario.units:
+            at = u.at
+            if c0 <= at.col < c1 and r0 <= at.row < r1 and at not in out:
+                x, y = self.layout.center(at)
+                out[at] = QRectF(round(x * zoom - isize / 2), round(y * zoom - isize / 2), isize, isize)
+        return out
+
+    def place_name_rects(self, zoom: float, cols: range, rows: range,
+                         units: bool = True) -> dict[Cell, tuple[QRectF, QImage]]:
+        """Where each place name in view is drawn (scene rectangle) and its
+        image.  The name goes below its place's symbol; when a counter
+        (``units``: counters are drawn) would meet it there, it tries below
+        the counter on its own cell, then above the cell, then to either
+        side, and takes the first place that meets no counter and no name
+        placed before it (lettered cities first).  Where every place meets a
+        counter it takes the one meeting the fewest (the name is drawn over
+        them); a name that would meet another name wherever it goes is left
+        out at this zoom (zooming in makes room: text run together reads as
+        nothing)."""
         px = self.cell_px(zoom)
         size = int(min(15, max(9, px * 0.2)))
-        for cell, place in self._places_in(cols, rows):
+        counters = self.counter_rects(zoom, range(cols.start - 2, cols.stop + 2),
+                                      range(rows.start - 2, rows.stop + 2)) if units else {}
+        boxes = list(counters.values())
+        out: dict[Cell, tuple[QRectF, QImage]] = {}
+        half = 0.5 * self.extent * zoom
+        placed: list[QRectF] = []
+        for cell, place in sorted(self._places_in(cols, rows), key=lambda cp: (not cp[1].code, cp[0].row, cp[0].col)):
             img = self._text_sprite(place.name, size)
+            w, h = img.width(), img.height()
             x, y = self.layout.center(cell)
-            tx = x * zoom - img.width() / 2
-            ty = y * zoom + 0.5 * self.extent * zoom - img.height() * 0.85
-            p.drawImage(QPointF(round(tx), round(ty)), img)
+            cx, cy = x * zoom, y * zoom
+            own = counters.get(cell)
+            tops = [cy + half - h * 0.85]
+            if own is not None:
+                tops.append(own.bottom() + 1)
+            tops.append(cy - half - h * 0.15)  # above the cell
+            # centred first, then leaning right or left of the symbol
+            candidates = [QRectF(round(left), round(t), w, h) for t in tops
+                          for left in (cx - w / 2, cx - 0.2 * w, cx - 0.8 * w)]
+            candidates.append(QRectF(round(cx + 0.35 * half), round(cy - h / 2), w, h))
+            candidates.append(QRectF(round(cx - 0.35 * half - w), round(cy - h / 2), w, h))
+            costs = [(sum(1 for n in placed if n.intersects(r)), sum(1 for b in boxes if b.intersects(r)), i)
+                     for i, r in enumerate(candidates)]
+            named, _, i = min(costs)
+            if named:
+                continue
+            best = candidates[i]
+            placed.append(best)
+            out[cell] = (best, img)
+        return out
 
     def _cache(self, key: tuple[Any, ...], make: Any) -> QImage:
         img = self._sprites.get(key)
@@ -246,6 +298,15 @@ def _draw_counter(colour: str, unit: Unit, stack: int, size: int) -> QImage:
         p.setPen(ink)
         p.drawText(QRectF(body.x(), body.y() + size * 0.6, size, size * 0.38), Qt.AlignmentFlag.AlignCenter,
                    str(unit.strength))
+    elif size >= style.COUNTER_SMALL_TEXT_MIN_PX:
+        # too small for the id and symbol: the strength alone, as large as fits
+        # (a blank square tells nothing at the samples' whole-map zoom)
+        big = QFont()
+        big.setPixelSize(max(7, int(size * 0.62)))
+        big.setBold(True)
+        p.setFont(big)
+        p.setPen(ink)
+        p.drawText(body, Qt.AlignmentFlag.AlignCenter, str(unit.strength))
     if stack > 1 and size >= 10:
         r = max(5.0, size * 0.17)
         cx, cy = body.right() - r * 0.55, body.top() + r * 0.55
