@@ -308,7 +308,8 @@ class OverlayPainter:
                     clip: QRectF | None = None) -> None:
         """Paint ``items`` in order; a run of cell marks is painted grouped
         by look (in the order each look first appears in the run: the marks
-        of one look in one call), then the run's texts; marks on cells
+        of one look in one call); the marks' texts come after every item, so
+        no line or marker is drawn over them; marks on cells
         outside ``cols`` x ``rows`` are skipped, and long paths drawn only
         near ``clip`` (scene pixels; the dashes as if drawn whole)."""
         r = self.r
@@ -331,9 +332,6 @@ class OverlayPainter:
                     for poly in shapes:
                         p.drawPolygon(poly)
             looks.clear()
-            for x, y, text, outline in texts:
-                self._text(p, x, y, text, tsize, style.qcolor(outline or "#111111"))
-            texts.clear()
 
         for it in items:
             if isinstance(it, CellMark):
@@ -362,7 +360,7 @@ class OverlayPainter:
                     shapes = looks[key] = []
                 self._batch(shapes, texts if it.text and with_text else None, it, zoom, cols, rows)
                 continue
-            if looks or texts:
+            if looks:
                 flush()
             if isinstance(it, PathLine):
                 self._path(p, zoom, it, clip)
@@ -371,6 +369,10 @@ class OverlayPainter:
             elif isinstance(it, Marker):
                 self._marker(p, zoom, it)
         flush()
+        # the marks' texts last, over every line and marker: a march line
+        # never strikes through "T/U" (issue 18, item 5)
+        for x, y, text, outline in texts:
+            self._text(p, x, y, text, tsize, style.qcolor(outline or "#111111"))
 
     def _batch(self, shapes: list[Any], texts: list[tuple[float, float, str, str | None]] | None, it: CellMarks,
                zoom: float, cols: range, rows: range) -> None:

@@ -1,0 +1,46 @@
+"""A mark's text is painted over every line and marker of its overlay
+(issue 18, item 5: GITM's "T/U" labels were struck through by the march
+line), whatever the order of the overlay's items."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QImage, QPainter
+
+from app.gui.overlay import CellMark, Marker, Overlay, PathLine
+from app.gui.render import renderer_for
+from app.gui.render.marks import OverlayPainter
+from engine.editing import new_scenario
+from engine.grids import Cell
+
+pytestmark = pytest.mark.gui
+
+
+def test_mark_texts_come_after_lines_and_markers(qapp: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    s = new_scenario("M", {"kind": "square", "width": 8, "height": 8, "neighbours": 8}, {"scheme": "ccrr"})
+    r = renderer_for(s)
+    calls: list[str] = []
+    for name in ("_text", "_path", "_marker"):
+        original = getattr(OverlayPainter, name)
+
+        def spy(self: Any, *a: Any, _n: str = name, _o: Any = original, **k: Any) -> Any:
+            calls.append(_n)
+            return _o(self, *a, **k)
+        monkeypatch.setattr(OverlayPainter, name, spy)
+    cells = [Cell(1, 1), Cell(2, 2), Cell(3, 3)]
+    ov = Overlay((CellMark(cells[0], fill="#eecc88", text="T/U"), PathLine(tuple(cells), "#227733"),
+                  CellMark(cells[1], fill="#aaccdd", text="U"), Marker(cells[2], "circle", "#227733"),
+                  CellMark(cells[2], fill="#aaccdd", text="U")))
+    zoom = 48 / r.extent
+    w, h = r.scene_size(zoom)
+    img = QImage(w, h, QImage.Format.Format_ARGB32)
+    p = QPainter(img)
+    cols, rows = r.cell_ranges(zoom, QRectF(0, 0, w, h))
+    OverlayPainter(r).paint_items(p, zoom, ov.items, cols, rows)
+    p.end()
+    assert calls.count("_text") == 3 and "_path" in calls and "_marker" in calls
+    last_drawing = max(i for i, c in enumerate(calls) if c in ("_path", "_marker"))
+    assert min(i for i, c in enumerate(calls) if c == "_text") > last_drawing, calls
