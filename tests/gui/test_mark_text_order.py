@@ -44,3 +44,18 @@ def test_mark_texts_come_after_lines_and_markers(qapp: Any, monkeypatch: pytest.
     assert calls.count("_text") == 3 and "_path" in calls and "_marker" in calls
     last_drawing = max(i for i, c in enumerate(calls) if c in ("_path", "_marker"))
     assert min(i for i, c in enumerate(calls) if c == "_text") > last_drawing, calls
+
+
+def test_the_odds_plot_legend_sits_outside_the_bars(qtbot: Any) -> None:
+    """Issue 18, item 5: the odds plot's legend covered the bars; it is now a
+    line above the plot, and the plot holds no legend item."""
+    from app.gui.previews._acw_plot import OddsPlot
+
+    plot = OddsPlot()
+    qtbot.addWidget(plot)
+    plot.resize(900, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    assert plot.chart.getPlotItem().legend is None
+    assert plot.legend.isVisible() and "attacker's casualties" in plot.legend.text()
+    assert plot.legend.geometry().bottom() <= plot.chart.geometry().top()

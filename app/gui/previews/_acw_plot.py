@@ -34,11 +34,19 @@ class OddsPlot(QWidget):
         self.chart.setLabel("bottom", "result number (00-99)")
         self.chart.setLabel("left", "casualties (factors)")
         self.chart.showGrid(x=False, y=True, alpha=0.3)
-        self.chart.addLegend(offset=(10, 5))
         self.chart.setXRange(-0.5, 99.5, padding=0.01)
+        # the legend is a line of its own above the plot, never over the bars
+        # (pyqtgraph's in-plot legend covered the first results' bars)
+        self.legend = QLabel(
+            f'<span style="color:{ATTACKER_BRUSH}">&#9632;</span> attacker\'s casualties (above the axis) &nbsp; '
+            f'<span style="color:{DEFENDER_BRUSH}">&#9632;</span> defender\'s casualties (below) &nbsp; '
+            f'<span style="color:rgb{WIN_REGION[:3]}">&#9632;</span> attacker wins &nbsp; '
+            f'<span style="color:rgb{LOSE_REGION[:3]}">&#9632;</span> defender wins')
+        self.legend.setWordWrap(True)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
+        layout.addWidget(self.legend)
         layout.addWidget(self.chart)
         self.attack: Attack | None = None
 
@@ -76,4 +84,4 @@ class OddsPlot(QWidget):
         self.chart.setXRange(-0.5, 99.5, padding=0.01)
         self.title.setText(f"Attack from {attack.from_label} on {attack.label}: victory number {vn}; the attacker "
                            f"wins on results 00-{vn:02d} ({o.wins} of {len(o.outcomes)}, {o.wins}%), the defender "
-                           f"on the rest. Green: attacker wins; red: defender wins.")
+                           f"on the rest.")
