@@ -59,3 +59,17 @@ def test_the_odds_plot_legend_sits_outside_the_bars(qtbot: Any) -> None:
     assert plot.chart.getPlotItem().legend is None
     assert plot.legend.isVisible() and "attacker's casualties" in plot.legend.text()
     assert plot.legend.geometry().bottom() <= plot.chart.geometry().top()
+
+
+def test_coordinate_labels_say_when_the_zoom_hides_them(qtbot: Any, tmp_path: Any) -> None:
+    """Issue 18, item 5: "Coordinate labels" showed nothing at the default
+    zoom and did not say why."""
+    from test_editor_tools import blank, open_window
+
+    w = open_window(qtbot, tmp_path, blank("hex"))
+    row = next(w.layers.list.item(i) for i in range(w.layers.list.count())
+               if w.layers.list.item(i).data(0x0100) == "labels")
+    w.canvas.set_zoom(0.5)
+    assert row.text().endswith("(zoom in to see them)") and "40 pixels" in row.toolTip()
+    w.canvas.set_zoom(3.0)
+    assert row.text() == "Coordinate labels"

@@ -29,10 +29,38 @@ class LayersPanel(QWidget):
             self.list.addItem(item)
         self.list.itemChanged.connect(self._changed)
         lay.addWidget(self.list)
+        zoom_changed = getattr(canvas, "zoomChanged", None)
+        if zoom_changed is not None:
+            zoom_changed.connect(lambda _z: self.note_labels())
+        self.note_labels()
 
     def _changed(self, item: QListWidgetItem) -> None:
         self.canvas.set_layer_visible(item.data(Qt.ItemDataRole.UserRole),
                                       item.checkState() == Qt.CheckState.Checked)
+        if item.data(Qt.ItemDataRole.UserRole) == "labels":
+            self.note_labels()
+
+    def labels_hidden_by_zoom(self) -> bool:
+        """Whether coordinate labels are too small to draw at this zoom."""
+        from app.gui.render import style
+
+        renderer = self.canvas.renderer() if hasattr(self.canvas, "renderer") else None
+        return renderer is not None and renderer.cell_px(self.canvas.zoom()) < style.LABEL_MIN_PX
+
+    def note_labels(self) -> None:
+        """Say on the "Coordinate labels" row why it shows nothing: labels
+        are drawn from cells of 40 pixels up (issue 18, item 5)."""
+        from app.gui.render import style
+
+        hidden = self.labels_hidden_by_zoom()
+        for i in range(self.list.count()):
+            item = self.list.item(i)
+            if item.data(Qt.ItemDataRole.UserRole) == "labels":
+                self.list.blockSignals(True)
+                item.setText(LAYER_NAMES["labels"] + (" (zoom in to see them)" if hidden else ""))
+                item.setToolTip(f"Each cell's label, drawn once cells are {style.LABEL_MIN_PX:g} pixels or more"
+                                + (" — zoom in: the cells are smaller now" if hidden else ""))
+                self.list.blockSignals(False)
 
     def set_visible(self, key: str, visible: bool) -> None:
         for i in range(self.list.count()):
