@@ -137,6 +137,10 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         # so every title reads whole however many docks share the place
         # (six in a territory game at 1366 x 768)
         self.setTabPosition(Qt.DockWidgetArea.RightDockWidgetArea, QTabWidget.TabPosition.East)
+        # and they keep the window's whole height when a bottom dock (the
+        # rail plan, a rules preview) opens: it spans the map only
+        self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._init_recovery()
 
     def _start(self, autosave_ms: int) -> None:

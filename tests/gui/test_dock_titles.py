@@ -35,6 +35,12 @@ def test_no_dock_tab_title_is_cut_short(qtbot: Any, tmp_path: Path, cls: Any, sa
     w.resize(*size)
     w.show()
     qtbot.waitExposed(w)
+    # the mode that opens a bottom dock too (rail plan; a rules preview)
+    if isinstance(w, TerritoryWindow):
+        w.set_mode("railplan")
+    else:
+        w.set_tool("adjudicate")
+    qtbot.wait(10)
     bars = [b for b in w.findChildren(QTabBar) if b.isVisible() and b.count() > 1]
     assert bars, "no tabbed docks"
     for bar in bars:

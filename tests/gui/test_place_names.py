@@ -74,3 +74,29 @@ def test_acw_counters_show_their_strength_at_the_whole_map_zoom(qtbot: Any, tmp_
     inks = {img.pixel(x, y) for x in range(img.width()) for y in range(img.height())}
     blank = r.counter_sprite(unit, 1, int(style.COUNTER_SMALL_TEXT_MIN_PX) - 2)
     assert len(inks) > len({blank.pixel(x, y) for x in range(blank.width()) for y in range(blank.height())}) + 5
+
+
+@pytest.mark.parametrize("sample", ["railroad_module_europe.json", "aa_rail_options.json"])
+def test_territory_labels_never_run_together(qtbot: Any, tmp_path: Path, sample: str) -> None:
+    """Issue 18, item 5: "Germany 20Western Poland 2"."""
+    from app.gui.territory import TerritoryWindow
+
+    path = ROOT / "maps" / sample
+    w = TerritoryWindow(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                        tmp_path / "state")
+    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(w)
+    w.resize(1366, 768)
+    w.show()
+    qtbot.waitExposed(w)
+    w.canvas.fit()
+    r = w.canvas.renderer()
+    for z in (w.canvas.zoom(), w.canvas.zoom() * 3):
+        placed = r.label_layout(z)
+        rects = [(tid, r.label_rect(tid, text, z)) for tid, text in placed.items()]
+        assert len(rects) >= len(w.scenario.map) // 2, f"{sample}: only {len(rects)} labels at zoom {z:.2f}"
+        for i, (a, ra) in enumerate(rects):
+            for b, rb in rects[i + 1:]:
+                assert not ra.intersects(rb), f"{sample} at zoom {z:.2f}: labels of {a} and {b} meet"
+    if sample == "railroad_module_europe.json":
+        assert r.label_layout(w.canvas.zoom())["germany"] == "Germany 20"  # the most valuable keeps its name

@@ -79,6 +79,7 @@ class TerritoryRenderer:
     def __init__(self, scenario: TerritoryScenario, font: QFont) -> None:
         self.s = scenario
         self._paths: dict[int, dict[str, QPainterPath]] = {}
+        self._label_cache: dict[float, tuple[object, dict[str, str]]] = {}
         self.border_lines: list[tuple[BorderKind, list[QPolygonF]]] = []
         """Drawn non-ordinary borders: kind and polylines (map coordinates)."""
         self._border_names: list[tuple[str, QPointF]] = []
@@ -113,6 +114,7 @@ class TerritoryRenderer:
         """Shapes, label points or the set of territories changed: drop the
         paths, find the label points and border lines again."""
         self._paths.clear()
+        self._label_cache.clear()
         self.labels = {}
         for k, t in self.s.map.territories.items():
             p = t.label_point()
@@ -260,9 +262,9 @@ class TerritoryRenderer:
         s = self.s
         fm = QFontMetricsF(self._font)
         p.setFont(self._font)
-        paths = self.paths(z)
         world = QRectF(0, 0, self.map_width, self.map_height)
         near = None if limit is None else limit.adjusted(-80 / z, -30 / z, 80 / z, 30 / z)
+        placed = self.label_layout(z)
         for dx in self.copies(region):
             if near is not None and not near.translated(-dx, 0).intersects(world):
                 continue
@@ -273,7 +275,7 @@ class TerritoryRenderer:
                 if near is not None and not near.contains(QPointF(lx + dx, ly)):
                     continue
                 t = s.map.territories[tid]
-                text = self.label_text(tid, paths, fm, z)
+                text = placed.get(tid, "")
                 if text:
                     ink = QColor("#23406a") if t.sea else QColor("#1c1a16")
                     tw = fm.horizontalAdvance(text)
@@ -295,6 +297,47 @@ class TerritoryRenderer:
                 text = f"× {c['name']}"
                 tw = QFontMetricsF(self._italic).horizontalAdvance(text)
                 self._halo_text(p, QPointF(x - tw / 2, y - fm.height() * 0.9), text, CLOSED)
+
+    def label_rect(self, tid: str, text: str, z: float) -> QRectF:
+        """The rectangle (map pixels at zoom ``z``) label ``text`` of
+        ``tid`` covers, with a little room around it."""
+        fm = QFontMetricsF(self._font)
+        lx, ly = self.labels[tid]
+        tw = fm.horizontalAdvance(text)
+        return QRectF(lx * z - tw / 2 - 2, ly * z - fm.height() / 2 - 1, tw + 4, fm.height() + 2)
+
+    def label_layout(self, z: float) -> dict[str, str]:
+        """What each territory's label says at zoom ``z`` so that no two
+        labels meet (issue 18, item 5: "Germany 20Western Poland 2"): land
+        territories by value, then sea zones, each with its full label, or
+        its value alone, or nothing, whichever first meets no label placed
+        before.  Computed once per zoom and names (tiles drawn apart agree)."""
+        s = self.s
+        key = (z, tuple((tid, t.name, t.value) for tid, t in s.map.territories.items()))
+        cached = self._label_cache.get(z)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        fm = QFontMetricsF(self._font)
+        paths = self.paths(z)
+        order = sorted(self.labels, key=lambda tid: (s.map.territories[tid].sea, -(s.map.territories[tid].value or 0),
+                                                     tid))
+        taken: list[QRectF] = []
+        out: dict[str, str] = {}
+        for tid in order:
+            t = s.map.territories[tid]
+            full = self.label_text(tid, paths, fm, z)
+            for text in dict.fromkeys([full, str(t.value) if t.value and not t.sea and full else ""]):
+                if not text:
+                    break
+                r = self.label_rect(tid, text, z)
+                if not any(r.intersects(o) for o in taken):
+                    taken.append(r)
+                    out[tid] = text
+                    break
+        if len(self._label_cache) > 8:
+            self._label_cache.clear()
+        self._label_cache[z] = (key, out)
+        return out
 
     def label_text(self, tid: str, paths: dict[str, QPainterPath], fm: QFontMetricsF, z: float) -> str:
         """What the label of ``tid`` says at zoom ``z``: name and value,
@@ -456,12 +499,12 @@ class TerritoryRenderer:
             return
         p.setFont(self._font)
         fm = QFontMetricsF(self._font)
-        paths = self.paths(z)
+        placed = self.label_layout(z)
         for tid in tids:
             lp = self.labels.get(tid)
             if lp is None or tid not in s.map.territories:
                 continue
-            text = self.label_text(tid, paths, fm, z)
+            text = placed.get(tid, "")
             if text:
                 tw = fm.horizontalAdvance(text)
                 at = QPointF(base[0] + lp[0] * z - tw / 2, base[1] + lp[1] * z + fm.ascent() / 2 - 1)
