@@ -478,8 +478,13 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             path, _ = QFileDialog.getOpenFileName(self, f"Open {self.file_noun}", start, self.file_filter)
             if not path:
                 return False
+        from . import background
+
         try:
-            loaded = load_text_checked(path)
+            loaded = background.run(self, f"Opening {Path(path).name}…", load_text_checked, path)
+        except background.Cancelled:
+            self.statusBar().showMessage(f"Opening {Path(path).name} cancelled; nothing changed", 5000)
+            return False
         except ScenarioError as e:
             n = len(e.problems)
             self.show_error("Cannot open", f"{Path(path).name} cannot be opened ({n} problem{'s' if n != 1 else ''}):",

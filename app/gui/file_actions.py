@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
 IMAGE_FILTER = "PNG image (*.png);;SVG image (*.svg)"
@@ -44,17 +44,20 @@ def export_image(window: Any, path: str | None = None) -> bool:
             return False
         if not Path(path).suffix:
             path += ".svg" if chosen.startswith("SVG") else ".png"
-    QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    from . import background
+
     try:
         if isinstance(s, TerritoryScenario):
-            w, h = export.export_territory_map(s, path)
+            w, h = background.run(window, f"Exporting {Path(path).name}…", export.export_territory_map, s, path)
         else:
-            w, h = export.export_map(s, path, export.DEFAULT_SCALE)
+            w, h = background.run(window, f"Exporting {Path(path).name}…", export.export_map, s, path,
+                                  export.DEFAULT_SCALE)
+    except background.Cancelled:
+        window.statusBar().showMessage("Export cancelled", 5000)
+        return False
     except export.ExportError as e:
         window.show_error("Cannot export", f"{Path(path).name} cannot be written:", [str(e)])
         return False
-    finally:
-        QGuiApplication.restoreOverrideCursor()
     window.statusBar().showMessage(f"Exported {path} ({w} x {h} pixels)", 10000)
     return True
 
@@ -73,23 +76,28 @@ def import_triplea(window: Any, path: str | None = None) -> Any:
     game_path = Path(path)
     folder = game_path.parent
     polygons, centers = folder / "polygons.txt", folder / "centers.txt"
-    QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-    try:
-        from engine.io.inputs import read_regular
-        from engine.io.triplea import MAX_XML_BYTES
+    from engine.io.inputs import read_regular
+    from engine.io.triplea import MAX_XML_BYTES
 
-        def read(p: Path) -> bytes:
-            return read_regular(p, MAX_XML_BYTES, lambda message: TripleAError(f"{p}: {message}"))
+    from . import background
 
+    def read(p: Path) -> bytes:
+        return read_regular(p, MAX_XML_BYTES, lambda message: TripleAError(f"{p}: {message}"))
+
+    def work() -> tuple[Any, bool]:
         game = parse_game_xml(read(game_path), str(game_path))
         poly = parse_polygons(read(polygons).decode("utf-8-sig"), str(polygons)) if polygons.is_file() else None
         cent = parse_centers(read(centers).decode("utf-8-sig"), str(centers)) if centers.is_file() else None
-        result = to_scenario(game, poly, cent)
+        return to_scenario(game, poly, cent), poly is not None
+
+    try:
+        result, poly = background.run(window, f"Importing {game_path.name}…", work)
+    except background.Cancelled:
+        window.statusBar().showMessage("Import cancelled; nothing changed", 5000)
+        return None
     except (TripleAError, UnicodeDecodeError, ValueError) as e:
         window.show_error("Cannot import", f"{game_path.name} cannot be imported:", [str(e)])
         return None
-    finally:
-        QGuiApplication.restoreOverrideCursor()
     s = result.scenario
     in_place = isinstance(window, TerritoryWindow) and not window.document.is_modified()
     target = window if in_place else _new_territory_window(window, s)

@@ -1,0 +1,82 @@
+"""Long work off the GUI thread with a progress dialog (issue 18, "Progress";
+``app/gui/background.py``): quick work shows nothing, long work shows the
+dialog after half a second and can be cancelled (the result dropped, the
+work told to stop), an error reaches the caller, and File > Open goes
+through it and still opens."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import QTimer
+
+from app.gui import background
+
+pytestmark = pytest.mark.gui
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_quick_work_returns_without_a_dialog(qapp: Any) -> None:
+    assert background.run(None, "adding", lambda a, b: a + b, 2, 3) == 5
+    assert background.last_dialog is None or not background.last_dialog.isVisible()
+
+
+def test_long_work_shows_the_dialog_and_can_be_cancelled(qapp: Any, qtbot: Any) -> None:
+    stopped = threading.Event()
+    seen: list[bool] = []
+
+    def slow(cancelled: Any) -> str:
+        while not cancelled():
+            time.sleep(0.01)
+        stopped.set()
+        return "done"
+
+    def cancel_later() -> None:
+        dlg = background.last_dialog
+        seen.append(dlg is not None and dlg.isVisible())
+        assert dlg is not None
+        from PySide6.QtWidgets import QPushButton
+
+        button = dlg.findChild(QPushButton)
+        assert button is not None and button.text() == "Cancel"
+        button.click()
+
+    QTimer.singleShot(1200, cancel_later)
+    with pytest.raises(background.Cancelled):
+        background.run(None, "Waiting for ever…", slow)
+    assert seen == [True]  # shown after half a second, before the cancel
+    assert stopped.wait(2), "the work was not told to stop"
+
+
+def test_an_error_in_the_work_reaches_the_caller(qapp: Any) -> None:
+    def fail() -> None:
+        time.sleep(0.05)
+        raise ValueError("no such territory")
+
+    with pytest.raises(ValueError, match="no such territory"):
+        background.run(None, "failing", fail)
+
+
+def test_file_open_goes_through_the_worker(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from test_editor_tools import blank, open_window
+
+    calls: list[str] = []
+    real = background.run
+
+    def spy(parent: Any, label: str, fn: Any, *a: Any, **k: Any) -> Any:
+        calls.append(label)
+        return real(parent, label, fn, *a, **k)
+
+    monkeypatch.setattr(background, "run", spy)
+    w = open_window(qtbot, tmp_path, blank("square"))
+    assert w.open_file(str(ROOT / "maps" / "acw_short_campaign.json"), ask=False)
+    assert calls == ["Opening acw_short_campaign.json…"]
+    assert w.document.scenario.name and w.document.path.endswith("acw_short_campaign.json")
+    monkeypatch.setattr(background, "run", lambda *a, **k: (_ for _ in ()).throw(background.Cancelled("x")))
+    before = w.document.text()
+    assert not w.open_file(str(ROOT / "maps" / "gitm_allied.json"), ask=False)
+    assert w.document.text() == before and "cancelled" in w.statusBar().currentMessage()
