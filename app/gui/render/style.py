@@ -85,6 +85,10 @@ RAIL_TIES_MIN_PX = 12.0
 LINKS_MIN_PX = 1.5
 COUNTER_TEXT_MIN_PX = 20.0
 COUNTER_SMALL_TEXT_MIN_PX = 11.0
+COUNTER_LEGIBLE_PX = 13.0
+"""Smallest counter side once cells are :data:`COUNTER_GROW_MIN_PX` or more:
+big enough for its strength."""
+COUNTER_GROW_MIN_PX = 6.0
 """From this counter size up to :data:`COUNTER_TEXT_MIN_PX` a counter shows
 its strength alone."""
 COUNTER_MIN_PX = 3.0

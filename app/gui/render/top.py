@@ -193,7 +193,15 @@ class TopPass:
         return self._cache(("text", text, size), make)
 
     def counter_size(self, zoom: float) -> float:
-        return 0.66 * self.cell_px(zoom)
+        """A counter's side: two thirds of a cell, but never less than
+        :data:`~app.gui.render.style.COUNTER_LEGIBLE_PX` once cells are
+        :data:`~app.gui.render.style.COUNTER_GROW_MIN_PX` or more (a counter
+        that holds its strength reads at a big map's whole-map zoom; it may
+        then overlap the next cell, as a counter on a paper map does)."""
+        px = self.cell_px(zoom)
+        if px >= style.COUNTER_GROW_MIN_PX:
+            return max(0.66 * px, style.COUNTER_LEGIBLE_PX)
+        return 0.66 * px
 
     def _paint_units(self, p: QPainter, zoom: float, cols: range, rows: range, selected: str | None) -> None:
         size = self.counter_size(zoom)
