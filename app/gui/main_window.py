@@ -40,6 +40,7 @@ from .document import Document
 from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from .overlay import CellMark, Overlay
 from .previews import Preview
+from .setup_check import install as install_setup_check
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 from .turns import install as install_turns
 from .turns import replay_blocks
@@ -88,6 +89,7 @@ class MainWindow(EditorWindow):
         self._connect()
         self._refresh_previews()
         self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
+        install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
         self.combat_panel = install_combat(self)  # ACW games: the Combat dock (docks/combat.py)
         self._start(autosave_ms)
 

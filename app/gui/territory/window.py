@@ -42,6 +42,7 @@ from ..docks.history import HistoryView
 from ..docks.legend import TerritoryLegendPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
+from ..setup_check import install as install_setup_check
 from ..turns import install as install_turns
 from ..turns import replay_blocks
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
@@ -118,6 +119,7 @@ class TerritoryWindow(EditorWindow):
         self._connect()
         self._load_scenario(scenario)
         self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
+        install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
         self._start(autosave_ms)
 
     # ------------------------------------------------------------------
