@@ -75,8 +75,9 @@ def test_export_image_from_each_window(qtbot: Any, tmp_path: Path, kind: str) ->
 
 
 def test_import_triplea_from_both_windows(qtbot: Any, tmp_path: Path) -> None:
-    from app.gui.file_actions import import_triplea
     from test_editor_tools import blank, open_window
+
+    from app.gui.file_actions import import_triplea
 
     (tmp_path / "game.xml").write_text(GAME, encoding="utf-8")
     (tmp_path / "polygons.txt").write_text(POLYGONS, encoding="utf-8")
