@@ -625,7 +625,11 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             self.restoreState(state)
         palette = s.value("view/palette")
         if palette in style.PALETTES and palette != style.palette():
-            self.set_palette(str(palette))
+            # at start-up, before this window has painted: set the palette and
+            # tick it here only (set_palette repaints every window, and this
+            # one is still being built)
+            style.set_palette(str(palette))
+            self.palette_actions[str(palette)].setChecked(True)
         self._restore_more_settings(s)
 
     def _save_more_settings(self, s: QSettings) -> None:
