@@ -248,10 +248,11 @@ class TopPass:
             colour = style.side_color(self.scenario.sides, self.scenario.sides.index(side)).name()
         except ValueError:
             colour = "#9a9a9a"
-        key = ("unit", colour, unit.id, unit.type, unit.strength, min(stack, 99), size)
+        fortified = bool(unit.props.get("fortified"))
+        key = ("unit", colour, unit.id, unit.type, unit.strength, min(stack, 99), size, fortified)
 
         def make() -> QImage:
-            return _draw_counter(colour, unit, stack, size)
+            return _draw_counter(colour, unit, stack, size, fortified)
         return self._cache(key, make)
 
     # -- overlays --------------------------------------------------------
@@ -267,8 +268,10 @@ class TopPass:
 # ---------------------------------------------------------------------------
 # counters
 
-def _draw_counter(colour: str, unit: Unit, stack: int, size: int) -> QImage:
-    """Draw one counter image (with stack shadows above/right of it)."""
+def _draw_counter(colour: str, unit: Unit, stack: int, size: int, fortified: bool = False) -> QImage:
+    """Draw one counter image (with stack shadows above/right of it); a
+    fortified unit (ACW: it did not move during its side's turn,
+    ``docs/rules/acw.md``) has a thick dark frame with battlements on top."""
     fill = style.qcolor(colour)
     ink = style.ink_on(fill)
     shadows = min(stack - 1, 2) if size >= 8 else 0
@@ -315,6 +318,16 @@ def _draw_counter(colour: str, unit: Unit, stack: int, size: int) -> QImage:
         p.setFont(big)
         p.setPen(ink)
         p.drawText(body, Qt.AlignmentFlag.AlignCenter, str(unit.strength))
+    if fortified:
+        frame = QPen(QColor("#1b1b1b"), max(1.5, size * 0.09))
+        p.setPen(frame)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRoundedRect(body.adjusted(1, 1, -1, -1), radius, radius)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(QColor("#1b1b1b"))
+        step = body.width() / 5
+        for i in (0, 2, 4):  # battlements along the top edge
+            p.drawRect(QRectF(body.x() + i * step, body.y(), step, max(2.0, size * 0.12)))
     if stack > 1 and size >= 10:
         r = max(5.0, size * 0.17)
         cx, cy = body.right() - r * 0.55, body.top() + r * 0.55
