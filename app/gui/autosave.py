@@ -57,7 +57,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, ClassVar
+from typing import Any, ClassVar
 
 import platformdirs
 from PySide6.QtCore import QObject, QTimer
@@ -103,11 +103,14 @@ def _write(path: Path, text: str) -> None:
 class FileLock:
     """An exclusive lock on a small file, held while this object is open.
     The file says who holds it (JSON: process id, host, what, time); the
-    operating system frees the lock when the holding process ends."""
+    operating system frees the lock when the holding process ends.  It holds
+    a bare file descriptor (not a file object), so a lock dropped without
+    release, in whatever order the collector frees things, is closed quietly
+    by :meth:`__del__`."""
 
-    def __init__(self, path: Path, handle: IO[str]) -> None:
+    def __init__(self, path: Path, fd: int) -> None:
         self.path = path
-        self._handle: IO[str] | None = handle
+        self._fd: int | None = fd
 
     @classmethod
     def acquire(cls, path: Path, what: dict[str, Any] | None = None) -> FileLock | None:
@@ -115,57 +118,59 @@ class FileLock:
         another process (or another lock in this one) holds it.  Raises
         :class:`OSError` when the file cannot be opened."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115 (kept open: it holds the lock)
-        if not _lock(handle):
-            handle.close()
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        if not _lock(fd):
+            os.close(fd)
             return None
-        lock = cls(path, handle)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "time": time.time(),
-                                 **(what or {})}))
-        handle.flush()
+        lock = cls(path, fd)
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        os.write(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "time": time.time(),
+                                 **(what or {})}).encode("utf-8"))
         return lock
 
     @property
     def held(self) -> bool:
-        return self._handle is not None
+        return self._fd is not None
 
     def __del__(self) -> None:
         # dropped without release (its window was never closed, as in a
-        # test): close the file, which frees the lock, as the end of the
-        # process would
-        handle, self._handle = self._handle, None
-        if handle is not None:
-            handle.close()
+        # test): close the descriptor, which frees the lock, as the end of
+        # the process would
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     def release(self, remove: bool = False) -> None:
         """Free the lock (and delete its file with ``remove``)."""
-        if self._handle is None:
+        if self._fd is None:
             return
         if remove:
             try:
                 self.path.unlink()
             except OSError:
                 pass
-        self._handle.close()  # closing the file frees the lock
-        self._handle = None
+        os.close(self._fd)  # closing the descriptor frees the lock
+        self._fd = None
 
 
-def _lock(handle: IO[str]) -> bool:
+def _lock(fd: int) -> bool:
     if sys.platform == "win32":
         import msvcrt
 
         try:
-            handle.seek(0)
-            msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+            os.lseek(fd, 0, os.SEEK_SET)
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
         except OSError:
             return False
         return True
     import fcntl
 
     try:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return False
     return True
@@ -175,13 +180,13 @@ def _probe(path: Path) -> bool:
     """Whether ``path`` could be locked now, i.e. no live process holds it
     (the lock is freed at once)."""
     try:
-        handle = open(path, "a+", encoding="utf-8")  # noqa: SIM115
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError:
         return True
     try:
-        return _lock(handle)
+        return _lock(fd)
     finally:
-        handle.close()
+        os.close(fd)
 
 
 def lock_holder(path: Path) -> dict[str, Any]:

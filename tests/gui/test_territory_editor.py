@@ -150,10 +150,16 @@ def test_an_edit_redraws_only_its_part_and_looks_like_a_full_redraw(qtbot, tmp_p
     other = next(f.id for f in w.scenario.sides if f.id != w.scenario.territory(tid).controller)
     w.document.set_attribute(tid, "controller", other)
     w.document.set_feature(tid, "rail_station", {"damage": 2})
+    # let the window settle as the event loop would before the next frame (an
+    # edit refreshes the docks, whose layout can move the canvas): the two
+    # grabs must show the same view, patched and redrawn
+    qtbot.wait(50)
+    zoom, origin = c.zoom(), c.origin()
     assert c._cache is not None  # patched, not thrown away
     patched = c.grab().toImage()
     c.invalidate(None)
     full = c.grab().toImage()
+    assert (c.zoom(), c.origin()) == (zoom, origin), "the view moved between the two grabs"
     assert patched.size() == full.size()
     a = np.frombuffer(patched.convertToFormat(QImage.Format.Format_ARGB32).constBits(), np.uint8).astype(int)
     b = np.frombuffer(full.convertToFormat(QImage.Format.Format_ARGB32).constBits(), np.uint8).astype(int)
