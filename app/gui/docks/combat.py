@@ -127,10 +127,10 @@ class CombatPanel(QWidget):
         self._plan: RetreatPlan | None = None
         self._busy = False
         self._owed = False
+        """Whether a combat or retreat was owed at the last refresh."""
         self._said_at: int | None = None
         """The journal's length when the result or reinforcement message was
         written: another step (an order, End Turn, undo) clears them."""
-        """Whether a combat or retreat was owed at the last refresh."""
 
         self.header = label(name="combatHeader")
         self.tabs = QTabWidget()
@@ -362,6 +362,7 @@ class CombatPanel(QWidget):
         self._show_attack()
         self._show_retreat()
         self.reinforcements.refresh(s, side, over is not None)
+
     def _current(self) -> Candidate | None:
         c = self.attack_box.currentData()
         return c if isinstance(c, Candidate) else None
