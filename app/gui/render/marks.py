@@ -54,7 +54,7 @@ SIMPLIFY_TOLERANCE = 0.5
 TEXT_MIN_PX = 12
 """Cells smaller than this (screen pixels) get no mark text."""
 
-_SPRITES: OrderedDict[tuple[str, int, int], tuple[QImage, float, float]] = OrderedDict()
+_SPRITES: OrderedDict[tuple[str, int, int, int], tuple[QImage, float, float]] = OrderedDict()
 """Halo text sprites by text, pixel size and colour: the image and the
 point in it that lands on the text's anchor."""
 
@@ -64,10 +64,15 @@ def text_size(px: float) -> int:
     return int(min(18, max(8, px * 0.28)))
 
 
-def halo_sprite(text: str, size: int, colour: QColor) -> tuple[QImage, float, float]:
+HALO = QColor(255, 255, 255, 220)
+"""The halo around a mark's text."""
+
+
+def halo_sprite(text: str, size: int, colour: QColor, halo: QColor = HALO) -> tuple[QImage, float, float]:
     """``text`` in bold at ``size`` pixels, filled with ``colour`` over a
-    white halo, and the image point of the text's centre."""
-    key = (text, size, colour.rgba())
+    ``halo`` (white by default), and the image point of the text's centre;
+    cached.  Mark texts and place names are both made here."""
+    key = (text, size, colour.rgba(), halo.rgba())
     made = _SPRITES.get(key)
     if made is not None:
         _SPRITES.move_to_end(key)
@@ -85,13 +90,12 @@ def halo_sprite(text: str, size: int, colour: QColor) -> tuple[QImage, float, fl
     q = QPainter(img)
     q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     q.translate(pad - br.x(), pad - br.y())
-    q.strokePath(path, QPen(QColor(255, 255, 255, 220), 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
-                            Qt.PenJoinStyle.RoundJoin))
+    q.strokePath(path, QPen(halo, 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
     q.fillPath(path, colour)
     q.end()
     made = (img, pad + br.width() / 2, pad + br.height() / 2)
     _SPRITES[key] = made
-    if len(_SPRITES) > 512:
+    if len(_SPRITES) > 4096:  # a big map's place names and the marks' texts
         _SPRITES.popitem(last=False)
     return made
 

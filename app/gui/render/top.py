@@ -11,20 +11,19 @@ stays readable: the base pass (raster and static vectors) lives in
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 
 from app.gui.overlay import Overlay
 from engine.grids import Cell, Layout
 from engine.model import Scenario, Unit
 
 from . import style
-from .marks import OverlayPainter
+from .marks import OverlayPainter, halo_sprite
 from .spent import SPENT_OPACITY, spent_units
 
 
@@ -171,26 +170,8 @@ class TopPass:
         return img
 
     def _text_sprite(self, text: str, size: int) -> QImage:
-        def make() -> QImage:
-            font = QFont()
-            font.setPixelSize(size)
-            font.setBold(True)
-            path = QPainterPath()
-            path.addText(0, 0, font, text)
-            br = path.boundingRect()
-            pad = 3
-            img = QImage(math.ceil(br.width()) + 2 * pad, math.ceil(br.height()) + 2 * pad,
-                         QImage.Format.Format_ARGB32_Premultiplied)
-            img.fill(Qt.GlobalColor.transparent)
-            q = QPainter(img)
-            q.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            q.translate(pad - br.x(), pad - br.y())
-            q.strokePath(path, QPen(style.PLACE_HALO, 3.0, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
-                                    Qt.PenJoinStyle.RoundJoin))
-            q.fillPath(path, style.PLACE_TEXT)
-            q.end()
-            return img
-        return self._cache(("text", text, size), make)
+        """A place name: bold text over its halo (``marks.halo_sprite``)."""
+        return halo_sprite(text, size, style.PLACE_TEXT, style.PLACE_HALO)[0]
 
     def counter_size(self, zoom: float) -> float:
         """A counter's side: two thirds of a cell, but never less than
