@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QTabBar
+from window_kit import open_map
 
 from app.gui.main_window import MainWindow
 from app.gui.territory import TerritoryWindow
-from engine.io import load_any
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,14 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
                                          (MainWindow, "cwol_mobile_columbus.json")])
 def test_no_dock_tab_title_is_cut_short(qtbot: Any, tmp_path: Path, cls: Any, sample: str,
                                         size: tuple[int, int]) -> None:
-    path = ROOT / "maps" / sample
-    w = cls(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-            tmp_path / "state")
-    w.ask_unsaved = lambda: "discard"
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    qtbot.waitExposed(w)
+    w = open_map(qtbot, tmp_path, ROOT / "maps" / sample, size=size)
+    assert isinstance(w, cls)
     # the mode that opens a bottom dock too (rail plan; a rules preview)
     if isinstance(w, TerritoryWindow):
         w.set_mode("railplan")

@@ -8,11 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
 from PySide6.QtGui import QColor
-
-from app.gui.main_window import MainWindow
-from engine.io import load_any
+from window_kit import open_map
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,10 +23,7 @@ def _dark_on_top_edge(img: Any, size: int) -> int:
 def test_end_of_turn_fortifies_the_units_that_stayed_and_the_counter_shows_it(qtbot: Any, tmp_path: Path) -> None:
     path = tmp_path / "acw.json"
     path.write_bytes((ROOT / "maps" / "acw_short_campaign.json").read_bytes())
-    w = MainWindow(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   tmp_path / "state")
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
+    w = open_map(qtbot, tmp_path, path, size=None)
     s = w.document.scenario
     union = [u for u in s.units if u.side == s.sides[0].id]
     assert not any(u.props.get("fortified") for u in union)

@@ -10,23 +10,20 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings, QUrl
 from PySide6.QtGui import QDesktopServices
+from window_kit import open_map
 
 from app.gui import editor_window
 from app.gui.main_window import MainWindow
 from app.gui.render import style
 from app.gui.territory import TerritoryWindow
-from engine.io import load_any
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _window(qtbot: Any, tmp_path: Path, cls: Any, sample: str, settings: QSettings | None = None) -> Any:
-    path = ROOT / "maps" / sample
-    w = cls(load_any(path), str(path), settings or QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-            tmp_path / "state")
-    w.ask_unsaved = lambda: "discard"
-    qtbot.addWidget(w)
+    w = open_map(qtbot, tmp_path, ROOT / "maps" / sample, size=None, settings=settings)
+    assert isinstance(w, cls)
     return w
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QSettings
 from test_territory_rail_tools import click
+from window_kit import open_map
 
 from app.gui.territory import TerritoryWindow
 from engine.io import load_any, save_any
@@ -35,14 +35,7 @@ def prepared(tmp_path: Path, option: int = 1) -> Path:
 
 
 def window(qtbot: Any, tmp_path: Path, path: Path) -> TerritoryWindow:
-    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = TerritoryWindow(load_any(str(path)), str(path), settings, tmp_path / "state")  # type: ignore[arg-type]
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(1280, 820)
-    w.show()
-    qtbot.waitExposed(w)
-    w.canvas.fit()
+    w: TerritoryWindow = open_map(qtbot, tmp_path, path)
     w.nation_rail.dock.show()
     w.nation_rail.dock.raise_()
     return w

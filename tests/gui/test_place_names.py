@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QRect, QSettings
+from PySide6.QtCore import QRect
+from window_kit import open_map
 
-from app.gui.main_window import MainWindow
 from app.gui.render import style
 from engine.io import load_any
 from engine.model import Scenario
@@ -26,15 +26,7 @@ GRID_SAMPLES = sorted(p.name for p in (ROOT / "maps").glob("*.json") if isinstan
 
 @pytest.mark.parametrize("sample", GRID_SAMPLES)
 def test_no_place_name_meets_a_counter_or_another_name(qtbot: Any, tmp_path: Path, sample: str) -> None:
-    path = ROOT / "maps" / sample
-    w = MainWindow(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   tmp_path / "state", previews=[])
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(1280, 820)
-    w.show()
-    qtbot.waitExposed(w)
-    w.canvas.fit()
+    w = open_map(qtbot, tmp_path, ROOT / "maps" / sample, previews=[])
     r = w.canvas.renderer()
     s = w.document.scenario
     for zoom in (w.canvas.zoom(), w.canvas.zoom() * 2.5):
@@ -59,15 +51,7 @@ def test_no_place_name_meets_a_counter_or_another_name(qtbot: Any, tmp_path: Pat
 @pytest.mark.parametrize("sample", GRID_SAMPLES)
 def test_counters_show_their_strength_at_every_samples_whole_map_zoom(qtbot: Any, tmp_path: Path,
                                                                       sample: str) -> None:
-    path = ROOT / "maps" / sample
-    w = MainWindow(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   tmp_path / "state", previews=[])
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(1280, 820)
-    w.show()
-    qtbot.waitExposed(w)
-    w.canvas.fit()
+    w = open_map(qtbot, tmp_path, ROOT / "maps" / sample, previews=[])
     r = w.canvas.renderer()
     size = round(r.counter_size(w.canvas.zoom()))
     assert size >= style.COUNTER_SMALL_TEXT_MIN_PX, f"{sample}: counters of {size} px at the whole-map zoom"
@@ -83,17 +67,7 @@ def test_counters_show_their_strength_at_every_samples_whole_map_zoom(qtbot: Any
 @pytest.mark.parametrize("sample", ["railroad_module_europe.json", "aa_rail_options.json"])
 def test_territory_labels_never_run_together(qtbot: Any, tmp_path: Path, sample: str) -> None:
     """Issue 18, item 5: "Germany 20Western Poland 2"."""
-    from app.gui.territory import TerritoryWindow
-
-    path = ROOT / "maps" / sample
-    w = TerritoryWindow(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                        tmp_path / "state")
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(1366, 768)
-    w.show()
-    qtbot.waitExposed(w)
-    w.canvas.fit()
+    w = open_map(qtbot, tmp_path, ROOT / "maps" / sample, size=(1366, 768))
     r = w.canvas.renderer()
     for z in (w.canvas.zoom(), w.canvas.zoom() * 3):
         placed = r.label_layout(z)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
+from window_kit import open_map
 
 from app.cli import main
 from app.gui.main_window import MainWindow
@@ -28,10 +29,7 @@ def test_the_editor_names_every_unit_outside_its_deployment_zone(qtbot: Any, tmp
     save_scenario(s, path)
     assert main(["validate", str(path)]) == 1
     cli = [line.strip() for line in capsys.readouterr().out.splitlines()[1:]]
-    w = MainWindow(load_any(path), str(path), QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
-                   tmp_path / "state")
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
+    w = open_map(qtbot, tmp_path, path, size=None)
     qtbot.waitUntil(lambda: "Set-up: 1 problem" in w.statusBar().currentMessage(), timeout=2000)  # on opening
     w.act_check_setup.trigger()
     assert w.error_dialog is not None and list(w.error_dialog.problems) == cli
