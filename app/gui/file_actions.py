@@ -22,7 +22,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QFileDialog
 
@@ -67,8 +66,6 @@ def import_triplea(window: Any, path: str | None = None) -> Any:
     territory map; the window that shows it, or ``None``."""
     from engine.io.triplea import TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
-    from .territory import TerritoryWindow
-
     if path is None:
         path, _ = QFileDialog.getOpenFileName(window, "Import TripleA map", "", TRIPLEA_FILTER)
         if not path:
@@ -99,29 +96,12 @@ def import_triplea(window: Any, path: str | None = None) -> Any:
         window.show_error("Cannot import", f"{game_path.name} cannot be imported:", [str(e)])
         return None
     s = result.scenario
-    in_place = isinstance(window, TerritoryWindow) and not window.document.is_modified()
-    target = window if in_place else _new_territory_window(window, s)
+    target = window.window_for(s)
     target.document.replace(s, None, modified=True)  # unsaved: closing asks where to save it
     note = f"; {len(result.warnings)} warning(s): " + "; ".join(result.warnings[:3]) if result.warnings else ""
     what = "with polygons" if poly else "without polygons (no polygons.txt beside it)"
     target.statusBar().showMessage(f"Imported {game_path.name}: {len(s.map)} territories, {what}{note}", 15000)
     return target
-
-
-def _new_territory_window(window: Any, s: Any) -> Any:
-    from PySide6.QtCore import QTimer
-
-    from .territory import TerritoryWindow
-
-    win = TerritoryWindow(s, None, window.settings, window.state_dir)
-    win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-    keep = getattr(window, "_other_windows", None)
-    if isinstance(keep, list):
-        keep.append(win)
-        win.destroyed.connect(lambda _obj=None, w=win: keep.remove(w) if w in keep else None)
-    win.show()
-    QTimer.singleShot(0, win.canvas.fit)
-    return win
 
 
 def add_actions(window: Any, menu: Any) -> tuple[QAction, QAction]:

@@ -92,7 +92,7 @@ class RecoveryMixin:
                     self.show_error("Cannot recover", f"The autosaved work on {rec.describe()} cannot be read; "
                                     f"it is kept in {rec.data}:", row.problems)
                     continue
-                target = self._recovery_window(row.scenario)
+                target = self.window_for(row.scenario)
                 target._take_recovered(row.scenario, rec.original)
                 if target.autosave.data_path.exists():
                     rec.discard()  # its work now lives in the new autosave
@@ -113,9 +113,10 @@ class RecoveryMixin:
             return RecoveryRow(rec, None, rec.kind, [str(e)])
         return RecoveryRow(rec, scenario, map_kind(scenario), notes)
 
-    def _recovery_window(self, scenario: Any) -> Any:
-        """The window recovered ``scenario`` opens in: this one when it is
-        of the right kind and holds no unsaved work, else a new one."""
+    def window_for(self, scenario: Any) -> Any:
+        """The window a recovered or imported ``scenario`` opens in: this one
+        when it is of the right kind and holds no unsaved work, else a new
+        window of its kind (kept until it is closed)."""
         if isinstance(scenario, self.scenario_type) and not self.document.is_modified():
             return self
         from .main_window import MainWindow
