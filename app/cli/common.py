@@ -30,6 +30,23 @@ class CliError(Exception):
         self.code = code
 
 
+def gui_app() -> Any:
+    """The Qt application painting needs (Qt's offscreen platform unless
+    ``QT_QPA_PLATFORM`` is set), made once; PySide6 is imported only here,
+    by the commands that draw (``render``, ``journal --crops``)."""
+    import os
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    try:
+        from PySide6.QtGui import QGuiApplication
+    except ImportError as e:
+        raise CliError(f"drawing needs PySide6, which could not be imported ({e})") from None
+    app = QGuiApplication.instance()
+    if app is None:
+        app = QGuiApplication([sys.argv[0] if sys.argv else "adjutant"])
+    return app
+
+
 def add_json_flag(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 

@@ -18,7 +18,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_OK, CliError, add_json_flag, emit
+from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
 from .orders import entry_line, load_game, turn_line
 
 if TYPE_CHECKING:
@@ -111,13 +111,10 @@ def _crops(game: Game, positions: list[int], path: str, folder: str) -> dict[int
     is meant to sit beside it)."""
     from pathlib import Path
 
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtGui import QGuiApplication
-
+    _app = gui_app()  # noqa: F841 (fonts and images need one, kept while painting)
     from app.gui.crops import write_crops
     from app.gui.export import ExportError
 
-    _app = QGuiApplication.instance() or QGuiApplication(["adjutant"])  # noqa: F841 (fonts and images need one)
     out = Path(folder)
     prefix = Path(path).stem
     try:

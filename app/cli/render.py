@@ -6,13 +6,11 @@ image is written through the one safe writer (:mod:`engine.io.atomic`);
 from __future__ import annotations
 
 import argparse
-import os
-import sys
 from typing import Any
 
 from engine.io import ScenarioError, load_text_checked, refuse_input
 
-from .common import EXIT_OK, CliError, add_json_flag, emit
+from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
 
 COMMANDS = {
     "render": "draw a map (grid or territory) to a PNG or SVG file",
@@ -43,18 +41,6 @@ MAX_SCALE = 4096
 """Largest --scale (pixels per cell) read; the image size limits apply after it."""
 
 
-def _app() -> Any:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    try:
-        from PySide6.QtGui import QGuiApplication
-    except ImportError as e:
-        raise CliError(f"rendering needs PySide6, which could not be imported ({e})") from None
-    app = QGuiApplication.instance()
-    if app is None:
-        app = QGuiApplication([sys.argv[0] if sys.argv else "adjutant"])
-    return app
-
-
 def run(args: argparse.Namespace) -> int:
     refuse_input(args.out, [args.file], args.force)
     if args.scale is not None and not 0 < args.scale <= MAX_SCALE:  # also NaN and infinities
@@ -66,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
                        [str(p) for p in e.problems]) from None
     from engine.model import Scenario
 
-    app = _app()  # noqa: F841  (kept alive while painting)
+    app = gui_app()  # noqa: F841  (kept alive while painting)
     from app.gui import export
 
     if not isinstance(loaded, Scenario):
