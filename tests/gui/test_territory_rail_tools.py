@@ -255,6 +255,36 @@ def test_the_engine_sees_a_station_placed_and_removed_with_the_tool(qtbot, tmp_p
     assert w.options_panel.reachable() == ["Italy", "Smolensk"]
 
 
+def test_the_window_judge_follows_every_edit_and_undo(qtbot, tmp_path) -> None:
+    """The window keeps one judge per document revision (a hover asks no new
+    search); a station placed, its damage, an undo and a switch of option
+    each give the answer a fresh judge gives, never a stale one."""
+    w = open_window(qtbot, tmp_path, "station")
+    w.select_unit("ger_inf")
+
+    def same() -> None:
+        fresh = RailOptionsAdjudicator(w.scenario, w.option)
+        for tid in ("austria", "italy", "smolensk", "germany"):
+            assert w.rail_options().judge("ger_inf", tid) == fresh.judge("ger_inf", tid), tid
+
+    same()
+    first = w.rail_options()
+    assert w.rail_options() is first  # no edit: the same judge, its searches kept
+    click(qtbot, w, "austria")
+    assert w.rail_options() is not first and w.rail_options().judge("ger_inf", "austria").allowed
+    same()
+    click(qtbot, w, "germany")
+    w.rail_tools_panel.damage.setValue(3)
+    assert not w.rail_options().judge("ger_inf", "italy").allowed
+    same()
+    w.document.undo_stack.undo()
+    assert w.rail_options().judge("ger_inf", "italy").allowed
+    same()
+    w._option_chosen(3)
+    assert w.rail_options().option == 3
+    same()
+
+
 def test_option_4_points_left_update_as_moves_are_made(qtbot, tmp_path) -> None:
     """The capacity panel under Option 4: Germany's points (29 IPC ÷ 7 = 4)
     go down by the spaces a move uses, and come back on undo."""

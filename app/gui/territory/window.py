@@ -100,6 +100,8 @@ class TerritoryWindow(EditorWindow):
         self.selected_unit: str | None = None
         self.option: int | None = None
         self.reach: RailReach | None = None
+        self._judge: tuple[tuple[int, int, int | None], RailOptionsAdjudicator] | None = None
+        """The rail options judge and the (scenario, revision, option) it answers for."""
         self._last_hover: str | None = None
         self.tools: dict[str, TerritoryTool] = {cls.id: cls(self) for cls in TOOL_CLASSES}
         """The tools by mode."""
@@ -378,7 +380,14 @@ class TerritoryWindow(EditorWindow):
         self._update_overlay()
 
     def rail_options(self) -> RailOptionsAdjudicator:
-        return RailOptionsAdjudicator(self.scenario, self.option)
+        """The rail options judge of the map as it is now, one per document
+        revision and option: it keeps each unit's routes and explaining
+        searches, so a hover over another territory asks no new search.
+        Every edit, undo and game step bumps the revision (a new judge)."""
+        key = (id(self.scenario), self.document.revision, self.option)
+        if self._judge is None or self._judge[0] != key:
+            self._judge = (key, RailOptionsAdjudicator(self.scenario, self.option))
+        return self._judge[1]
 
     def _refresh_options(self) -> None:
         s = self.scenario

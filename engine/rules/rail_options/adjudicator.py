@@ -6,11 +6,20 @@ and may it rail to this territory, and if not, why
 (:meth:`~RailOptionsAdjudicator.judge`).  It is a
 :class:`~.network.RailGround` (every shared question about the map) whose
 option (``rule``) supplies the limits and words where the options differ.
+
+A judge answers for the map as it was when made (like
+:meth:`~.network.RailGround.node_ok`), so it keeps what does not depend on
+the asked territory: each unit's limits and routes, and the few whole-map
+searches that explain a refusal, are computed once per unit (or start and
+nation) and every later question about another territory is a lookup.  The
+editor keeps one judge per document revision, so a hover over the map asks
+no new search (issue 19; ``docs/performance.md``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engine.territory.model import Territory, TerritoryScenario, TerritoryUnit
 
@@ -36,9 +45,32 @@ class RailOptionsAdjudicator(RailGround):
         if phase not in PHASES:
             raise RailOptionsError(f"the phase must be 'noncombat' or 'combat', got {phase!r}")
         super().__init__(scenario, cfg, phase)
+        self._memo: dict[tuple[Any, ...], Any] = {}
+
+    def _once(self, key: tuple[Any, ...], make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per ``key`` for this judge."""
+        if key not in self._memo:
+            self._memo[key] = make()
+        return self._memo[key]
+
+    def _search_once(self, key: tuple[Any, ...], start: str, node_ok: Callable[[str], bool],
+                     **kw: Any) -> dict[str, tuple[int, tuple[str, ...]]]:
+        """:meth:`search` from ``start`` without a cost limit, once per ``key``."""
+        found: dict[str, tuple[int, tuple[str, ...]]] = self._once(
+            key, lambda: self.search(start, INF, node_ok, **kw))
+        return found
 
     # -- the unit's limits -------------------------------------------------
     def _limits(self, u: TerritoryUnit) -> Limits:
+        limits: Limits = self._once(("limits", u.id), lambda: self._find_limits(u))
+        return limits
+
+    def _routes(self, u: TerritoryUnit, max_cost: int) -> dict[str, tuple[int, tuple[str, ...], str | None]]:
+        routes: dict[str, tuple[int, tuple[str, ...], str | None]] = self._once(
+            ("routes", u.id, max_cost), lambda: self.rule.routes(u, max_cost))
+        return routes
+
+    def _find_limits(self, u: TerritoryUnit) -> Limits:
         start = self.s.territory(u.at)
         nation = u.side
         why = self.unit_reason(u)
@@ -69,7 +101,7 @@ class RailOptionsAdjudicator(RailGround):
         why, max_cost, nload, sload = self._limits(u)
         if why is not None or max_cost is None:
             return RailReach(self.option, u.id, u.side, u.at, (), None, nload, sload, why or "", labels)
-        routes = self.rule.routes(u, max_cost)
+        routes = self._routes(u, max_cost)
         dests = tuple(Reached(q, c, p, self.rule.points(c), st, labels)
                       for q, (c, p, st) in sorted(routes.items(), key=lambda kv: (kv[1][0], self.s.map.label(kv[0]))))
         reason = ""
@@ -97,7 +129,7 @@ class RailOptionsAdjudicator(RailGround):
             return no(f"{self.unit_words(u)} is already in {dest.name}")
         if why is not None or max_cost is None:
             return no(why or "")
-        routes = self.rule.routes(u, max_cost)
+        routes = self._routes(u, max_cost)
         if dest.id in routes:
             c, p, st = routes[dest.id]
             use_load = self.station_load(st) if st is not None else None
@@ -112,36 +144,50 @@ class RailOptionsAdjudicator(RailGround):
     def _explain(self, u: TerritoryUnit, dest: Territory, max_cost: int,
                  no: Callable[..., RailVerdict]) -> RailVerdict:
         """Why ``dest`` (a valid end) is out of reach: too far, only across a
-        forbidden crossing, or a broken line (naming where)."""
+        forbidden crossing, or a broken line (naming where).
+
+        Each search here is made once per start and nation, for every end at
+        once: any territory may be *entered* as the end of a path, and only
+        those the nation may pass through are passed through.  A path's end is
+        entered once and last, so the cheapest path to ``dest`` is the one a
+        search that lets only ``dest`` be entered besides the usable
+        territories would find; on the land search an unusable end costs the
+        same 1000 more on every path to it, so the choice of path is the same."""
         nation = u.side
         m = self.s.map
         ok = self.node_ok(nation)
 
-        def line_ok(q: str) -> bool:
-            return ok(q) or q == dest.id
+        def anywhere(_q: str) -> bool:
+            return True
 
-        far = self.search(u.at, INF, line_ok, through_ok=ok).get(dest.id)
+        far = self._search_once(("far", u.at, nation), u.at, anywhere, through_ok=ok).get(dest.id)
         if far is not None:
             cost, path = far
             if cost <= max_cost:  # Option 3, bonus_station "passed": no station on the way
                 return no(f"no move from {m.label(u.at)} to {dest.name} of at most {max_cost} spaces starts in or "
                           f"passes a rail station that {self.s.side(nation).name} may use", path, cost)
             return no(self.rule.too_far(u, dest, cost), path, cost)
-        if self.search(u.at, INF, line_ok, ignore_crossings=True, through_ok=ok).get(dest.id) is not None:
-            names = self.crossings_on(u.at, dest.id, line_ok, ok)
+        across = self._search_once(("across", u.at, nation), u.at, anywhere, ignore_crossings=True,
+                                   through_ok=ok).get(dest.id)
+        if across is not None:
+            names = self.crossing_names(across[1])
             return no(f"every rail line from {m.label(u.at)} to {dest.name} crosses {' or '.join(names)}, which rail "
                       f"may never cross")
         # a broken line: the route over land with the fewest unusable territories
-        land = [tid for tid, t in m.territories.items() if not t.sea and not t.impassable]
-        landset = set(land)
-        found = self.search(u.at, INF, lambda q: q in landset,
-                            weight=lambda q: 1 if (ok(q) or q == dest.id) else 1000)
+        landset = self._once(("land",), lambda: frozenset(
+            tid for tid, t in m.territories.items() if not t.sea and not t.impassable))
+
+        def on_land(q: str) -> bool:
+            return q in landset
+
+        found = self._search_once(("broken", u.at, nation), u.at, on_land,
+                                  weight=lambda q: 1 if ok(q) else 1000)
         hit = found.get(dest.id)
         if hit is None:
-            hit_x = self.search(u.at, INF, lambda q: q in landset, ignore_crossings=True).get(dest.id)
+            hit_x = self._search_once(("land_across", u.at), u.at, on_land, ignore_crossings=True).get(dest.id)
             if hit_x is None:
                 return no(f"no land route joins {m.label(u.at)} and {dest.name}")
-            names = self.crossings_on(u.at, dest.id, lambda q: q in landset)
+            names = self.crossing_names(hit_x[1])
             return no(f"every land route from {m.label(u.at)} to {dest.name} crosses {' or '.join(names)}, which "
                       f"rail may never cross")
         _, path = hit
@@ -149,7 +195,6 @@ class RailOptionsAdjudicator(RailGround):
         reasons = [self.rule.passage_reason(m.territories[x], nation) or "" for x in broken]
         return no(f"{self.rule.line_words} from {m.label(u.at)} to {dest.name} is broken at "
                   f"{', '.join(m.label(x) for x in broken)}: {'; '.join(reasons)}", path, len(path) - 1)
-
 
 def judge(scenario: TerritoryScenario, unit_id: str, to: str, option: int | None = None,
           phase: str = "noncombat") -> RailVerdict:

@@ -458,15 +458,10 @@ class RailGround:
                     stack.append(p + (q,))
         return [p for p in out if all(ok(x) for x in p[1:-1])]
 
-    def crossings_on(self, start: str, dest: str, node_ok: Callable[[str], bool],
-                     through_ok: Callable[[str], bool] | None = None) -> list[str]:
-        """Names of the forbidden crossings on the shortest path that ignores
-        them."""
-        hit = self.search(start, INF, node_ok, ignore_crossings=True, through_ok=through_ok).get(dest)
+    def crossing_names(self, path: Path) -> list[str]:
+        """Names of the forbidden crossings (borders and barriers inside a
+        territory) ``path`` crosses."""
         names: list[str] = []
-        if hit is None:
-            return names
-        path = hit[1]
         for i in range(len(path) - 1):
             c = self.crossing_between(path[i], path[i + 1])
             if c is not None and self.the(c) not in names:
