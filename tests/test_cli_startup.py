@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -73,3 +74,23 @@ def test_validate_imports_only_its_own_command_module() -> None:
     loaded = _modules_after(f"from app.cli import main\nassert main(['validate', {str(sample)!r}]) == 0")
     assert [m for m in loaded if m.startswith("app.cli.")] == ["app.cli.common", "app.cli.validate"]
     assert "scipy" not in loaded and "PySide6" not in loaded
+    # a grid file needs neither the territory model nor the other rules systems
+    assert "networkx" not in loaded and "shapely" not in loaded
+    systems = {m.split(".")[2] for m in loaded if m.startswith("engine.rules.") and m.count(".") >= 2}
+    assert systems - {"base", "registry"} == {"acw"}
+
+
+def test_a_command_starts_numpy_with_one_blas_thread() -> None:
+    """OpenBLAS starts one thread per core at ``import numpy`` (~50 ms of
+    CPU here) unless told otherwise; a command tells it one, a value the
+    user set is kept."""
+    probe = ("import os, sys\nfrom app.cli import main\nmain(['validate', {sample!r}])\n"
+             "print(os.environ.get('OPENBLAS_NUM_THREADS'))")
+    sample = str(ROOT / "maps" / "acw_short_campaign.json")
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", probe.format(sample=sample)], capture_output=True, text=True,
+                         cwd=ROOT, env=env, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "1"
+    out = subprocess.run([sys.executable, "-c", probe.format(sample=sample)], capture_output=True, text=True,
+                         cwd=ROOT, env={**env, "OPENBLAS_NUM_THREADS": "2"}, check=True)
+    assert out.stdout.strip().splitlines()[-1] == "2"

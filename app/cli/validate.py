@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from engine.io import iter_problems
+from engine.io.registry import AnyScenario, iter_loaded
 
 from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit
 
@@ -26,15 +26,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
-def _rules_problems(path: str) -> list[str]:
-    """What the rules systems the file's ruleset names find at set-up (their
-    optional ``setup_problems``, e.g. ACW deployment zones)."""
+def _rules_problems(s: AnyScenario | None) -> list[str]:
+    """What the rules systems the scenario's ruleset names find at set-up
+    (their optional ``setup_problems``, e.g. ACW deployment zones)."""
     import importlib
 
-    from engine.io import load_any
     from engine.rules.base import BUILTIN_MODULES, RulesSystem
 
-    s = load_any(path)
     options = getattr(getattr(s, "ruleset", None), "options", None) or {}
     out: list[str] = []
     for name in options:
@@ -51,7 +49,7 @@ def _rules_problems(path: str) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    results = [(f, probs or _rules_problems(f)) for f, probs in iter_problems(args.files)]
+    results = [(f, probs or _rules_problems(s)) for f, s, probs in iter_loaded(args.files)]
     ok = all(not probs for _, probs in results)
     data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs]}
                                    for f, probs in results]}

@@ -127,14 +127,22 @@ def load_text_checked(path: str | os.PathLike[str],
 def iter_problems(paths: list[str]) -> Iterator[tuple[str, list[Problem]]]:
     """For each path, the problems loading it finds (empty when valid;
     lone surrogates included, see :func:`load_text_checked`)."""
+    for p, _, problems in iter_loaded(paths):
+        yield p, problems
+
+
+def iter_loaded(paths: list[str]) -> Iterator[tuple[str, AnyScenario | None, list[Problem]]]:
+    """For each path, the scenario (``None`` when it does not load) and the
+    problems loading it finds, so a caller that checks more (``adjutant
+    validate``: the rules systems' set-up) reads each file once."""
     for p in paths:
         try:
-            load_text_checked(p)
+            s = load_text_checked(p)
         except ScenarioError as e:
-            yield p, e.problems
+            yield p, None, e.problems
         else:
-            yield p, []
+            yield p, s, []
 
 
-__all__ = ["READERS", "WRITERS", "AnyScenario", "dumps_any", "iter_problems", "load_any", "load_text_checked", "loads_any", "reader_for",
+__all__ = ["READERS", "WRITERS", "AnyScenario", "dumps_any", "iter_loaded", "iter_problems", "load_any", "load_text_checked", "loads_any", "reader_for",
            "save_any"]
