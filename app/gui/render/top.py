@@ -12,7 +12,7 @@ stays readable: the base pass (raster and static vectors) lives in
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt
@@ -25,6 +25,38 @@ from engine.model import Scenario, Unit
 from . import style
 from .marks import OverlayPainter, halo_sprite
 from .spent import SPENT_OPACITY, spent_units
+
+
+class RectBuckets:
+    """Rectangles filed in square buckets of ``size`` pixels, so that how
+    many of them meet a rectangle costs the few in its neighbourhood, not
+    every one filed (placing the names of a big map meets each against the
+    names placed before it: quadratic with a plain list)."""
+
+    def __init__(self, size: float, rects: Iterable[QRectF] = ()) -> None:
+        self.size = size
+        self._buckets: dict[tuple[int, int], list[QRectF]] = {}
+        for r in rects:
+            self.add(r)
+
+    def _keys(self, r: QRectF) -> Iterator[tuple[int, int]]:
+        s = self.size
+        for bx in range(int(r.left() // s), int(r.right() // s) + 1):
+            for by in range(int(r.top() // s), int(r.bottom() // s) + 1):
+                yield bx, by
+
+    def add(self, r: QRectF) -> None:
+        for k in self._keys(r):
+            self._buckets.setdefault(k, []).append(r)
+
+    def meeting(self, r: QRectF) -> int:
+        """How many of the filed rectangles meet ``r``."""
+        seen: set[int] = set()
+        for k in self._keys(r):
+            for b in self._buckets.get(k, ()):
+                if id(b) not in seen and b.intersects(r):
+                    seen.add(id(b))
+        return len(seen)
 
 
 class TopPass:
@@ -129,10 +161,11 @@ class TopPass:
         size = int(min(15, max(9, px * 0.2)))
         counters = self.counter_rects(zoom, range(cols.start - 2, cols.stop + 2),
                                       range(rows.start - 2, rows.stop + 2)) if units else {}
-        boxes = list(counters.values())
+        bucket = max(32.0, 2 * px)
+        boxes = RectBuckets(bucket, counters.values())
         out: dict[Cell, tuple[QRectF, QImage]] = {}
         half = 0.5 * self.extent * zoom
-        placed: list[QRectF] = []
+        placed = RectBuckets(bucket)
         for cell, place in sorted(self._places_in(cols, rows), key=lambda cp: (not cp[1].code, cp[0].row, cp[0].col)):
             img = self._text_sprite(place.name, size)
             w, h = img.width(), img.height()
@@ -148,13 +181,12 @@ class TopPass:
                           for left in (cx - w / 2, cx - 0.2 * w, cx - 0.8 * w)]
             candidates.append(QRectF(round(cx + 0.35 * half), round(cy - h / 2), w, h))
             candidates.append(QRectF(round(cx - 0.35 * half - w), round(cy - h / 2), w, h))
-            costs = [(sum(1 for n in placed if n.intersects(r)), sum(1 for b in boxes if b.intersects(r)), i)
-                     for i, r in enumerate(candidates)]
+            costs = [(placed.meeting(r), boxes.meeting(r), i) for i, r in enumerate(candidates)]
             named, _, i = min(costs)
             if named:
                 continue
             best = candidates[i]
-            placed.append(best)
+            placed.add(best)
             out[cell] = (best, img)
         return out
 
