@@ -155,8 +155,16 @@ class MainWindow(EditorWindow):
         self.resizeDocks([self.dock_inspector], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
 
+    def _print(self) -> None:
+        from .dialogs.print_dialog import print_map
+
+        print_map(self)
+
     def _make_menus(self) -> None:
         m, e, v = self._make_file_menus()
+        self.act_print = self._action("&Print / Export PDF…", self._print, "Ctrl+P",
+                                      "Print the map to a PDF at an exact hex or square size, tiled over pages")
+        m.addAction(self.act_print)
         self._add_interop_actions(m)
         m.addSeparator()
         m.addAction(self.act_quit)

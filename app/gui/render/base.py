@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
 
 from engine.grids import Cell, GridKind
 from engine.model import NO_SIDE, Scenario
@@ -245,6 +245,49 @@ class MapRenderer(TopPass, ABC):
         p.drawImage(rect.topLeft(), img)
         p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
         del img
+        self.paint_vectors(p, zoom, rect, layers)
+        p.restore()
+
+    def paint_base_vector(self, p: QPainter, zoom: float, rect: QRect, layers: frozenset[str],
+                          grid_px: float) -> None:
+        """The static map of scene-pixel ``rect`` as vectors (a printed page:
+        ``app/gui/print_pdf.py``): each cell's polygon filled with the
+        raster's terrain and control colour, its outline drawn in the grid's
+        colour, opaque, ``grid_px`` wide, then :meth:`paint_vectors`."""
+        cols, rows = self.cell_ranges(zoom, rect)
+        if not cols or not rows:
+            return
+        s = self.scenario
+        m = s.map
+        control_on = "control" in layers and len(s.sides) > 0
+        lut = self._lut("terrain" in layers, control_on, False)
+        nsides = len(s.sides) + 1
+        offsets = self.make_corner_offsets()
+        groups: dict[int, list[QPolygonF]] = {}
+        for r in rows:
+            for c in cols:
+                x, y = self.layout.center(Cell(c, r))
+                poly = QPolygonF([QPointF((x + dx) * zoom, (y + dy) * zoom) for dx, dy in offsets.tolist()])
+                key = int(m.terrain[r, c]) * nsides
+                if control_on:
+                    key += min(max(int(m.control[r, c]), NO_SIDE), nsides - 2) + 1
+                groups.setdefault(int(lut[key]), []).append(poly)
+        p.save()
+        p.setClipRect(rect)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for argb, polys in groups.items():
+            colour = QColor.fromRgb(argb)
+            p.setBrush(colour)
+            p.setPen(QPen(colour, 0.5 * grid_px))  # no hairline seams between neighbours
+            for poly in polys:
+                p.drawPolygon(poly)
+        if "grid" in layers and self.cell_px(zoom) >= style.GRID_MIN_PX:
+            g = style.GRID
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(QColor(g.red(), g.green(), g.blue()), grid_px))
+            for polys in groups.values():
+                for poly in polys:
+                    p.drawPolygon(poly)
         self.paint_vectors(p, zoom, rect, layers)
         p.restore()
 

@@ -1,0 +1,169 @@
+"""Print a grid map to PDF at exact scale (issue 20, item 5): behind
+``adjutant print`` and File > Print / Export PDF.
+
+The page plan (which window of the map each sheet prints, the joins, the
+registration crosses) is :mod:`engine.printing`; this module draws it with
+``QPdfWriter`` and the editor's own painters: the cells as filled polygons
+with their outlines (:meth:`MapRenderer.paint_base_vector`), rivers, roads,
+rail, bridges and control borders as strokes (:meth:`MapRenderer.paint_vectors`),
+then places and unit counters (:meth:`MapRenderer.paint_top`; the counters
+and place names are the editor's sprites, embedded as images drawn at the
+print size).  Each page gets registration crosses on its joins, cut ticks in
+its margins where a join runs, and a label naming the page, the scale and
+"print at 100 %".  The PDF is made in memory and written through the one
+safe writer (:func:`engine.io.write_atomic`: checked, then renamed over the
+old file).  Needs a ``QGuiApplication``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSizeF, Qt
+from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
+
+from engine.io import OutputError, write_atomic
+from engine.model import Scenario
+from engine.printing import MM_PER_INCH, Page, PrintError, PrintPlan, PrintSpec, plan
+
+from .render import DEFAULT_LAYERS, renderer_for, style
+from .render.base import MapRenderer
+
+DPI = 1200
+"""The PDF's device resolution: 0.02 mm a device unit."""
+PAINT_DPI = 150
+"""The resolution the editor's painters draw a page at (the painter scales
+it to :data:`DPI`): their text sizes and sprites are made for screen pixels,
+so at 150 a inch a place name the editor draws 15 px high prints 2.5 mm
+high, and a counter sprite is sharp at reading distance.  Vectors stay
+vectors at any scale."""
+GRID_MM = 0.15
+"""Width of the printed grid lines."""
+REGISTRATION = QColor(230, 0, 126)
+"""The registration crosses' colour (a process magenta, found in no terrain
+palette of the samples)."""
+MARK_MM = 2.5
+"""Half the span of a registration cross."""
+
+
+def plan_for(scenario: Scenario, spec: PrintSpec) -> PrintPlan:
+    """The page plan of ``scenario`` printed by ``spec`` (PrintError)."""
+    r = renderer_for(scenario)
+    return plan(r.map_width, r.map_height, r.extent, spec)
+
+
+def print_pdf(scenario: Scenario, path: str | Path, spec: PrintSpec, labels: bool = False) -> PrintPlan:
+    """Write ``scenario``'s map to the PDF ``path`` at ``spec``'s scale;
+    returns the plan.  Raises :class:`PrintError` for a bad request or a
+    file that cannot be written."""
+    r = renderer_for(scenario)
+    pp = plan(r.map_width, r.map_height, r.extent, spec)
+    data = pdf_bytes(scenario, r, pp, labels)
+
+    def check(f: Path) -> None:
+        head = f.read_bytes()[:8]
+        if not head.startswith(b"%PDF-"):
+            raise ValueError("the file is not a PDF")
+
+    try:
+        write_atomic(Path(path), data, verify=check)
+    except OutputError as e:
+        raise PrintError(str(e)) from None
+    return pp
+
+
+def pdf_bytes(scenario: Scenario, r: MapRenderer, pp: PrintPlan, labels: bool = False) -> bytes:
+    """The PDF of plan ``pp`` drawn with renderer ``r``."""
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    w = QPdfWriter(buf)
+    w.setResolution(DPI)
+    w.setTitle(f"{scenario.name} at {pp.spec.cell_mm:g} mm a cell")
+    w.setCreator("Adjutant")
+    w.setPageLayout(QPageLayout(QPageSize(QSizeF(pp.paper_w, pp.paper_h), QPageSize.Unit.Millimeter),
+                                QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
+    p = QPainter()
+    if not p.begin(w):
+        raise PrintError("could not start the PDF")
+    layers = DEFAULT_LAYERS | {"labels"} if labels else DEFAULT_LAYERS - {"labels"}
+    for i, page in enumerate(pp.pages):
+        if i:
+            w.newPage()
+        draw_page(p, scenario, r, pp, page, layers)
+    p.end()
+    buf.close()
+    return bytes(buf.data().data())
+
+
+def draw_page(p: QPainter, scenario: Scenario, r: MapRenderer, pp: PrintPlan, page: Page,
+              layers: frozenset[str]) -> None:
+    """One sheet: its window of the map inside the margins, the
+    registration crosses, cut ticks and the page label."""
+    dpmm = DPI / MM_PER_INCH
+    k = DPI / PAINT_DPI  # device units per painted pixel
+    ppmm = dpmm / k  # painted pixels per mm
+    zoom = pp.mm_per_unit * ppmm  # painted pixels per layout unit
+    m = pp.spec.margin_mm
+    area = QRect(0, 0, round(page.w * ppmm), round(page.h * ppmm))
+    p.save()
+    p.translate(m * dpmm, m * dpmm)
+    p.scale(k, k)
+    p.setClipRect(area)
+    p.fillRect(area, style.EXPORT_BACKGROUND)
+    ox, oy = -page.x * ppmm, -page.y * ppmm
+    p.save()
+    p.translate(ox, oy)
+    scene = QRect(round(page.x * ppmm), round(page.y * ppmm), area.width(), area.height())
+    r.paint_base_vector(p, zoom, scene, layers, GRID_MM * ppmm)
+    p.restore()
+    r.paint_top(p, zoom, round(ox), round(oy), QRectF(area), layers, None, [])
+    p.restore()
+    _marks(p, pp, page, dpmm)
+    _label(p, scenario, pp, page, dpmm)
+
+
+def _marks(p: QPainter, pp: PrintPlan, page: Page, dpmm: float) -> None:
+    """Registration crosses on the joins; cut ticks in the margins."""
+    p.save()
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    p.setPen(QPen(REGISTRATION, 0.12 * dpmm))
+    k = MARK_MM * dpmm
+    for mx, my in page.marks():
+        x, y = pp.paper_point(page, mx, my)
+        c = QPointF(x * dpmm, y * dpmm)
+        p.drawEllipse(c, 0.5 * k, 0.5 * k)
+        p.drawLine(QPointF(c.x() - k, c.y()), QPointF(c.x() + k, c.y()))
+        p.drawLine(QPointF(c.x(), c.y() - k), QPointF(c.x(), c.y() + k))
+    p.setPen(QPen(QColor(0, 0, 0), 0.2 * dpmm))
+    m, gap = pp.spec.margin_mm, 1.5
+    for jx in (page.join_left, page.join_right):
+        if jx is not None:
+            x = pp.paper_point(page, jx, 0)[0] * dpmm
+            p.drawLine(QPointF(x, 0), QPointF(x, (m - gap) * dpmm))
+            p.drawLine(QPointF(x, (pp.paper_h - m + gap) * dpmm), QPointF(x, pp.paper_h * dpmm))
+    for jy in (page.join_top, page.join_bottom):
+        if jy is not None:
+            y = pp.paper_point(page, 0, jy)[1] * dpmm
+            p.drawLine(QPointF(0, y), QPointF((m - gap) * dpmm, y))
+            p.drawLine(QPointF((pp.paper_w - m + gap) * dpmm, y), QPointF(pp.paper_w * dpmm, y))
+    p.restore()
+
+
+def _label(p: QPainter, scenario: Scenario, pp: PrintPlan, page: Page, dpmm: float) -> None:
+    kind = "hex width across flats" if scenario.map.grid.kind.value == "hex" else "square side"
+    text = (f"{scenario.name} — page {page.label} (row {page.row + 1} of {pp.rows}, column {page.col + 1} of "
+            f"{pp.cols}) — {pp.spec.cell_mm:g} mm {kind} — print at 100 %, cut on the ticks, "
+            f"match the crosses")
+    p.save()
+    f = QFont()
+    f.setPixelSize(max(1, round(2.4 * dpmm)))
+    p.setFont(f)
+    p.setPen(QColor(60, 60, 60))
+    m = pp.spec.margin_mm
+    box = QRectF(m * dpmm, (pp.paper_h - m + 1.5) * dpmm, (pp.paper_w - 2 * m) * dpmm, (m - 2) * dpmm)
+    p.drawText(box, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap), text)
+    p.restore()
+
+
+__all__ = ["DPI", "plan_for", "print_pdf"]

@@ -1,0 +1,213 @@
+"""Printing a grid map at exact scale (issue 20, item 5): the page plan.
+
+A designer playtesting prints the map at the game's hex size: "16 mm hexes"
+means the width of a hex **across its flats** (the distance between the
+centres of two hexes that share a side), and a square map's size is the side
+of a square; both are the renderer's ``extent``, one cell across.  So a map
+drawn with cells ``extent`` layout units across prints at
+``cell_mm / extent`` millimetres per layout unit, whatever its orientation.
+
+The map is tiled over pages of one paper size (portrait or landscape).  Each
+page prints a window of the map inside its margins; neighbouring windows
+overlap by ``overlap_mm``, and the **join** of two neighbours is the line in
+the middle of their overlap: both pages draw registration crosses on it at
+the same map positions, and cut ticks in the margins where it runs, so a
+page cut along its join lies on its neighbour with the crosses on each
+other.  Windows step by ``area - overlap``; the last window of a row or
+column is cut short where the map ends.
+
+Everything here is in millimetres, map millimetres (the map at print
+scale, its top-left corner at 0, 0) or paper millimetres; the drawing is
+``app/gui/print_pdf.py``.  See ``docs/cli.md`` (``adjutant print``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+MM_PER_INCH = 25.4
+PAPERS: dict[str, tuple[float, float]] = {
+    "a5": (148.0, 210.0),
+    "a4": (210.0, 297.0),
+    "a3": (297.0, 420.0),
+    "a2": (420.0, 594.0),
+    "letter": (215.9, 279.4),
+    "legal": (215.9, 355.6),
+    "tabloid": (279.4, 431.8),
+}
+"""Paper sizes (portrait width, height in mm) by name."""
+MAX_PAGES = 500
+"""A plan of more pages is refused (a wrong unit, not a print job)."""
+MIN_CELL_MM = 2.0
+"""Cells smaller than this cannot be read or played on."""
+
+
+class PrintError(ValueError):
+    """A print request that cannot be carried out, saying what is wrong."""
+
+
+def paper_size(name: str) -> tuple[float, float]:
+    """Portrait (width, height) in mm of a paper name (``a4``, ``letter``…,
+    any case) or a custom ``WIDTHxHEIGHT`` in mm (``300x450``)."""
+    key = name.strip().casefold()
+    if key in PAPERS:
+        return PAPERS[key]
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*[x×]\s*(\d+(?:\.\d+)?)(?:\s*mm)?", key)
+    if m:
+        w, h = float(m.group(1)), float(m.group(2))
+        if w < 50 or h < 50 or w > 5000 or h > 5000:
+            raise PrintError(f"paper {name!r}: each side must be 50 to 5000 mm")
+        return (min(w, h), max(w, h))
+    raise PrintError(f"unknown paper {name!r}: use one of {', '.join(PAPERS)} or WIDTHxHEIGHT in mm (e.g. 300x450)")
+
+
+@dataclass(frozen=True)
+class PrintSpec:
+    """What the user asks for: ``cell_mm`` (hex width across flats, or a
+    square's side), the paper, its orientation, the blank margin round each
+    page and the overlap of neighbouring pages (mm)."""
+
+    cell_mm: float
+    paper: str = "a4"
+    landscape: bool = False
+    margin_mm: float = 10.0
+    overlap_mm: float = 10.0
+
+    def check(self) -> None:
+        if not math.isfinite(self.cell_mm) or self.cell_mm < MIN_CELL_MM:
+            raise PrintError(f"the cell size must be at least {MIN_CELL_MM:g} mm, got {self.cell_mm:g} mm")
+        if not math.isfinite(self.margin_mm) or not 3.0 <= self.margin_mm <= 50.0:
+            raise PrintError(f"the margin must be 3 to 50 mm (room for the cut marks and page label), "
+                             f"got {self.margin_mm:g} mm")
+        if not math.isfinite(self.overlap_mm) or self.overlap_mm < 0:
+            raise PrintError(f"the overlap cannot be negative, got {self.overlap_mm:g} mm")
+
+
+@dataclass(frozen=True)
+class Page:
+    """One sheet: its place in the grid of pages (``row``, ``col`` from 0),
+    the window of the map it prints (map mm: ``x``, ``y``, ``w``, ``h``), the
+    joins it shares with its neighbours (map mm, ``None`` at the map's
+    edge) and its label."""
+
+    row: int
+    col: int
+    x: float
+    y: float
+    w: float
+    h: float
+    join_left: float | None
+    join_right: float | None
+    join_top: float | None
+    join_bottom: float | None
+    label: str
+
+    def marks(self) -> list[tuple[float, float]]:
+        """The registration crosses this page draws (map mm): on each join,
+        at a quarter, half and three quarters of the window's side along it
+        (so the crosses of two joins never crowd a corner; a short side has
+        one, in its middle); a neighbour
+        draws the same crosses on the same join."""
+        out: list[tuple[float, float]] = []
+        for jx in (self.join_left, self.join_right):
+            if jx is not None:
+                out += [(jx, y) for y in _along(self.y, self.h)]
+        for jy in (self.join_top, self.join_bottom):
+            if jy is not None:
+                out += [(x, jy) for x in _along(self.x, self.w)]
+        return out
+
+
+def _along(start: float, length: float) -> tuple[float, ...]:
+    """Positions along a side: its quarters, or only its middle on a side
+    shorter than 40 mm (crosses closer than 10 mm read as one)."""
+    if length < 40.0:
+        return (start + length / 2,)
+    return (start + length / 4, start + length / 2, start + 3 * length / 4)
+
+
+def _row_name(i: int) -> str:
+    """Rows lettered A-Z, then AA, AB, ..."""
+    name = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        name = chr(ord("A") + r) + name
+    return name
+
+
+@dataclass(frozen=True)
+class PrintPlan:
+    """The pages of a map printed by a :class:`PrintSpec`."""
+
+    spec: PrintSpec
+    paper_w: float
+    paper_h: float
+    area_w: float
+    area_h: float
+    mm_per_unit: float
+    map_w: float
+    map_h: float
+    cols: int
+    rows: int
+    pages: tuple[Page, ...]
+
+    def paper_point(self, page: Page, x: float, y: float) -> tuple[float, float]:
+        """Where map point (``x``, ``y``) (map mm) lands on ``page``'s paper (mm)."""
+        m = self.spec.margin_mm
+        return (m + x - page.x, m + y - page.y)
+
+
+def _spans(total: float, area: float, overlap: float) -> list[tuple[float, float]]:
+    """(start, length) of each window along one side."""
+    if total <= area:
+        return [(0.0, total)]
+    step = area - overlap
+    n = math.ceil((total - overlap) / step - 1e-9)
+    return [(i * step, min(area, total - i * step)) for i in range(n)]
+
+
+def plan(map_w_units: float, map_h_units: float, extent_units: float, spec: PrintSpec) -> PrintPlan:
+    """The pages for a map ``map_w_units`` × ``map_h_units`` layout units
+    whose cells are ``extent_units`` across.  Raises :class:`PrintError`
+    for a bad request or more than :data:`MAX_PAGES` pages."""
+    spec.check()
+    pw, ph = paper_size(spec.paper)
+    if spec.landscape:
+        pw, ph = ph, pw
+    area_w, area_h = pw - 2 * spec.margin_mm, ph - 2 * spec.margin_mm
+    if spec.overlap_mm >= min(area_w, area_h) / 2:
+        raise PrintError(f"the overlap ({spec.overlap_mm:g} mm) must be less than half the printable area "
+                         f"({area_w:g} x {area_h:g} mm)")
+    if spec.cell_mm > min(area_w, area_h):
+        raise PrintError(f"a {spec.cell_mm:g} mm cell does not fit the printable area ({area_w:g} x {area_h:g} mm)")
+    scale = spec.cell_mm / extent_units
+    map_w, map_h = map_w_units * scale, map_h_units * scale
+    xs = _spans(map_w, area_w, spec.overlap_mm)
+    ys = _spans(map_h, area_h, spec.overlap_mm)
+    if len(xs) * len(ys) > MAX_PAGES:
+        raise PrintError(f"the map would print on {len(xs)} x {len(ys)} = {len(xs) * len(ys)} pages at "
+                         f"{spec.cell_mm:g} mm a cell ({map_w:.0f} x {map_h:.0f} mm); at most {MAX_PAGES}")
+    half = spec.overlap_mm / 2
+    pages = []
+    for r, (y, h) in enumerate(ys):
+        for c, (x, w) in enumerate(xs):
+            pages.append(Page(
+                r, c, x, y, w, h,
+                join_left=x + half if c > 0 else None,
+                join_right=xs[c + 1][0] + half if c + 1 < len(xs) else None,
+                join_top=y + half if r > 0 else None,
+                join_bottom=ys[r + 1][0] + half if r + 1 < len(ys) else None,
+                label=f"{_row_name(r)}{c + 1}"))
+    return PrintPlan(spec, pw, ph, area_w, area_h, scale, map_w, map_h, len(xs), len(ys), tuple(pages))
+
+
+def cell_mm_from(value: float, unit: str) -> float:
+    """A cell size given in ``mm`` or ``in`` as millimetres."""
+    if unit == "mm":
+        return value
+    if unit in ("in", "inch", "inches"):
+        return value * MM_PER_INCH
+    raise PrintError(f"unknown unit {unit!r}: mm or in")

@@ -1,0 +1,225 @@
+"""Printing at exact scale (issue 20, item 5): the page plan
+(engine/printing.py), ``adjutant print`` (app/cli/print_cmd.py) and the PDF
+it writes (app/gui/print_pdf.py), rasterised with ``pdftoppm`` and measured:
+the printed cell size within 0.1 mm of the request, the map where the plan
+puts it, and neighbouring pages that agree around every shared
+registration cross."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from app.cli import main
+from engine.grids import Cell, HexGrid, SquareGrid
+from engine.io import save_scenario
+from engine.labels import numbering_from_dict
+from engine.model import GridMap, Ruleset, Scenario, TerrainType
+from engine.printing import PrintError, PrintPlan, PrintSpec, paper_size, plan
+
+ROOT = Path(__file__).resolve().parents[1]
+DPI = 600
+PX_PER_MM = DPI / 25.4
+needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None,
+                                    reason="pdftoppm is not installed (Debian/Ubuntu: apt-get install poppler-utils)")
+
+
+# -- the plan ------------------------------------------------------------------
+
+def test_pages_step_by_the_area_less_the_overlap_and_share_their_joins() -> None:
+    # a 365 x 328 mm map on A4 portrait, 10 mm margins (190 x 277 mm printable), 10 mm overlap
+    pp = plan(365.0, 328.0, 16.0, PrintSpec(16.0, "a4"))  # cells 16 units across: 1 mm a unit
+    assert (pp.area_w, pp.area_h) == (190.0, 277.0)
+    assert pp.mm_per_unit == 1.0 and (pp.map_w, pp.map_h) == (365.0, 328.0)
+    assert (pp.cols, pp.rows) == (2, 2) and len(pp.pages) == 4
+    a1, a2, b1 = pp.pages[0], pp.pages[1], pp.pages[2]
+    assert (a1.x, a1.w, a2.x, a2.w) == (0.0, 190.0, 180.0, 365.0 - 180.0)
+    assert a1.join_right == a2.join_left == 185.0  # the middle of the 10 mm overlap
+    assert a1.join_bottom == b1.join_top == 272.0
+    assert a1.join_left is None and a1.join_top is None and a2.join_right is None
+    assert [p.label for p in pp.pages] == ["A1", "A2", "B1", "B2"]
+    # both neighbours draw the same crosses on their join
+    assert {m for m in a1.marks() if m[0] == 185.0} == {m for m in a2.marks() if m[0] == 185.0}
+    assert pp.paper_point(a2, 185.0, 100.0) == (15.0, 110.0)
+
+
+def test_a_map_that_fits_is_one_page_and_landscape_swaps_the_paper() -> None:
+    pp = plan(10.0, 10.0, 1.0, PrintSpec(10.0, "letter", landscape=True))
+    assert (pp.paper_w, pp.paper_h) == (279.4, 215.9) and len(pp.pages) == 1
+    assert pp.pages[0].marks() == []
+
+
+@pytest.mark.parametrize(("spec", "words"), [
+    (PrintSpec(16.0, "b9"), "unknown paper 'b9'"),
+    (PrintSpec(0.5), "at least 2 mm"),
+    (PrintSpec(16.0, overlap_mm=100.0), "less than half the printable area"),
+    (PrintSpec(16.0, margin_mm=1.0), "margin must be 3 to 50 mm"),
+    (PrintSpec(float("nan")), "cell size"),
+    (PrintSpec(400.0), "does not fit the printable area"),
+])
+def test_bad_requests_say_what_is_wrong(spec: PrintSpec, words: str) -> None:
+    with pytest.raises(PrintError, match=words):
+        plan(50.0, 50.0, 1.0, spec)
+
+
+def test_a_plan_of_too_many_pages_is_refused() -> None:
+    with pytest.raises(PrintError, match="pages"):
+        plan(1000.0, 1000.0, 1.0, PrintSpec(16.0))
+
+
+def test_custom_paper_sizes() -> None:
+    assert paper_size("A3") == (297.0, 420.0)
+    assert paper_size("450x300") == (300.0, 450.0)
+    with pytest.raises(PrintError, match="50 to 5000"):
+        paper_size("10x10")
+
+
+# -- the PDF, measured ---------------------------------------------------------
+
+def uniform_map(grid: SquareGrid | HexGrid) -> Scenario:
+    """One pale terrain, no units, places or links: only the grid lines are dark."""
+    gm = GridMap(grid, numbering_from_dict({"scheme": "ccrr", "first": 1, "digits": 2}),
+                 np.zeros((grid.height, grid.width), np.uint8))
+    return Scenario("print test", Ruleset("t", [TerrainType("clear", "Clear", ".", "#f0ead8")]), [], gm, [])
+
+
+def print_and_raster(s: Scenario, tmp_path: Path, argv: list[str], capsys: Any) -> tuple[dict[str, Any], list[np.ndarray]]:
+    src, out = tmp_path / "map.json", tmp_path / "map.pdf"
+    save_scenario(s, src)
+    assert main(["print", str(src), "--out", str(out), "--json", *argv]) == 0
+    data = json.loads(capsys.readouterr().out)
+    subprocess.run(["pdftoppm", "-r", str(DPI), str(out), str(tmp_path / "page")], check=True)
+    pages = []
+    for f in sorted(tmp_path.glob("page-*.ppm")):
+        raw = f.read_bytes()
+        parts = raw.split(maxsplit=4)
+        w, h = int(parts[1]), int(parts[2])
+        pages.append(np.frombuffer(parts[4][-w * h * 3:], np.uint8).reshape(h, w, 3))
+    assert len(pages) == data["pages"]
+    return data, pages
+
+
+def dark_centres(line: np.ndarray) -> np.ndarray:
+    """Centres (px) of the dark runs along a scan line of RGB pixels (grid lines)."""
+    dark = np.r_[False, line.mean(axis=-1) < 128, False]
+    edges = np.flatnonzero(np.diff(dark.astype(np.int8)))
+    starts, ends = edges[::2], edges[1::2]
+    return (starts + ends - 1) / 2.0
+
+
+def spacing_mm(centres: np.ndarray) -> float:
+    return float(np.median(np.diff(centres))) / PX_PER_MM
+
+
+@needs_pdftoppm
+@pytest.mark.parametrize("size", [12.5, 19.05])  # 19.05 mm: a 3/4 inch square
+def test_printed_squares_measure_the_requested_size(size: float, tmp_path: Path, capsys: Any) -> None:
+    data, pages = print_and_raster(uniform_map(SquareGrid(8, 10)), tmp_path,
+                                   ["--square-mm", str(size), "--paper", "a4"], capsys)
+    page = pages[0]
+    y = round((10 + size * 2.5) * PX_PER_MM)  # across the middle of the third row of squares
+    centres = dark_centres(page[y, :])
+    assert abs(spacing_mm(centres) - size) < 0.1
+    # the map's left edge is its first grid line, at the 10 mm margin
+    assert abs(centres[0] / PX_PER_MM - 10.0) < 0.1
+    assert data["cell_mm"] == size
+
+
+@needs_pdftoppm
+@pytest.mark.parametrize(("orientation", "size"), [("flat", 16.0), ("pointy", 16.0), ("flat", 25.4)])
+def test_printed_hexes_measure_the_requested_width_across_flats(orientation: str, size: float, tmp_path: Path,
+                                                                 capsys: Any) -> None:
+    s = uniform_map(HexGrid(7, 8, orientation, "odd"))
+    argv = ["--hex-mm", str(size)] if size != 25.4 else ["--cell-in", "1"]
+    _, pages = print_and_raster(s, tmp_path, argv, capsys)
+    page = pages[0]
+    from app.gui.render import renderer_for
+
+    r = renderer_for(s)
+    scale = size / r.extent  # mm per layout unit of the renderer's layout
+    cx, cy = r.layout.center(Cell(2, 2))
+    if orientation == "flat":  # flats top and bottom: scan down a column through the centres
+        centres = dark_centres(page[:, round((10 + cx * scale) * PX_PER_MM)])
+    else:  # flats left and right: scan along a row through the centres
+        centres = dark_centres(page[round((10 + cy * scale) * PX_PER_MM), :])
+    assert len(centres) >= 3
+    assert abs(spacing_mm(centres) - size) < 0.1
+
+
+def cross_centre(page: np.ndarray, x_mm: float, y_mm: float) -> tuple[float, float]:
+    """The centre (mm) of the registration cross drawn near (x, y) mm: the
+    mean of its magenta pixels within 3 mm (it spans 2.5 mm each way)."""
+    r = round(3 * PX_PER_MM)
+    x0, y0 = round(x_mm * PX_PER_MM) - r, round(y_mm * PX_PER_MM) - r
+    win = page[y0:y0 + 2 * r, x0:x0 + 2 * r].astype(np.int16)
+    ys, xs = np.nonzero((win[..., 0] - win[..., 1] > 80) & (win[..., 2] - win[..., 1] > 30))
+    assert len(xs) > 50, "no cross there"
+    return ((x0 + xs.mean()) / PX_PER_MM, (y0 + ys.mean()) / PX_PER_MM)
+
+
+@needs_pdftoppm
+def test_pages_join_at_the_registration_crosses(tmp_path: Path, capsys: Any) -> None:
+    """A map two pages wide (and two high): each cross shared by two pages
+    is printed where the plan puts it on both (within 0.1 mm), and the map
+    round it is the same on both pages (the pages join there)."""
+    grid = HexGrid(16, 20, "flat", "odd")
+    s = uniform_map(grid)
+    s.ruleset.terrain.append(TerrainType("wood", "Wood", "w", "#5a8a4a"))
+    s.map.terrain[::3, ::2] = 1  # something to tell one place from another
+    _, pages = print_and_raster(s, tmp_path, ["--hex-mm", "14"], capsys)
+    from app.gui.render import renderer_for
+
+    r = renderer_for(s)
+    pp: PrintPlan = plan(r.map_width, r.map_height, r.extent, PrintSpec(14.0))
+    assert len(pages) == len(pp.pages) >= 2
+    checked = 0
+    for i, a in enumerate(pp.pages):
+        for j, b in enumerate(pp.pages):
+            if j <= i:
+                continue
+            for mark in set(a.marks()) & set(b.marks()):
+                pa, pb = pp.paper_point(a, *mark), pp.paper_point(b, *mark)
+                ca, cb = cross_centre(pages[i], *pa), cross_centre(pages[j], *pb)
+                assert abs(ca[0] - pa[0]) < 0.1 and abs(ca[1] - pa[1]) < 0.1, (a.label, mark, ca, pa)
+                assert abs(cb[0] - pb[0]) < 0.1 and abs(cb[1] - pb[1]) < 0.1, (b.label, mark, cb, pb)
+                # the map 3-4 mm from the cross (clear of its strokes) agrees on both pages
+                k = round(3 * PX_PER_MM)
+                for dx, dy in ((-1, -1), (1, 1), (-1, 1), (1, -1)):
+                    wa = pages[i][round(pa[1] * PX_PER_MM) + dy * k:round(pa[1] * PX_PER_MM) + dy * k + 24,
+                                  round(pa[0] * PX_PER_MM) + dx * k:round(pa[0] * PX_PER_MM) + dx * k + 24]
+                    wb = pages[j][round(pb[1] * PX_PER_MM) + dy * k:round(pb[1] * PX_PER_MM) + dy * k + 24,
+                                  round(pb[0] * PX_PER_MM) + dx * k:round(pb[0] * PX_PER_MM) + dx * k + 24]
+                    assert wa.shape == wb.shape
+                    assert np.abs(wa.astype(int) - wb.astype(int)).mean() < 6, (a.label, b.label, mark)
+                checked += 1
+    assert checked >= 3
+
+
+# -- the command's refusals ----------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["maps/aa_rail_options.json", "--hex-mm", "16"], "a territory map has no cell size"),
+    (["maps/gitm_examples.json", "--hex-mm", "16"], "give --square-mm"),
+    (["maps/acw_short_campaign.json", "--square-mm", "16"], "give --hex-mm"),
+    (["maps/acw_short_campaign.json", "--hex-mm", "16", "--paper", "b9"], "unknown paper 'b9'"),
+    (["maps/acw_short_campaign.json", "--hex-mm", "0.2"], "at least 2 mm"),
+])
+def test_the_command_refuses_with_a_message(argv: list[str], words: str, tmp_path: Path, capsys: Any) -> None:
+    out = tmp_path / "x.pdf"
+    argv = [str(ROOT / argv[0]), *argv[1:]]
+    assert main(["print", *argv, "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_the_output_must_be_a_pdf(tmp_path: Path, capsys: Any) -> None:
+    assert main(["print", str(ROOT / "maps" / "acw_short_campaign.json"), "--hex-mm", "16",
+                 "--out", str(tmp_path / "x.png")]) == 1
+    assert "must end in .pdf" in capsys.readouterr().err
