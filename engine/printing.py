@@ -66,14 +66,18 @@ def paper_size(name: str) -> tuple[float, float]:
 @dataclass(frozen=True)
 class PrintSpec:
     """What the user asks for: ``cell_mm`` (hex width across flats, or a
-    square's side), the paper, its orientation, the blank margin round each
-    page and the overlap of neighbouring pages (mm)."""
+    square's side), the paper, its orientation, the margin round each page
+    and the overlap of neighbouring pages (mm), and whether the margins
+    carry coordinates."""
 
     cell_mm: float
     paper: str = "a4"
     landscape: bool = False
     margin_mm: float = 10.0
     overlap_mm: float = 10.0
+    coordinates: bool = False
+    """Print the labels of the cells along each page's top and left edges
+    in its margins (a coordinate margin)."""
 
     def check(self) -> None:
         if not math.isfinite(self.cell_mm) or self.cell_mm < MIN_CELL_MM:

@@ -223,3 +223,32 @@ def test_the_output_must_be_a_pdf(tmp_path: Path, capsys: Any) -> None:
     assert main(["print", str(ROOT / "maps" / "acw_short_campaign.json"), "--hex-mm", "16",
                  "--out", str(tmp_path / "x.png")]) == 1
     assert "must end in .pdf" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext is not installed (apt-get install poppler-utils)")
+def test_the_coordinate_margin_names_the_edge_cells_of_each_page(tmp_path: Path, capsys: Any) -> None:
+    s = uniform_map(HexGrid(16, 6, "flat", "odd"))
+    src = tmp_path / "map.json"
+    save_scenario(s, src)
+    from app.gui.render import renderer_for
+
+    r = renderer_for(s)
+    pp = plan(r.map_width, r.map_height, r.extent, PrintSpec(16.0, coordinates=True))
+    assert pp.cols == 2
+
+    def page_texts(pdf: Path) -> list[str]:
+        text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        return text.split("\f")
+
+    plain, margined = tmp_path / "plain.pdf", tmp_path / "coords.pdf"
+    assert main(["print", str(src), "--hex-mm", "16", "--out", str(plain)]) == 0
+    assert main(["print", str(src), "--hex-mm", "16", "--coordinates", "--out", str(margined)]) == 0
+    capsys.readouterr()
+    assert "0101" not in page_texts(plain)[0]
+    first, second = page_texts(margined)[:2]
+    assert "0101" in first and "0201" in first and "0106" in first  # top-left corner, next column, last row
+    # the second page's top margin starts at its own first column
+    col = next(c for c in range(16) if r.layout.center(Cell(c, 0))[0] * pp.mm_per_unit >= pp.pages[1].x)
+    assert s.map.label(Cell(col, 0)) in second or s.map.label(Cell(col, 1)) in second
+    assert "0101" not in second

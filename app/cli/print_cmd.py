@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--margin-mm", type=float, default=10.0, metavar="MM", help="blank margin round each page (10)")
     p.add_argument("--overlap-mm", type=float, default=10.0, metavar="MM", help="overlap of neighbouring pages (10)")
     p.add_argument("--labels", action="store_true", help="draw each cell's coordinate label")
+    p.add_argument("--coordinates", action="store_true",
+                   help="a coordinate margin: the labels of the cells along each page's top and left edges")
     p.add_argument("--out", required=True, metavar="OUT", help="the PDF file to write")
     p.add_argument("--force", action="store_true", help="write OUT even when it is one of the input files")
     add_json_flag(p)
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     cell = args.hex_mm if args.hex_mm is not None else args.square_mm
     if cell is None:
         cell = cell_mm_from(args.cell_in, "in")
-    spec = PrintSpec(cell, args.paper, args.landscape, args.margin_mm, args.overlap_mm)
+    spec = PrintSpec(cell, args.paper, args.landscape, args.margin_mm, args.overlap_mm, args.coordinates)
     app = gui_app()  # noqa: F841  (kept alive while painting)
     from app.gui.print_pdf import print_pdf
 

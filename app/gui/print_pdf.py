@@ -22,6 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
 
+from engine.grids import Cell
 from engine.io import OutputError, write_atomic
 from engine.model import Scenario
 from engine.printing import MM_PER_INCH, Page, PrintError, PrintPlan, PrintSpec, plan
@@ -120,6 +121,65 @@ def draw_page(p: QPainter, scenario: Scenario, r: MapRenderer, pp: PrintPlan, pa
     p.restore()
     _marks(p, pp, page, dpmm)
     _label(p, scenario, pp, page, dpmm)
+    if pp.spec.coordinates:
+        _coordinates(p, scenario, r, pp, page, dpmm)
+
+
+def _edge_cells(scenario: Scenario, r: MapRenderer, pp: PrintPlan, page: Page
+                ) -> tuple[list[tuple[float, Cell]], list[tuple[float, Cell]]]:
+    """The cells whose centres print on ``page``: for each column the
+    topmost (with its centre's x, map mm), for each row the leftmost (with
+    its centre's y)."""
+    k = pp.mm_per_unit
+    cols, rows = r.cell_ranges(k, QRectF(page.x, page.y, page.w, page.h), pad=1)
+    top: dict[int, tuple[float, float, Cell]] = {}
+    left: dict[int, tuple[float, float, Cell]] = {}
+    for row in rows:
+        for col in cols:
+            cell = Cell(col, row)
+            x, y = (v * k for v in r.layout.center(cell))
+            if not (page.x <= x <= page.x + page.w and page.y <= y <= page.y + page.h):
+                continue
+            if col not in top or y < top[col][1]:
+                top[col] = (x, y, cell)
+            if row not in left or x < left[row][0]:
+                left[row] = (x, y, cell)
+    return ([(x, c) for x, _, c in sorted(top.values(), key=lambda t: t[0])],
+            [(y, c) for _, y, c in sorted(left.values(), key=lambda t: t[1])])
+
+
+def _coordinates(p: QPainter, scenario: Scenario, r: MapRenderer, pp: PrintPlan, page: Page, dpmm: float) -> None:
+    """The coordinate margin: the label of the topmost cell of each column
+    above the map, of the leftmost cell of each row left of it (a label
+    that would touch the one before it is left out)."""
+    top, left = _edge_cells(scenario, r, pp, page)
+    m = pp.spec.margin_mm
+    p.save()
+    f = QFont()
+    f.setPixelSize(max(1, round(min(2.2, 0.3 * m) * dpmm)))
+    p.setFont(f)
+    p.setPen(QColor(40, 40, 40))
+    fm = p.fontMetrics()
+    h = fm.height()
+    last = -1e9
+    for x, cell in top:
+        text = scenario.map.label(cell)
+        tw = fm.horizontalAdvance(text)
+        px = pp.paper_point(page, x, 0)[0] * dpmm - tw / 2
+        if px < last + 0.5 * dpmm:
+            continue
+        p.drawText(QPointF(px, (m - 1.0) * dpmm - fm.descent()), text)
+        last = px + tw
+    last = -1e9
+    for y, cell in left:
+        text = scenario.map.label(cell)
+        py = pp.paper_point(page, 0, y)[1] * dpmm
+        if py - h / 2 < last + 0.3 * dpmm:
+            continue
+        tw = fm.horizontalAdvance(text)
+        p.drawText(QPointF((m - 1.0) * dpmm - tw, py + (fm.ascent() - fm.descent()) / 2), text)
+        last = py + h / 2
+    p.restore()
 
 
 def _marks(p: QPainter, pp: PrintPlan, page: Page, dpmm: float) -> None:
@@ -136,17 +196,19 @@ def _marks(p: QPainter, pp: PrintPlan, page: Page, dpmm: float) -> None:
         p.drawLine(QPointF(c.x() - k, c.y()), QPointF(c.x() + k, c.y()))
         p.drawLine(QPointF(c.x(), c.y() - k), QPointF(c.x(), c.y() + k))
     p.setPen(QPen(QColor(0, 0, 0), 0.2 * dpmm))
-    m, gap = pp.spec.margin_mm, 1.5
+    # ticks in the outer part of each margin, clear of the page label (bottom)
+    # and the coordinates (top and left)
+    m = pp.spec.margin_mm
     for jx in (page.join_left, page.join_right):
         if jx is not None:
             x = pp.paper_point(page, jx, 0)[0] * dpmm
-            p.drawLine(QPointF(x, 0), QPointF(x, (m - gap) * dpmm))
-            p.drawLine(QPointF(x, (pp.paper_h - m + gap) * dpmm), QPointF(x, pp.paper_h * dpmm))
+            p.drawLine(QPointF(x, 0), QPointF(x, 0.55 * m * dpmm))
+            p.drawLine(QPointF(x, (pp.paper_h - 0.45 * m) * dpmm), QPointF(x, pp.paper_h * dpmm))
     for jy in (page.join_top, page.join_bottom):
         if jy is not None:
             y = pp.paper_point(page, 0, jy)[1] * dpmm
-            p.drawLine(QPointF(0, y), QPointF((m - gap) * dpmm, y))
-            p.drawLine(QPointF((pp.paper_w - m + gap) * dpmm, y), QPointF(pp.paper_w * dpmm, y))
+            p.drawLine(QPointF(0, y), QPointF(0.2 * m * dpmm, y))
+            p.drawLine(QPointF((pp.paper_w - 0.45 * m) * dpmm, y), QPointF(pp.paper_w * dpmm, y))
     p.restore()
 
 

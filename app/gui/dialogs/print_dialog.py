@@ -67,6 +67,8 @@ class PrintDialog(QDialog):
         form.addRow("Page overlap:", self.overlap)
         self.labels = QCheckBox("Coordinate label in each cell")
         form.addRow("", self.labels)
+        self.coordinates = QCheckBox("Coordinates in the margins")
+        form.addRow("", self.coordinates)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setObjectName("printSummary")
@@ -99,7 +101,7 @@ class PrintDialog(QDialog):
     def spec(self) -> PrintSpec:
         mm = self.cell_size.value() * (MM_PER_INCH if self.unit.currentText() == "in" else 1.0)
         return PrintSpec(round(mm, 4), list(PAPERS)[self.paper.currentIndex()], self.landscape.isChecked(),
-                         self.margin.value(), self.overlap.value())
+                         self.margin.value(), self.overlap.value(), self.coordinates.isChecked())
 
     def _update(self) -> None:
         from app.gui.print_pdf import plan_for
