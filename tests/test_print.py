@@ -26,6 +26,14 @@ from engine.printing import PrintError, PrintPlan, PrintSpec, paper_size, plan
 ROOT = Path(__file__).resolve().parents[1]
 DPI = 600
 PX_PER_MM = DPI / 25.4
+
+
+@pytest.fixture(autouse=True)
+def _widgets_app(qapp: Any) -> None:
+    """The command makes a QGuiApplication when none exists; the GUI tests
+    of the same run need a QApplication, so one is made first."""
+
+
 needs_pdftoppm = pytest.mark.skipif(shutil.which("pdftoppm") is None,
                                     reason="pdftoppm is not installed (Debian/Ubuntu: apt-get install poppler-utils)")
 
