@@ -16,6 +16,10 @@ Schemes:
     Z9 = 259); the first part is the column (west to east), the second the row
     (north to south).  ``first_col``/``first_row`` give the index of the map's
     first column/row, so a map cut from the big CWOL map keeps its labels.
+``axes``
+    Any other scheme, described by data: letters or numbers per axis,
+    start, descending, width, order, separator, Avalon Hill oblique
+    numbering, board prefixes (:mod:`engine.numbering`).
 ``ccrr``
     The hex-wargame convention ``CCRR`` (``0101``, ``1215``): column then row
     (or row then column), each zero-padded to ``digits``, counting from
@@ -213,4 +217,8 @@ def numbering_from_dict(data: dict[str, Any]) -> Numbering:
             return CcrrNumbering(**args)
     except TypeError as e:
         raise LabelError(f"bad option for numbering '{scheme}': {e}") from None
-    raise LabelError(f"unknown numbering scheme {scheme!r}; expected 'numeric', 'cwol' or 'ccrr'")
+    if scheme == "axes":
+        from .numbering import axes_from_dict  # the general scheme (issue 20)
+
+        return axes_from_dict(data)
+    raise LabelError(f"unknown numbering scheme {scheme!r}; expected 'numeric', 'cwol', 'ccrr' or 'axes'")

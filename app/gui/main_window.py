@@ -155,6 +155,11 @@ class MainWindow(EditorWindow):
         self.resizeDocks([self.dock_inspector], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
 
+    def _map_properties(self) -> None:
+        from .dialogs.map_properties import edit_map_properties
+
+        edit_map_properties(self)
+
     def _print(self) -> None:
         from .dialogs.print_dialog import print_map
 
@@ -165,6 +170,9 @@ class MainWindow(EditorWindow):
         self.act_print = self._action("&Print / Export PDF…", self._print, "Ctrl+P",
                                       "Print the map to a PDF at an exact hex or square size, tiled over pages")
         m.addAction(self.act_print)
+        self.act_map_properties = self._action("Map &Properties…", self._map_properties, None,
+                                               "The map's name, grid and numbering (labels: presets and a designer)")
+        m.addAction(self.act_map_properties)
         self._add_interop_actions(m)
         m.addSeparator()
         m.addAction(self.act_quit)

@@ -2,7 +2,7 @@
 carried out and back.
 
 :class:`CellValues`, :class:`EdgeSetChange`, :class:`BridgeChange`,
-:class:`PlaceChange`, :class:`UnitChange` each have ``apply(scenario)`` and
+:class:`PlaceChange`, :class:`UnitChange`, :class:`NumberingChange` each have ``apply(scenario)`` and
 ``revert(scenario)``, which mutate the scenario and return a
 :class:`Touched` record of what changed (cells per layer, unit ids): what
 views repaint.  :func:`apply_edits` and :func:`revert_edits` run a list of
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -193,7 +193,29 @@ class UnitChange:
         return self._put(s, self.after, self.before)
 
 
-Edit = CellValues | EdgeSetChange | BridgeChange | PlaceChange | UnitChange
+@dataclass(frozen=True, eq=False)
+class NumberingChange:
+    """The map's numbering before and after, as their file descriptions
+    (:func:`engine.labels.numbering_from_dict`): every label changes, so the
+    labels layer is touched whole."""
+
+    before: dict[str, Any]
+    after: dict[str, Any]
+
+    def _set(self, s: Scenario, data: dict[str, Any]) -> Touched:
+        from ..labels import numbering_from_dict
+
+        s.map.numbering = numbering_from_dict(data)
+        return Touched(whole=frozenset({"labels"}))
+
+    def apply(self, s: Scenario) -> Touched:
+        return self._set(s, self.after)
+
+    def revert(self, s: Scenario) -> Touched:
+        return self._set(s, self.before)
+
+
+Edit = CellValues | EdgeSetChange | BridgeChange | PlaceChange | UnitChange | NumberingChange
 
 
 def apply_edits(s: Scenario, edits: Sequence[Edit]) -> Touched:

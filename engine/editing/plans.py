@@ -18,7 +18,17 @@ import numpy as np
 
 from ..grids import Cell, Edge
 from ..model import NO_SIDE, ModelError, Place, Scenario, Unit
-from .edits import ArrayLayer, BridgeChange, CellValues, EdgeSetChange, Edit, PlaceChange, UnitChange, copy_unit
+from .edits import (
+    ArrayLayer,
+    BridgeChange,
+    CellValues,
+    EdgeSetChange,
+    Edit,
+    NumberingChange,
+    PlaceChange,
+    UnitChange,
+    copy_unit,
+)
 
 LINK_KINDS = ("rail", "road")
 """Link kinds the editor's tools lay (a file may hold others; they are kept)."""
@@ -212,3 +222,26 @@ def next_unit_id(s: Scenario, prefix: str = "u") -> str:
     while f"{prefix}{n}" in used:
         n += 1
     return f"{prefix}{n}"
+
+
+def plan_numbering(s: Scenario, data: dict[str, Any]) -> NumberingChange | None:
+    """The map's numbering replaced by the one ``data`` describes; ``None``
+    when it is the same.  Raises :class:`engine.labels.LabelError` naming
+    what is wrong when ``data`` is no numbering, or one that cannot label
+    every cell of the map, or whose labels are not all different where the
+    map's places and units stand."""
+    from ..labels import LabelError, numbering_from_dict
+
+    new = numbering_from_dict(data)
+    m = s.map
+    new.check_fits(m.width, m.height)
+    used = {*m.places, *(u.at for u in s.units)}
+    seen: dict[str, Any] = {}
+    for cell in used:
+        text = new.label(cell)
+        if new.parse(text) != cell or text in seen:
+            raise LabelError(f"'{text}' would name both {m.label(cell)} and {m.label(seen.get(text, cell))}")
+        seen[text] = cell
+    after = new.to_dict()
+    before = m.numbering.to_dict()
+    return None if after == before else NumberingChange(before, after)
