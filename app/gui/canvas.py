@@ -20,9 +20,10 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, Qt, Signal
-from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent, QTransform
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from engine.grids import Cell, Edge, Layout
@@ -33,6 +34,7 @@ from .overlay import Overlay
 from .render import DEFAULT_LAYERS, LAYERS, MapRenderer, TileCache, renderer_for, style
 from .render.marks import overlay_change_rect
 from .render.region import paint_region
+from .underlay import TilePyramid, image_to_layout, view_transform
 
 
 @dataclass(frozen=True)
@@ -70,9 +72,35 @@ class MapCanvas(MapView):
         self._layers: set[str] = set(DEFAULT_LAYERS)
         self._overlays: dict[str, Overlay] = {}
         self._selected: str | None = None
+        self._underlay: tuple[TilePyramid, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------
     # model
+
+    def set_underlay(self, pyramid: TilePyramid | None, record: dict[str, Any] | None) -> None:
+        """Show a scan under the map (``record``: the map's underlay record,
+        its opacity, visibility and calibration), or none."""
+        self._underlay = None if pyramid is None or record is None else (pyramid, dict(record))
+        self.viewport().update()
+
+    def underlay_transform(self) -> QTransform | None:
+        """Image pixels -> viewport pixels of the scan shown, if any."""
+        r = self._renderer
+        if self._underlay is None or r is None:
+            return None
+        pyr, record = self._underlay
+        base = r.base_size
+        a = image_to_layout(record, (pyr.width, pyr.height), r.map_width / base)
+        return view_transform(a, lambda x, y: self.map_to_view(x * base, y * base))
+
+    def _paint_underlay(self, p: QPainter) -> None:
+        assert self._underlay is not None
+        pyr, record = self._underlay
+        t = self.underlay_transform()
+        if t is None:
+            return
+        p.setOpacity(float(record.get("opacity", 1.0)))
+        pyr.paint(p, t, QRectF(self.viewport().rect()))
 
     def set_scenario(self, scenario: Scenario) -> None:
         """Show a (new) scenario: rebuild the renderer and caches, fit it."""
@@ -252,8 +280,10 @@ class MapCanvas(MapView):
         if r is None:
             p.fillRect(rect, style.BACKGROUND)
             return
+        shown = self._underlay is not None and self._underlay[1].get("visible", True)
         paint_region(p, r, self._zoom, self.origin(), rect, frozenset(self._layers), selected=self._selected,
-                     overlays=list(self._overlays.values()), background=style.BACKGROUND, tiles=self._tiles)
+                     overlays=list(self._overlays.values()), background=style.BACKGROUND, tiles=self._tiles,
+                     under=self._paint_underlay if shown else None)
 
     # ------------------------------------------------------------------
     # events

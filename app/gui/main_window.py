@@ -142,6 +142,14 @@ class MainWindow(EditorWindow):
         self.tabifyDockWidget(self.dock_units, self.dock_history)
         self.tabifyDockWidget(self.dock_history, self.dock_verdict)
         self.dock_legend = self._dock("Legend", "legendDock", self.legend, Right)
+        from .docks.underlay import UnderlayPanel
+
+        self.underlay_panel = UnderlayPanel(self)
+        self.dock_underlay = self._dock("Underlay", "underlayDock", self.underlay_panel, Left)
+        self.tabifyDockWidget(self.dock_layers, self.dock_underlay)
+        self.dock_layers.raise_()
+        # shown when a map has a scan (or from the View menu): most maps have none
+        self.dock_underlay.setVisible(self.document.scenario.map.underlay is not None)
         # the legend shares the Inspector's place: five tabs in one place cut
         # every tab title short on a 1366 px screen
         self.tabifyDockWidget(self.dock_inspector, self.dock_legend)
@@ -154,6 +162,11 @@ class MainWindow(EditorWindow):
         self.resizeDocks([self.dock_palette], [230], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_inspector], [300], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
+
+    def _add_underlay(self) -> None:
+        if self.underlay_panel.add_image():
+            self.dock_underlay.show()
+            self.dock_underlay.raise_()
 
     def _map_properties(self) -> None:
         from .dialogs.map_properties import edit_map_properties
@@ -173,13 +186,16 @@ class MainWindow(EditorWindow):
         self.act_map_properties = self._action("Map &Properties…", self._map_properties, None,
                                                "The map's name, grid and numbering (labels: presets and a designer)")
         m.addAction(self.act_map_properties)
+        self.act_add_underlay = self._action("Add &Underlay Image…", lambda: self._add_underlay(), None,
+                                             "Put a scan of the map under the grid, to calibrate and trace")
+        m.addAction(self.act_add_underlay)
         self._add_interop_actions(m)
         m.addSeparator()
         m.addAction(self.act_quit)
         e.addSeparator()
         e.addActions([self.act_edit_unit, self.act_delete_unit])
-        for d in (self.dock_palette, self.dock_layers, self.dock_inspector, self.dock_units, self.dock_history,
-                  self.dock_verdict, self.dock_legend):
+        for d in (self.dock_palette, self.dock_layers, self.dock_underlay, self.dock_inspector, self.dock_units,
+                  self.dock_history, self.dock_verdict, self.dock_legend):
             v.addAction(d.toggleViewAction())
         mb = self.menuBar()
         t = mb.addMenu("&Tools")
@@ -211,6 +227,8 @@ class MainWindow(EditorWindow):
         d.cellsChanged.connect(self._cells_changed)
         d.layerChanged.connect(lambda _layer: self.canvas.invalidate_all())
         d.scenarioReplaced.connect(self._scenario_replaced)
+        d.layerChanged.connect(lambda layer: self.underlay_panel.refresh() if layer == "underlay" else None)
+        d.pathChanged.connect(lambda _path: self.underlay_panel.refresh())
         d.edited.connect(self._edited)
         self._connect_document_and_canvas()
         c.cellHovered.connect(self._hovered)
@@ -302,6 +320,9 @@ class MainWindow(EditorWindow):
 
     def _scenario_replaced(self, scenario: Scenario) -> None:
         self.canvas.set_scenario(scenario)
+        self.underlay_panel.refresh()
+        if scenario.map.underlay is not None:
+            self.dock_underlay.show()
         self.tool_palette.set_scenario(scenario)
         self.legend.set_scenario(scenario)
         self._refresh_previews()

@@ -2,7 +2,8 @@
 carried out and back.
 
 :class:`CellValues`, :class:`EdgeSetChange`, :class:`BridgeChange`,
-:class:`PlaceChange`, :class:`UnitChange`, :class:`NumberingChange` each have ``apply(scenario)`` and
+:class:`PlaceChange`, :class:`UnitChange`, :class:`NumberingChange`,
+:class:`UnderlayChange` each have ``apply(scenario)`` and
 ``revert(scenario)``, which mutate the scenario and return a
 :class:`Touched` record of what changed (cells per layer, unit ids): what
 views repaint.  :func:`apply_edits` and :func:`revert_edits` run a list of
@@ -215,7 +216,27 @@ class NumberingChange:
         return self._set(s, self.before)
 
 
-Edit = CellValues | EdgeSetChange | BridgeChange | PlaceChange | UnitChange | NumberingChange
+@dataclass(frozen=True, eq=False)
+class UnderlayChange:
+    """The map's underlay record (``map.underlay``: the scan, its opacity,
+    visibility and calibration; :class:`engine.calibration.Underlay`) before
+    and after; ``None``: no underlay."""
+
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+    def _set(self, s: Scenario, data: dict[str, Any] | None) -> Touched:
+        s.map.underlay = None if data is None else dict(data)
+        return Touched(whole=frozenset({"underlay"}))
+
+    def apply(self, s: Scenario) -> Touched:
+        return self._set(s, self.after)
+
+    def revert(self, s: Scenario) -> Touched:
+        return self._set(s, self.before)
+
+
+Edit = CellValues | EdgeSetChange | BridgeChange | PlaceChange | UnitChange | NumberingChange | UnderlayChange
 
 
 def apply_edits(s: Scenario, edits: Sequence[Edit]) -> Touched:

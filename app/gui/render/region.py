@@ -8,7 +8,7 @@ renderer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QPoint, QRect, QRectF
 from PySide6.QtGui import QColor, QPainter, QRegion
@@ -26,10 +26,13 @@ numpy temporaries of a big export to a few tens of MB)."""
 
 def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[int, int], target: QRect,
                  layers: frozenset[str], *, selected: str | None = None, overlays: Sequence[Overlay] = (),
-                 background: QColor = style.BACKGROUND, tiles: TileCache | None = None) -> None:
+                 background: QColor = style.BACKGROUND, tiles: TileCache | None = None,
+                 under: Callable[[QPainter], None] | None = None) -> None:
     """Paint target rectangle ``target`` of ``p``'s device: the background,
     the static map (from ``tiles`` when given, else rendered directly), then
-    places, units, the selected unit and ``overlays``.
+    places, units, the selected unit and ``overlays``.  ``under`` (a scanned
+    underlay: ``app/gui/underlay.py``) paints between the static map and the
+    top layers.
 
     Scene pixel ``(sx, sy)`` (map coordinates times ``zoom``) lands on
     target point ``origin + (sx, sy)``; only scene pixels inside the map's
@@ -57,6 +60,11 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
             p.translate(ox, oy)
             for by in range(y0, y1, BAND):
                 renderer.render_base(p, zoom, QRect(x0, by, x1 - x0, min(BAND, y1 - by)), layers, background)
+        p.restore()
+    if under is not None:
+        p.save()
+        p.setClipRect(target)
+        under(p)
         p.restore()
     renderer.paint_top(p, zoom, ox, oy, QRectF(target), layers, selected, list(overlays))
 
