@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -83,13 +84,41 @@ def _ring_offsets(cal: Calibration) -> np.ndarray:
     return out
 
 
-def cell_colours(image: np.ndarray, cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
+class PixelSource(Protocol):
+    """An image read a few pixels at a time (a tile pyramid: ``app/gui/underlay.py``)."""
+
+    width: int
+    height: int
+
+    def gather(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        """RGB of the pixels at ``ys``, ``xs`` (same shape, in range): shape + (3,)."""
+        ...
+
+
+class ArrayPixels:
+    """A whole image in memory as a :class:`PixelSource`."""
+
+    def __init__(self, image: np.ndarray) -> None:
+        if image.ndim != 3 or image.shape[2] < 3:
+            raise TraceError(f"the image must be RGB (height x width x 3), got shape {image.shape}")
+        self.image = image
+        self.height, self.width = image.shape[:2]
+
+    def gather(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        out: np.ndarray = self.image[ys, xs, :3]
+        return out
+
+
+def _source(image: np.ndarray | PixelSource) -> PixelSource:
+    return ArrayPixels(image) if isinstance(image, np.ndarray) else image
+
+
+def cell_colours(image: np.ndarray | PixelSource, cal: Calibration) -> tuple[np.ndarray, np.ndarray]:
     """The median RGB of each cell's ring, ``(rows, cols, 3)``, and whether
     the ring lay wholly on the image, ``(rows, cols)``."""
-    if image.ndim != 3 or image.shape[2] < 3:
-        raise TraceError(f"the image must be RGB (height x width x 3), got shape {image.shape}")
+    src = _source(image)
     m = cal.map
-    h, w = image.shape[:2]
+    h, w = src.height, src.width
     rows, cols = np.mgrid[0:m.height, 0:m.width]
     lay = cal.layout
     centres = np.array([lay.center(Cell(int(c), int(r))) for r, c in zip(rows.ravel(), cols.ravel(), strict=True)])
@@ -100,7 +129,7 @@ def cell_colours(image: np.ndarray, cal: Calibration) -> tuple[np.ndarray, np.nd
     inside = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
     whole = inside.all(axis=1)
     xs, ys = np.clip(xs, 0, w - 1), np.clip(ys, 0, h - 1)
-    colours = np.median(image[ys, xs, :3].astype(np.float64), axis=1)
+    colours = np.median(src.gather(ys, xs).astype(np.float64), axis=1)
     return colours.reshape(m.height, m.width, 3), whole.reshape(m.height, m.width)
 
 
@@ -133,7 +162,7 @@ def terrain_references(samples: Mapping[int, Sequence[Sequence[float]]]) -> tupl
     return ids, np.array(labs)
 
 
-def trace(image: np.ndarray, cal: Calibration, samples: Mapping[int, Sequence[Sequence[float]]],
+def trace(image: np.ndarray | PixelSource, cal: Calibration, samples: Mapping[int, Sequence[Sequence[float]]],
           min_confidence: float = MIN_CONFIDENCE, max_distance: float = MAX_DISTANCE) -> Trace:
     """Classify every cell of the calibrated map by its colour on ``image``
     (``samples``: terrain index -> RGB colours)."""
@@ -167,16 +196,18 @@ def plan_trace(s: Scenario, result: Trace) -> list[CellValues]:
     return out
 
 
-def pixel_samples(image: np.ndarray, points: Sequence[Sequence[float]], where: str) -> list[list[float]]:
+def pixel_samples(image: np.ndarray | PixelSource, points: Sequence[Sequence[float]], where: str) -> list[list[float]]:
     """The RGB colours of clicked pixels (x, y), each the median of its
     3 x 3 neighbourhood (a click a pixel off a grid line still reads the
     cell's colour)."""
-    h, w = image.shape[:2]
+    src = _source(image)
+    h, w = src.height, src.width
     out = []
     for i, p in enumerate(points):
         x, y = int(round(float(p[0]))), int(round(float(p[1])))
         if not (0 <= x < w and 0 <= y < h):
             raise TraceError(f"{where}[{i}]: pixel ({p[0]}, {p[1]}) is off the {w} x {h} image")
-        patch = image[max(0, y - 1):y + 2, max(0, x - 1):x + 2, :3].reshape(-1, 3)
+        ys, xs = np.mgrid[max(0, y - 1):min(h, y + 2), max(0, x - 1):min(w, x + 2)]
+        patch = src.gather(ys.ravel(), xs.ravel()).reshape(-1, 3)
         out.append(np.median(patch.astype(np.float64), axis=0).tolist())
     return out

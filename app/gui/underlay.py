@@ -159,6 +159,37 @@ class TilePyramid:
         return drawn
 
 
+class PyramidPixels:
+    """The full-resolution tiles of a pyramid as an
+    :class:`engine.tracing.PixelSource`: a gather reads each tile it needs
+    once and keeps none (tracing a map reads every tile under it once)."""
+
+    def __init__(self, pyramid: TilePyramid) -> None:
+        self.pyramid = pyramid
+        self.width, self.height = pyramid.width, pyramid.height
+
+    def gather(self, ys: Any, xs: Any) -> Any:
+        import numpy as np
+
+        ys, xs = np.asarray(ys, np.intp), np.asarray(xs, np.intp)
+        out = np.zeros((*ys.shape, 3), np.uint8)
+        key = (ys // TILE) * (self.width // TILE + 2) + xs // TILE
+        top = self.pyramid.top
+        folder = self.pyramid.folder / "pyr_files" / str(top)
+        for k in np.unique(key):
+            ty, tx = divmod(int(k), self.width // TILE + 2)
+            img = QImage(str(folder / f"{tx}_{ty}.jpg"))
+            if img.isNull():
+                continue
+            img = img.convertToFormat(QImage.Format.Format_RGB888)
+            w, h = img.width(), img.height()
+            a = np.frombuffer(img.constBits(), np.uint8, count=img.sizeInBytes()).reshape(h, img.bytesPerLine())
+            rgb = a[:, :w * 3].reshape(h, w, 3)
+            sel = key == k
+            out[sel] = rgb[np.clip(ys[sel] - ty * TILE, 0, h - 1), np.clip(xs[sel] - tx * TILE, 0, w - 1)]
+        return out
+
+
 def image_to_layout(record: dict[str, Any], size: tuple[int, int], map_width: float) -> Affine:
     """Image pixels -> grid layout coordinates (cell size 1): the inverse of
     the stored calibration, or, uncalibrated, the image fitted to the map's
@@ -186,5 +217,5 @@ def view_transform(a: Affine, layout_to_view: Callable[[float, float], QPointF])
     return QTransform(m11, m21, m12, m22, dx, dy)
 
 
-__all__ = ["CACHED_TILES", "FORMATS", "TILE", "TilePyramid", "UnderlayError", "cache_root", "image_to_layout",
+__all__ = ["CACHED_TILES", "FORMATS", "TILE", "PyramidPixels", "TilePyramid", "UnderlayError", "cache_root", "image_to_layout",
            "view_transform"]

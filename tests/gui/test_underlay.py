@@ -172,3 +172,44 @@ def test_the_pyramid_is_built_once_and_its_levels_halve(tmp_path) -> None:
 
     with pytest.raises(UnderlayError, match="bad.png: cannot read the image"):
         TilePyramid.build(bad, tmp_path / "cache")
+
+
+def test_trace_terrain_from_the_scan_in_the_editor(qtbot, tmp_path) -> None:
+    """The tracing test scan (tests/test_tracing.py) under a blank copy of
+    the map: three calibration clicks, two colour samples a terrain, Trace:
+    at least 98 % of cells get the original terrain, as one undo step."""
+    from test_tracing import clean_cells, clicks, scan_of, truth
+
+    original = load_scenario(ACW)
+    img, M, t = scan_of(original)
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    blank = load_scenario(ACW)
+    blank.map.terrain[:] = 0
+    from engine.io import save_scenario
+
+    path = folder / "blank.json"
+    save_scenario(blank, path)
+    h, w_ = img.shape[:2]
+    rgba = np.dstack([img, np.full((h, w_), 255, np.uint8)]).copy()
+    scan = folder / "scan.png"
+    assert QImage(rgba.data, w_, h, w_ * 4, QImage.Format.Format_RGBA8888).save(str(scan))
+    w = open_map(qtbot, tmp_path, path)
+    panel = w.underlay_panel
+    assert panel.add_image(str(scan))
+    assert panel.trace() == "Calibrate the scan first: three cells clicked fix the grid on it."
+    for p in clicks(original, M, t):
+        assert panel.add_point(p.x, p.y, p.label) is None
+    lay = original.map.grid.make_layout(1.0)
+    for terrain, cells in clean_cells(original).items():
+        for c in cells:
+            assert panel.add_sample(*truth(M, t, np.array([lay.center(c)]))[0], terrain=terrain) is None
+    assert panel.sample_text.text() == "Samples: Open: 2, Woods: 2"
+    steps = w.document.undo_stack.count()
+    assert panel.trace() is None
+    assert w.document.undo_stack.count() == steps + 1 and w.document.undo_stack.undoText() == "Trace terrain"
+    right = float((w.document.scenario.map.terrain == original.map.terrain).mean())
+    assert right >= 0.98, right
+    assert panel.message.text().startswith("Traced 520 cells")
+    w.document.undo_stack.undo()
+    assert (w.document.scenario.map.terrain == 0).all()

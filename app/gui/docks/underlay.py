@@ -16,6 +16,14 @@ under the grid, and its calibration by clicks.
   drift.  A label that names no cell, a cell clicked twice or points on one
   line are refused with the reason, changing nothing.
 
+* **Trace terrain** (issue 20, item 3; ``engine/tracing.py``): choose a
+  terrain, press **Sample Colours by Clicking** and click the scan where
+  it shows that terrain; with two terrains sampled and the scan calibrated,
+  **Trace** gives every cell the terrain nearest its colour as one undo step
+  (``Trace terrain``) and marks the uncertain cells on the map and in the
+  list (double-click: centre the view on one).  Rivers, roads and rail stay
+  hand-drawn.
+
 An underlay whose image is missing is reported here; the map opens anyway.
 """
 
@@ -29,11 +37,15 @@ from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
+    QComboBox,
     QFileDialog,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QInputDialog,
     QLabel,
+    QListWidget,
+    QListWidgetItem,
     QPushButton,
     QSlider,
     QTableWidget,
@@ -46,7 +58,8 @@ from engine.calibration import CalibrationError, ClickedPoint, Underlay, calibra
 from engine.editing import UnderlayChange
 from engine.model import ModelError
 
-from ..underlay import TilePyramid, UnderlayError
+from ..overlay import CellMarks, Overlay
+from ..underlay import PyramidPixels, TilePyramid, UnderlayError
 
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.tif *.tiff);;All files (*)"
 
@@ -104,6 +117,33 @@ class UnderlayPanel(QWidget):
         box.addWidget(self.table, 1)
         box.addWidget(self.drop)
         box.addWidget(self.rms)
+        self.samples: dict[int, list[list[float]]] = {}
+        """Colour samples per terrain index, clicked on the scan (not saved)."""
+        trace_box = QGroupBox("Trace terrain")
+        self.terrain = QComboBox()
+        self.sampling = QPushButton("Sample Colours by Clicking")
+        self.sampling.setCheckable(True)
+        self.sampling.toggled.connect(lambda on: self._exclusive(self.calibrating, on))
+        self.calibrating.toggled.connect(lambda on: self._exclusive(self.sampling, on))
+        self.sample_text = QLabel()
+        self.sample_text.setWordWrap(True)
+        clear = QPushButton("Clear Samples")
+        clear.clicked.connect(self.clear_samples)
+        self.trace_button = QPushButton("Trace")
+        self.trace_button.clicked.connect(lambda: self.trace())
+        self.uncertain = QListWidget()
+        self.uncertain.setMinimumHeight(50)
+        self.uncertain.itemDoubleClicked.connect(self._centre_on)
+        tb = QVBoxLayout(trace_box)
+        tb.addWidget(self.terrain)
+        tb.addWidget(self.sampling)
+        tb.addWidget(self.sample_text)
+        tr = QHBoxLayout()
+        tr.addWidget(clear)
+        tr.addWidget(self.trace_button)
+        tb.addLayout(tr)
+        tb.addWidget(self.uncertain, 1)
+        box.addWidget(trace_box, 1)
         self._filter = _ClickFilter(self)
         window.canvas.viewport().installEventFilter(self._filter)
         self.refresh()
@@ -157,6 +197,14 @@ class UnderlayPanel(QWidget):
                 self.opacity.setValue(round(100 * float(rec.get("opacity", 1.0))))
                 self.piecewise.setChecked(bool(rec.get("piecewise", False)))
                 self._fill_points(rec)
+            names = [t.name for t in self.editor.document.scenario.ruleset.terrain]
+            if [self.terrain.itemText(i) for i in range(self.terrain.count())] != names:
+                self.terrain.clear()
+                self.terrain.addItems(names)
+                self.samples.clear()
+            for t in (self.terrain, self.sampling, self.trace_button):
+                t.setEnabled(rec is not None)
+            self._show_samples()
         finally:
             self._filling = False
         self._load_scan(rec)
@@ -280,8 +328,84 @@ class UnderlayPanel(QWidget):
         u = Underlay.from_dict(rec)
         self._refit(rec, u.points, bool(on), "Piecewise calibration" if on else "Affine calibration")
 
+    @staticmethod
+    def _exclusive(other: QPushButton, on: bool) -> None:
+        """Calibrating and sampling take clicks: one at a time."""
+        if on:
+            other.setChecked(False)
+
+    # -- tracing -------------------------------------------------------------
+    def _show_samples(self) -> None:
+        names = [t.name for t in self.editor.document.scenario.ruleset.terrain]
+        parts = [f"{names[t]}: {len(c)}" for t, c in sorted(self.samples.items()) if t < len(names)]
+        self.sample_text.setText("Samples: " + (", ".join(parts) if parts else "none yet (two terrains at least)"))
+
+    def clear_samples(self) -> None:
+        self.samples.clear()
+        self._show_samples()
+
+    def add_sample(self, x: float, y: float, terrain: int | None = None) -> str | None:
+        """A colour sample of ``terrain`` (default: the one chosen) at
+        image pixel (x, y); the reason when it cannot be taken."""
+        from engine.tracing import TraceError, pixel_samples
+
+        if self.pyramid is None:
+            return "there is no scan to sample"
+        t = self.terrain.currentIndex() if terrain is None else terrain
+        try:
+            colour = pixel_samples(PyramidPixels(self.pyramid), [(x, y)], "sample")[0]
+        except TraceError as e:
+            self.message.setText(str(e))
+            return str(e)
+        self.samples.setdefault(t, []).append(colour)
+        self._show_samples()
+        return None
+
+    def trace(self) -> str | None:
+        """Trace every cell (one undo step) and mark the uncertain ones; the
+        reason when it cannot."""
+        from engine.tracing import TraceError, plan_trace, trace
+
+        from .. import background
+
+        rec = self.record()
+        s = self.editor.document.scenario
+        if rec is None or self.pyramid is None:
+            return self._say("Add a scan first.")
+        u = Underlay.from_dict(rec)
+        if u.transform is None:
+            return self._say("Calibrate the scan first: three cells clicked fix the grid on it.")
+        try:
+            cal = u.calibration(s.map)
+            result = background.run(self.editor, "Tracing…", trace, PyramidPixels(self.pyramid), cal,
+                                    dict(self.samples))
+        except (CalibrationError, TraceError) as e:
+            return self._say(str(e))
+        except background.Cancelled:
+            return self._say("Tracing was cancelled.")
+        self.editor.document.push("Trace terrain", plan_trace(s, result))
+        self.uncertain.clear()
+        for c in result.uncertain:
+            item = QListWidgetItem(s.map.label(c))
+            item.setData(Qt.ItemDataRole.UserRole, c)
+            self.uncertain.addItem(item)
+        marks = CellMarks(tuple(result.uncertain), outline="#e6007e", width=3.0,
+                          tooltip="uncertain: check the traced terrain", label=s.map.label)
+        n = len(result.uncertain)
+        self.editor.canvas.set_overlay("trace", Overlay((marks,), f"{n} cell{'s' if n != 1 else ''} to check")
+                                       if n else None)
+        return self._say(f"Traced {result.terrain.size} cells; {n} uncertain (marked).", ok=True)
+
+    def _say(self, text: str, ok: bool = False) -> str | None:
+        self.message.setText(text)
+        return None if ok else text
+
+    def _centre_on(self, item: QListWidgetItem) -> None:
+        self.editor.canvas.center_on(item.data(Qt.ItemDataRole.UserRole))
+
     def clicked(self, pos: QPointF) -> None:
-        """A click on the canvas while calibrating: ask the cell's label."""
+        """A click on the canvas while calibrating (ask the cell's label) or
+        sampling (take the colour there)."""
         t = self.editor.canvas.underlay_transform()
         if t is None:
             return
@@ -289,6 +413,9 @@ class UnderlayPanel(QWidget):
         if not ok:
             return
         img = inv.map(pos)
+        if self.sampling.isChecked():
+            self.add_sample(img.x(), img.y())
+            return
         cell = self.editor.canvas.cell_at(pos)
         offer = self.editor.document.scenario.map.label(cell) if cell is not None else ""
         label, ok = QInputDialog.getText(self.editor, "Calibration point",
@@ -299,14 +426,15 @@ class UnderlayPanel(QWidget):
 
 
 class _ClickFilter(QObject):
-    """Left clicks on the canvas go to the panel while it calibrates."""
+    """Left clicks on the canvas go to the panel while it calibrates or samples."""
 
     def __init__(self, panel: UnderlayPanel) -> None:
         super().__init__(panel)
         self.panel = panel
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
-        if not self.panel.calibrating.isChecked() or ev.type() not in (
+        active = self.panel.calibrating.isChecked() or self.panel.sampling.isChecked()
+        if not active or ev.type() not in (
                 QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
             return False
         if getattr(ev, "button", lambda: None)() != Qt.MouseButton.LeftButton:
