@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
+from shapely.geometry.base import BaseGeometry
 
 from .calibration import Calibration
 from .editing import CellValues, plan_paint_mask
@@ -210,4 +211,84 @@ def pixel_samples(image: np.ndarray | PixelSource, points: Sequence[Sequence[flo
         ys, xs = np.mgrid[max(0, y - 1):min(h, y + 2), max(0, x - 1):min(w, x + 2)]
         patch = src.gather(ys.ravel(), xs.ravel()).reshape(-1, 3)
         out.append(np.median(patch.astype(np.float64), axis=0).tolist())
+    return out
+
+
+# ---------------------------------------------------------------------------
+# territory maps: a region's outline by flood fill
+
+REGION_TOLERANCE = 8.0
+"""ΔE*ab from the clicked pixel's colour still counted as the region's."""
+
+
+def region_mask(image: np.ndarray, x: int, y: int, tolerance: float = REGION_TOLERANCE,
+                fill_holes: bool = True) -> np.ndarray:
+    """The pixels of ``image`` joined to pixel (x, y) (4-connected) whose
+    colour is within ``tolerance`` ΔE of that pixel's: a flood fill of its
+    colour, as TripleA's polygon grabber does.  ``fill_holes`` fills what
+    the region surrounds (the names, counters and symbols printed on it; an
+    enclave is then traced separately and cut out by hand)."""
+    from scipy import ndimage
+
+    h, w = image.shape[:2]
+    if not (0 <= x < w and 0 <= y < h):
+        raise TraceError(f"pixel ({x}, {y}) is off the {w} x {h} image")
+    lab = rgb_to_lab(image[:, :, :3])
+    near = np.linalg.norm(lab - lab[y, x], axis=-1) <= tolerance
+    labels, _ = ndimage.label(near)
+    region = labels == labels[y, x]
+    if fill_holes:
+        region = ndimage.binary_fill_holes(region)
+    out: np.ndarray = np.asarray(region, bool)
+    return out
+
+
+def mask_polygon(mask: np.ndarray, simplify: float = 1.0) -> BaseGeometry:
+    """A shapely (Multi)Polygon covering the True pixels of ``mask`` (pixel
+    (c, r) is the square from (c, r) to (c + 1, r + 1)), its outline
+    simplified by ``simplify`` pixels (topology kept)."""
+    import shapely
+
+    boxes = []
+    for r in np.flatnonzero(mask.any(axis=1)):
+        row = np.r_[False, mask[r], False]
+        edges = np.flatnonzero(np.diff(row.astype(np.int8)))
+        for a, b in zip(edges[::2], edges[1::2], strict=True):
+            boxes.append(shapely.box(a, r, b, r + 1))
+    if not boxes:
+        raise TraceError("the region is empty")
+    shape: BaseGeometry = shapely.union_all(boxes)
+    return shape.simplify(simplify, preserve_topology=True) if simplify > 0 else shape
+
+
+def trace_region(image: np.ndarray, x: float, y: float, to_map: tuple[float, float, float, float, float, float],
+                 tolerance: float = REGION_TOLERANCE, simplify: float = 1.0) -> BaseGeometry:
+    """The outline (map coordinates) of the region round image pixel (x, y):
+    :func:`region_mask`, :func:`mask_polygon`, then ``to_map`` (``a, b, c,
+    d, e, f``: map x = a·px + b·py + c, map y = d·px + e·py + f).  Raises
+    :class:`TraceError` for a pixel off the image."""
+    import shapely.affinity
+
+    poly = mask_polygon(region_mask(image, int(round(x)), int(round(y)), tolerance), simplify)
+    a, b, c, d, e, f = to_map
+    out: BaseGeometry = shapely.affinity.affine_transform(poly, [a, b, d, e, c, f])
+    return out
+
+
+def snap_to(shape: BaseGeometry, others: Sequence[BaseGeometry], tolerance: float) -> BaseGeometry:
+    """``shape`` with its corners moved onto the outlines of ``others``
+    within ``tolerance`` (map units) and what then overlaps them cut away:
+    a traced region stops half a border line short of its neighbours, so
+    without this it would share no border with them."""
+    import shapely
+
+    near = [o for o in others if not o.is_empty and o.distance(shape) <= tolerance]
+    if not near:
+        return shape
+    ref = shapely.union_all(near)
+    snapped = shapely.snap(shape, ref, tolerance).difference(ref)
+    snapped = shapely.make_valid(snapped)
+    if snapped.is_empty or snapped.area < 0.5 * shape.area:
+        return shape
+    out: BaseGeometry = snapped
     return out

@@ -207,3 +207,79 @@ def test_the_command_traces_and_writes(scanned, tmp_path: Path, capsys: Any) -> 
     assert float((traced == s.map.terrain).mean()) >= 0.98
     assert main([*argv[:5], str(tmp_path / "nope.json"), *argv[6:]]) == 1
     assert "nope.json" in capsys.readouterr().err
+
+
+def test_a_territory_traced_by_flood_fill_matches_its_shape(qapp: Any, tmp_path: Path) -> None:
+    """The Rail Options sample drawn as the territory editor draws it (names,
+    counters, borders); a click on a plain spot inside a territory traces
+    an outline whose overlap with the true shape is IoU >= 0.95 (0.98-0.99
+    here)."""
+    from PySide6.QtGui import QImage
+
+    from app.gui.export import export_territory_map
+    from engine.io import load_any
+    from engine.tracing import trace_region
+
+    s = load_any(ROOT / "maps" / "aa_rail_options.json")
+    out = tmp_path / "map.png"
+    w, h = export_territory_map(s, out)
+    z = w / s.map.width
+    img = QImage(str(out)).convertToFormat(QImage.Format.Format_RGB888)
+    a = np.frombuffer(img.constBits(), np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())
+    rgb = a[:, :img.width() * 3].reshape(img.height(), img.width(), 3)
+    import shapely
+
+    # every territory printed in a flat colour (the occupied ones are hatched) with a line round it
+    # (Balkans and Turkey share Germany's colour and meet where the Turkish Straits cross their border,
+    # drawn as a barrier, not a line: a flood fill takes both, as it would on paper)
+    flat = [s.map.territories[tid] for tid in ("germany", "poland", "russia", "austria", "italy", "mediterranean")]
+    for t in flat:
+        # where a person clicks: the territory's own colour, clear of its edge
+        x0, y0, x1, y1 = t.shape.bounds
+        pts = [(x, y) for x in np.linspace(x0, x1, 25) for y in np.linspace(y0, y1, 25)
+               if t.shape.contains(shapely.Point(x, y)) and t.shape.boundary.distance(shapely.Point(x, y)) > 8 / z]
+        colours = [tuple(rgb[int(y * z), int(x * z)]) for x, y in pts]
+        common = max(set(colours), key=colours.count)
+        x, y = pts[colours.index(common)]
+        traced = trace_region(rgb, x * z, y * z, (1 / z, 0.0, 0.0, 0.0, 1 / z, 0.0))
+        iou = traced.intersection(t.shape).area / traced.union(t.shape).area
+        assert iou >= 0.95, (t.id, iou)
+
+
+def test_a_region_click_off_the_image_is_refused() -> None:
+    from engine.tracing import region_mask
+
+    with pytest.raises(TraceError, match="off the 4 x 3 image"):
+        region_mask(np.zeros((3, 4, 3), np.uint8), 9, 1)
+
+
+def test_the_command_adds_a_traced_territory(qapp: Any, tmp_path: Path, capsys: Any) -> None:
+    """Russia taken out of a copy of the Rail Options sample, traced back from
+    the sample's picture: an ordinary territory again, bordering Smolensk and
+    Bryansk, IoU >= 0.95 with the original; a region that overlaps a
+    territory already there is refused, naming it."""
+    from app.gui.export import export_territory_map
+    from engine.io import load_any, save_any
+
+    sample = ROOT / "maps" / "aa_rail_options.json"
+    s = load_any(sample)
+    scan = tmp_path / "map.png"
+    w, _ = export_territory_map(s, scan)
+    z = w / s.map.width
+    truth_shape = s.map.territories["russia"].shape
+    s.map.remove("russia")
+    s.units = [u for u in s.units if u.at != "russia"]
+    target = tmp_path / "map.json"
+    save_any(s, target)
+    x0, y0, x1, y1 = truth_shape.bounds
+    at = f"{(x0 + 0.2 * (x1 - x0)) * z:.0f},{(y0 + 0.8 * (y1 - y0)) * z:.0f}"  # a plain spot, clear of the name
+    argv = ["trace-region", str(target), "--image", str(scan), "--at", at]
+    assert main([*argv, "--new", "russia", "--name", "Russia", "--write", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["written"] and set(data["added"]["neighbours"]) >= {"smolensk", "bryansk"}
+    back = load_any(target).map.territories["russia"]
+    assert back.shape.intersection(truth_shape).area / back.shape.union(truth_shape).area >= 0.95
+    assert main([*argv, "--new", "russia3", "--name", "Russia again"]) == 1
+    assert "overlaps Russia" in capsys.readouterr().err
+    assert main(["trace-region", str(target), "--image", str(scan), "--at", "99999,1"]) == 1
+    assert "off the" in capsys.readouterr().err
