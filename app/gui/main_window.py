@@ -452,6 +452,8 @@ class MainWindow(EditorWindow):
         s.setValue("layers", [k for k, v in self.layers.visible_layers().items() if v])
 
     def _restore_more_settings(self, s: QSettings) -> None:
+        if self.document.scenario.map.underlay is not None:  # a map with a scan shows its dock, whatever was saved
+            self.dock_underlay.show()
         try:
             self.state.set_brush_size(int(str(s.value("brushSize", 1))))
         except (TypeError, ValueError):

@@ -210,7 +210,26 @@ class RailMoveEdit:
         return self._touched()
 
 
-TerritoryEdit = AttributeChange | FeatureChange | BorderChange | TerritoryAdded | RailMoveEdit
+@dataclass(frozen=True, eq=False)
+class MapUnderlayChange:
+    """The territory map's underlay record (a scan under the map,
+    ``docs/file-format-territory.md``) before and after; ``None``: none.
+    Touches nothing a territory view lays out: the window follows the
+    record on every edit."""
+
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+
+    def apply(self, s: TerritoryScenario) -> TerritoryTouched:
+        s.map.underlay = None if self.after is None else dict(self.after)
+        return TerritoryTouched()
+
+    def revert(self, s: TerritoryScenario) -> TerritoryTouched:
+        s.map.underlay = None if self.before is None else dict(self.before)
+        return TerritoryTouched()
+
+
+TerritoryEdit = AttributeChange | FeatureChange | BorderChange | TerritoryAdded | RailMoveEdit | MapUnderlayChange
 
 
 def apply_edits(s: TerritoryScenario, edits: Sequence[TerritoryEdit]) -> TerritoryTouched:

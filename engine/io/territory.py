@@ -146,6 +146,16 @@ class TerritoryBuilder(HeaderBuilder):
                 tm.add_border(a, b, BorderKind(br.get("kind", "ordinary")), br.get("name"), br.get("props"))
             except ModelError as e:
                 self.bad(p, str(e))
+        if "underlay" in m:
+            u = m["underlay"]
+            image = u["image"]
+            if image.startswith(("/", "\\")) or (len(image) > 1 and image[1] == ":") or "\\" in image:
+                self.bad("$.map.underlay.image", f"'{image}' must be a path relative to the scenario file, "
+                                                 "with '/' between folders")
+            off = u.get("offset", [0, 0])
+            if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in off):
+                self.bad("$.map.underlay.offset", "expected two finite numbers [x, y]")
+            tm.underlay = dict(u)
         return tm
 
     def tunits(self, units: list[dict[str, Any]], tm: TerritoryMap, side_ids: set[str]) -> list[TerritoryUnit]:
@@ -226,6 +236,8 @@ def territory_scenario_to_data(s: TerritoryScenario) -> dict[str, Any]:
         "borders": [drop_defaults({"between": [e.a, e.b], "kind": e.kind.value, "name": e.name, "props": e.props},
                                    {"kind": "ordinary", "name": None, "props": {}}) for e in m.borders()],
     }
+    if m.underlay is not None:
+        data["map"]["underlay"] = dict(m.underlay)
     data["units"] = [drop_defaults({"id": u.id, "side": u.side, "type": u.type, "at": u.at,
                                      "strength": u.strength, "name": u.name, "props": u.props},
                                     {"strength": 1, "name": None, "props": {}}) for u in s.units]

@@ -138,6 +138,10 @@ class TerritoryMap:
         self.backdrop_cell = backdrop_cell
         self.territories: dict[str, Territory] = {}
         self.graph: nx.Graph = nx.Graph()
+        self.underlay: dict[str, Any] | None = None
+        """A scan shown under the map (``docs/file-format-territory.md``:
+        ``image`` relative to the file, ``opacity``, ``visible``, ``scale``
+        pixels per map unit, ``offset`` the pixel of the map's origin)."""
 
     # -- territories -----------------------------------------------------
     def add(self, t: Territory) -> Territory:
@@ -227,6 +231,7 @@ class TerritoryMap:
             m.add(copy.deepcopy(t))
         for e in self.borders():
             m.add_border(e.a, e.b, e.kind, e.name, copy.deepcopy(e.props))
+        m.underlay = copy.deepcopy(self.underlay)
         return m
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import QPainter, QPainterPath, QPaintEvent, QPixmap
@@ -76,6 +77,7 @@ class TerritoryCanvas(MapView):
         self._wrapping = False
         self.render_count = 0
         """How many times the static layer was rendered (tests, bench)."""
+        self._underlay: tuple[Any, dict[str, Any]] | None = None
 
     # ------------------------------------------------------------------
     # model
@@ -274,6 +276,12 @@ class TerritoryCanvas(MapView):
     # ------------------------------------------------------------------
     # painting
 
+    def set_underlay(self, pyramid: Any, record: dict[str, Any] | None) -> None:
+        """Show a scan (its tile pyramid and the map's underlay record)
+        between the territories and the top layers, or none."""
+        self._underlay = None if pyramid is None or record is None else (pyramid, dict(record))
+        self.viewport().update()
+
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self.viewport())
         self.paint_view(p, event.rect())
@@ -288,6 +296,14 @@ class TerritoryCanvas(MapView):
         ox, oy = self.origin()
         z = self._zoom
         p.drawPixmap(QPointF(ox + region.x() * z, oy + region.y() * z), pix)
+        if self._underlay is not None and self._underlay[1].get("visible", True):
+            from .underlay import image_to_view
+
+            pyr, rec = self._underlay
+            p.save()
+            p.setOpacity(float(rec.get("opacity", 1.0)))
+            pyr.paint(p, image_to_view(rec, (ox, oy), z), QRectF(rect))
+            p.restore()
         assert self._renderer is not None
         self._renderer.paint_top(p, (ox, oy), z, self.visible_map_rect(), self._overlay, self._selected,
                                  self._selected_unit)

@@ -37,6 +37,7 @@ from engine.editing.territory import (
     AttributeChange,
     BorderChange,
     FeatureChange,
+    MapUnderlayChange,
     RailMoveEdit,
     TerritoryAdded,
     TerritoryEdit,
@@ -190,6 +191,8 @@ def describe(s: TerritoryScenario, edits: Sequence[TerritoryEdit]) -> str:
     if isinstance(e, RailMoveEdit):
         v = e.verdict
         return f"rail {v.unit}: {m.label(v.start)} → {m.label(v.to)}"
+    if isinstance(e, MapUnderlayChange):
+        return "add underlay" if e.before is None else ("remove underlay" if e.after is None else "underlay")
     return "edit territories"
 
 

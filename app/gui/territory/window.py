@@ -164,15 +164,23 @@ class TerritoryWindow(EditorWindow):
         self.dock_rail_tools = self._dock("Rail tools", "railToolsDock", self.rail_tools_panel, Left)
         self.dock_rail_tools.hide()
         self.dock_plan.hide()
+        from .underlay import TerritoryUnderlayPanel
+
+        self.underlay_panel = TerritoryUnderlayPanel(self)
+        self.dock_underlay = self._dock("Underlay", "territoryUnderlayDock", self.underlay_panel, Left)
+        self.dock_underlay.setVisible(self.document.scenario.map.underlay is not None)
         self.resizeDocks([self.dock_inspector], [320], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_plan], [230], Qt.Orientation.Vertical)
 
     def _make_menus(self) -> None:
         f, _e, v = self._make_file_menus()
+        self.act_add_underlay = self._action("Add &Underlay Image…", lambda: self._add_underlay(), None,
+                                             "Put a scan of the map under it, to trace territories from")
+        f.addAction(self.act_add_underlay)
         f.addSeparator()
         f.addActions([self.act_close, self.act_quit])
         for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint,
-                  self.dock_rail_tools, self.dock_legend, self.nation_rail.dock):
+                  self.dock_rail_tools, self.dock_legend, self.nation_rail.dock, self.dock_underlay):
             v.addAction(d.toggleViewAction())
         m = self.menuBar().addMenu("&Mode")
         m.addActions(list(self.mode_actions.values()))
@@ -210,6 +218,9 @@ class TerritoryWindow(EditorWindow):
 
     def _load_scenario(self, s: TerritoryScenario) -> None:
         self.canvas.set_scenario(s)
+        self.underlay_panel.refresh()
+        if s.map.underlay is not None:
+            self.dock_underlay.show()
         self.legend.set_scenario(s, self.canvas.renderer())
         self.inspector.set_scenario_sides(s)
         self.selection = []
@@ -232,9 +243,15 @@ class TerritoryWindow(EditorWindow):
     def scenario(self) -> TerritoryScenario:
         return self.document.scenario
 
+    def _add_underlay(self) -> None:
+        if self.underlay_panel.add_image():
+            self.dock_underlay.show()
+            self.dock_underlay.raise_()
+
     def _edited(self, what: TerritoryTouched) -> None:
         if what.shapes:
             self.canvas.shapes_changed()
+        self.underlay_panel.refresh()  # the scan follows its record (an undo may add or change it)
         self.inspector.refresh()
         self._show_station()
         self.planner.set_scenario(self.scenario, keep_orders=True)
@@ -422,6 +439,8 @@ class TerritoryWindow(EditorWindow):
     def _restore_more_settings(self, s: QSettings) -> None:
         mode = str(s.value("territory/mode", "select"))
         self.set_mode(mode if mode in MODES else "select")
+        if self.scenario.map.underlay is not None:  # a map with a scan shows its dock, whatever was saved
+            self.dock_underlay.show()
 
 
 __all__ = ["TerritoryWindow", "blank_territory_scenario"]

@@ -1,0 +1,101 @@
+"""A scan under a territory map, and tracing a territory from it by a click
+(issue 20, items 1 and 3; app/gui/territory/underlay.py): the Rail Options
+picture under a copy of its map with Russia taken out lines up as added;
+a click inside Russia's colour traces it back as a new territory bordering
+Smolensk and Bryansk, one undo step; a click inside a territory already
+there is refused; the underlay survives save and reopen; a missing scan is
+reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtGui import QImage
+from window_kit import open_map
+
+from app.gui.export import export_territory_map
+from engine.io import load_any, save_any
+
+pytestmark = pytest.mark.gui
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ADJUTANT_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def test_trace_russia_back_from_the_picture(qtbot, tmp_path) -> None:
+    s = load_any(ROOT / "maps" / "aa_rail_options.json")
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    scan = folder / "picture.png"
+    w_px, _ = export_territory_map(s, scan)
+    z = w_px / s.map.width
+    truth = s.map.territories["russia"].shape
+    s.map.remove("russia")
+    s.units = [u for u in s.units if u.at != "russia"]
+    path = folder / "map.json"
+    save_any(s, path)
+    w = open_map(qtbot, tmp_path, path)
+    panel = w.underlay_panel
+    assert not w.dock_underlay.isVisible()
+    assert panel.add_image(str(scan))
+    rec = w.scenario.map.underlay
+    assert rec["image"] == "picture.png" and abs(rec["scale"] - z) < 1e-9
+    assert panel.pyramid is not None
+    x0, y0, x1, y1 = truth.bounds
+    steps = w.document.undo_stack.count()
+    assert panel.trace_at((x0 + 0.2 * (x1 - x0)) * z, (y0 + 0.8 * (y1 - y0)) * z, name="Russia") is None
+    assert w.document.undo_stack.count() == steps + 1
+    got = w.scenario.map.territories["russia"]
+    assert got.shape.intersection(truth).area / got.shape.union(truth).area >= 0.95
+    assert set(w.scenario.map.neighbours("russia")) >= {"smolensk", "bryansk"}
+    germany = w.scenario.map.territories["germany"].shape.representative_point()
+    refused = panel.trace_at(germany.x * z + 3, germany.y * z + 25, name="Again")
+    assert refused is not None and "overlaps Germany" in refused
+    w.document.undo_stack.undo()
+    assert "russia" not in w.scenario.map
+    w.document.undo_stack.redo()
+    assert w.save()
+    assert load_any(path).map.underlay == rec
+    w.close()
+    scan.unlink()
+    w2 = open_map(qtbot, tmp_path, path)
+    assert w2.dock_underlay.isVisible() and w2.underlay_panel.pyramid is None
+    assert "The scan is not there" in w2.underlay_panel.message.text()
+    for size in ((1280, 820), (1366, 768)):
+        w2.resize(*size)
+        qtbot.wait(20)
+        w2.grab().save(str(tmp_path / f"territory-underlay-{size[0]}.png"))
+
+
+def test_the_picture_lines_up_with_the_map(qtbot, tmp_path) -> None:
+    """At full opacity the picture of the map, added under it, shows each
+    territory's colour where the territory is."""
+    s = load_any(ROOT / "maps" / "aa_rail_options.json")
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    scan = folder / "picture.png"
+    export_territory_map(s, scan)
+    path = folder / "map.json"
+    save_any(s, path)
+    w = open_map(qtbot, tmp_path, path)
+    assert w.underlay_panel.add_image(str(scan))
+    w.underlay_panel.opacity.setValue(100)
+    w.underlay_panel.opacity.sliderReleased.emit()
+    qtbot.wait(20)
+    assert w.scenario.map.underlay["opacity"] == 1.0
+    img = w.canvas.viewport().grab().toImage()
+    pic = QImage(str(scan))
+    zpic = pic.width() / s.map.width
+    t = s.map.territories["russia"]
+    x0, y0, x1, y1 = t.shape.bounds
+    mx, my = x0 + 0.2 * (x1 - x0), y0 + 0.8 * (y1 - y0)
+    v = w.canvas.map_to_view(mx, my) if hasattr(w.canvas, "map_to_view") else None
+    assert v is not None
+    on_screen = img.pixelColor(int(v.x()), int(v.y()))
+    in_picture = pic.pixelColor(int(mx * zpic), int(my * zpic))
+    assert abs(on_screen.red() - in_picture.red()) + abs(on_screen.green() - in_picture.green()) \
+        + abs(on_screen.blue() - in_picture.blue()) < 20
