@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
-from PySide6.QtGui import QHelpEvent, QPainter, QPaintEvent, QTransform
+from PySide6.QtGui import QColor, QHelpEvent, QPainter, QPaintEvent, QPen, QTransform
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from engine.grids import Cell, Edge, Layout
@@ -52,6 +52,10 @@ class MapMouseEvent:
     shift: bool
     ctrl: bool
     alt: bool
+
+
+UNDERLAY_GRID = "#e6007e"
+"""The calibrated grid's colour over a scan (a magenta no map or scan palette uses)."""
 
 
 class MapCanvas(MapView):
@@ -101,6 +105,14 @@ class MapCanvas(MapView):
             return
         p.setOpacity(float(record.get("opacity", 1.0)))
         pyr.paint(p, t, QRectF(self.viewport().rect()))
+        r = self._renderer
+        if record.get("transform") is not None and r is not None and r.cell_px(self._zoom) >= 6:
+            # the calibrated grid over the scan, so its fit shows at any opacity
+            p.setOpacity(1.0)
+            ox, oy = self.origin()
+            p.translate(ox, oy)
+            vp = self.viewport().rect()
+            r.paint_grid_lines(p, self._zoom, QRectF(vp).translated(-ox, -oy), QPen(QColor(UNDERLAY_GRID), 1.2))
 
     def set_scenario(self, scenario: Scenario) -> None:
         """Show a (new) scenario: rebuild the renderer and caches, fit it."""

@@ -62,6 +62,14 @@ def scan_shows(w) -> bool:
     return bool(near.mean() > 0.05)
 
 
+def shows_colour(w, rgb: tuple[int, int, int]) -> int:
+    """How many viewport pixels are of colour ``rgb`` (within 30)."""
+    img = w.canvas.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB888)
+    a = np.frombuffer(img.constBits(), np.uint8, count=img.sizeInBytes()).reshape(img.height(), img.bytesPerLine())
+    px = a[:, :img.width() * 3].reshape(img.height(), img.width(), 3).astype(int)
+    return int((np.abs(px - np.array(rgb)).sum(axis=-1) < 30).sum())
+
+
 def click_points(w, cells: list[Cell]) -> None:
     lay = w.document.scenario.map.grid.make_layout(1.0)
     for c in cells:
@@ -93,7 +101,11 @@ def test_add_show_calibrate_undo_and_reopen(qtbot, tmp_path) -> None:
     # calibration: two points are not enough, the third fixes the grid
     click_points(w, [Cell(1, 1), Cell(24, 2)])
     assert "transform" not in w.document.scenario.map.underlay
+    grid_rgb = (0xE6, 0x00, 0x7E)
+    assert shows_colour(w, grid_rgb) == 0  # no grid over the scan before it is calibrated
     click_points(w, [Cell(12, 18)])
+    qtbot.wait(20)
+    assert shows_colour(w, grid_rgb) > 500  # the fitted grid drawn over the scan
     rec = w.document.scenario.map.underlay
     assert np.allclose(np.array(rec["transform"]), np.array(TRUTH.to_list()), atol=1e-6)
     assert panel.table.rowCount() == 3 and panel.table.item(0, 2).text() == "0.00 px"
@@ -166,6 +178,11 @@ def test_the_pyramid_is_built_once_and_its_levels_halve(tmp_path) -> None:
     assert full is not None and full.width() == 512
     assert pyr.tile(pyr.top, 5, 3) is not None and pyr.tile(pyr.top, 6, 0) is None  # 3000 px: 6 tiles a row
     assert pyr.level_for(1.0) == pyr.top and pyr.level_for(0.5) == pyr.top - 1 and pyr.level_for(0.2) == pyr.top - 2
+    for ext in ("jpg", "tif"):  # JPEG and TIFF scans too
+        other = tmp_path / f"s.{ext}"
+        make_scan(other, 900, 700)
+        p2 = TilePyramid.build(other, tmp_path / "cache")
+        assert (p2.width, p2.height) == (900, 700) and p2.tile(p2.top, 1, 1) is not None
     bad = tmp_path / "bad.png"
     bad.write_bytes(b"not an image")
     from app.gui.underlay import UnderlayError

@@ -248,30 +248,49 @@ class MapRenderer(TopPass, ABC):
         self.paint_vectors(p, zoom, rect, layers)
         p.restore()
 
+    def _cell_polygons(self, zoom: float, rect: QRect | QRectF) -> list[tuple[Cell, QPolygonF]]:
+        """The outline (scene pixels) of every cell that may show in ``rect``."""
+        cols, rows = self.cell_ranges(zoom, rect)
+        offsets = self.make_corner_offsets().tolist()
+        out = []
+        for r in rows:
+            for c in cols:
+                cell = Cell(c, r)
+                x, y = self.layout.center(cell)
+                out.append((cell, QPolygonF([QPointF((x + dx) * zoom, (y + dy) * zoom) for dx, dy in offsets])))
+        return out
+
+    def paint_grid_lines(self, p: QPainter, zoom: float, rect: QRect | QRectF, pen: QPen) -> None:
+        """Every cell's outline in ``rect`` (scene pixels) with ``pen``: the
+        grid drawn over a scan being calibrated (``app/gui/canvas.py``)."""
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.setPen(pen)
+        for _, poly in self._cell_polygons(zoom, rect):
+            p.drawPolygon(poly)
+        p.restore()
+
     def paint_base_vector(self, p: QPainter, zoom: float, rect: QRect, layers: frozenset[str],
                           grid_px: float) -> None:
         """The static map of scene-pixel ``rect`` as vectors (a printed page:
         ``app/gui/print_pdf.py``): each cell's polygon filled with the
         raster's terrain and control colour, its outline drawn in the grid's
         colour, opaque, ``grid_px`` wide, then :meth:`paint_vectors`."""
-        cols, rows = self.cell_ranges(zoom, rect)
-        if not cols or not rows:
+        cells = self._cell_polygons(zoom, rect)
+        if not cells:
             return
         s = self.scenario
         m = s.map
         control_on = "control" in layers and len(s.sides) > 0
         lut = self._lut("terrain" in layers, control_on, False)
         nsides = len(s.sides) + 1
-        offsets = self.make_corner_offsets()
         groups: dict[int, list[QPolygonF]] = {}
-        for r in rows:
-            for c in cols:
-                x, y = self.layout.center(Cell(c, r))
-                poly = QPolygonF([QPointF((x + dx) * zoom, (y + dy) * zoom) for dx, dy in offsets.tolist()])
-                key = int(m.terrain[r, c]) * nsides
-                if control_on:
-                    key += min(max(int(m.control[r, c]), NO_SIDE), nsides - 2) + 1
-                groups.setdefault(int(lut[key]), []).append(poly)
+        for cell, poly in cells:
+            key = int(m.terrain[cell.row, cell.col]) * nsides
+            if control_on:
+                key += min(max(int(m.control[cell.row, cell.col]), NO_SIDE), nsides - 2) + 1
+            groups.setdefault(int(lut[key]), []).append(poly)
         p.save()
         p.setClipRect(rect)
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
