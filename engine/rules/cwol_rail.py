@@ -60,6 +60,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
+import numpy as np
+
 from ..grids import Cell, step_class
 from ..model import GridMap, ModelError, Ruleset, Scenario, Unit
 from .base import AtLeast, NonEmpty, RulesSystem, UnitsMoved, Verdict, read_options
@@ -123,7 +125,7 @@ class RailNetwork:
     links; a search touches only the squares it reaches.
     """
 
-    __slots__ = ("__weakref__", "_revision", "_size", "_source", "adj", "height", "kind", "width")
+    __slots__ = ("__weakref__", "_revision", "_searches", "_size", "_source", "adj", "height", "kind", "width")
 
     def __init__(self, gmap: GridMap, kind: str = "rail") -> None:
         grid = gmap.grid
@@ -150,6 +152,8 @@ class RailNetwork:
                 ns.sort(key=lambda j: rank.get((j % w - c, j // w - r), len(rank)))
             adj[i] = tuple(ns)
         self.adj = adj
+        # Whole bounded searches from a start, reused by later hovers: see _search.
+        self._searches: dict[tuple[object, ...], _Search] = {}
 
     def matches(self, gmap: GridMap) -> bool:
         """Whether this snapshot still describes ``gmap``'s links: the same
@@ -354,43 +358,22 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
         return RailMove(u.id, side.id, u.at, dest, ARRIVED, (u.at,), 0, u.at, (),
                         f"{u.id} is already at {where(dest)}.", opts.max_move, opts.max_path, searched=1, label=label)
 
-    # Bounded breadth-first search: layers[k] holds the squares first reached
-    # at k steps; nothing found at max_path steps is ever expanded.
-    ok_cache: dict[int, bool] = {}
-    blocked: list[int] = []
+    # The bounded breadth-first search from the start, to max_path steps,
+    # reused while nothing it looked at changed (_search); trimmed to what a
+    # search stopping at the destination's layer would have seen.
+    held = control.item
 
     def valid(j: int) -> bool:
-        v = ok_cache.get(j)
-        if v is None:
-            v = control.item(j) in ok_sides and j not in enemy_at
-            ok_cache[j] = v
-            if not v:
-                blocked.append(j)
-        return v
+        return held(j) in ok_sides and j not in enemy_at
 
-    dist: dict[int, int] = {start_i: 0}
-    layers: list[list[int]] = [[start_i]]
-    frontier = layers[0]
-    depth = 0
-    found = False
-    held = control.item
-    while frontier and depth < opts.max_path and not found:
-        depth += 1
-        nxt: list[int] = []
-        for i in frontier:
-            for j in adj[i]:
-                if j in dist or j in ok_cache:  # reached, or refused (only refusals are cached here)
-                    continue
-                if held(j) not in ok_sides or j in enemy_at:
-                    ok_cache[j] = False
-                    blocked.append(j)
-                    continue
-                dist[j] = depth
-                nxt.append(j)
-                if j == dest_i:
-                    found = True
-        layers.append(nxt)
-        frontier = nxt
+    bfs = _search(net, start_i, ok_sides, enemy_at, control, opts.max_path)
+    full_dist = bfs.dist
+    dest_d = full_dist.get(dest_i)
+    found = dest_d is not None
+    depth = dest_d if dest_d is not None else bfs.depth
+    dist = full_dist if not found else {k: v for k, v in full_dist.items() if v <= depth}
+    blocked = [b for b, k in bfs.blocked.items() if k <= depth]
+    frontier = bfs.last_layer if not found else [dest_i]
     searched = len(dist)
     blocked_cells = tuple(sorted(net.cell(i) for i in blocked))
 
@@ -453,6 +436,59 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
         reason = reason[:-1] + f"; equally short paths would stop it at {others} instead."
     return RailMove(u.id, side.id, u.at, dest, STOPPED_SHORT, path, m, stop, ties, _sentence(reason), opts.max_move,
                     opts.max_path, searched=searched, blocked=blocked_cells, notes=notes, label=label)
+
+
+class _Search:
+    """One bounded breadth-first search: ``dist`` (square -> steps),
+    ``blocked`` (refused square -> the layer whose building met it),
+    ``depth`` reached, ``last_layer``, and the control read at every square
+    it looked at (``seen``/``held``), which decides whether it still holds."""
+
+    __slots__ = ("blocked", "depth", "dist", "held", "last_layer", "seen")
+
+    def __init__(self, dist: dict[int, int], blocked: dict[int, int], depth: int, last_layer: list[int],
+                 seen: Any, held: Any) -> None:
+        self.dist, self.blocked, self.depth, self.last_layer = dist, blocked, depth, last_layer
+        self.seen, self.held = seen, held
+
+
+def _search(net: RailNetwork, start: int, ok_sides: frozenset[int], enemy_at: Mapping[int, object],
+            control: Any, max_path: int) -> _Search:
+    """The breadth-first search over valid rail from ``start`` to
+    ``max_path`` steps (the rail rules of docs/rules/cwol_rail.md), cached on
+    ``net`` by start, sides, enemy squares and bound.  A cached search is
+    reused only if the control of every square it reached or refused is
+    unchanged: squares it never met cannot change its answer."""
+    key = (start, ok_sides, frozenset(enemy_at), max_path)
+    cache = net._searches
+    hit = cache.get(key)
+    if hit is not None and np.array_equal(control[hit.seen], hit.held):
+        return hit
+    held = control.item
+    dist: dict[int, int] = {start: 0}
+    blocked: dict[int, int] = {}
+    adj = net.adj
+    frontier = [start]
+    depth = 0
+    while frontier and depth < max_path:
+        depth += 1
+        nxt: list[int] = []
+        for i in frontier:
+            for j in adj[i]:
+                if j in dist or j in blocked:
+                    continue
+                if held(j) not in ok_sides or j in enemy_at:
+                    blocked[j] = depth
+                    continue
+                dist[j] = depth
+                nxt.append(j)
+        frontier = nxt
+    seen = np.fromiter([*dist, *blocked], dtype=np.int64, count=len(dist) + len(blocked))
+    found = _Search(dist, blocked, depth, frontier, seen, control[seen].copy())
+    if len(cache) >= 16:
+        cache.pop(next(iter(cache)))
+    cache[key] = found
+    return found
 
 
 def _sentence(text: str) -> str:
