@@ -125,7 +125,7 @@ class RailNetwork:
     links; a search touches only the squares it reaches.
     """
 
-    __slots__ = ("__weakref__", "_revision", "_searches", "_size", "_source", "adj", "height", "kind", "width")
+    __slots__ = ("__weakref__", "_cells", "_revision", "_searches", "_size", "_source", "adj", "height", "kind", "width")
 
     def __init__(self, gmap: GridMap, kind: str = "rail") -> None:
         grid = gmap.grid
@@ -154,6 +154,7 @@ class RailNetwork:
         self.adj = adj
         # Whole bounded searches from a start, reused by later hovers: see _search.
         self._searches: dict[tuple[object, ...], _Search] = {}
+        self._cells: dict[int, Cell] = {}
 
     def matches(self, gmap: GridMap) -> bool:
         """Whether this snapshot still describes ``gmap``'s links: the same
@@ -167,8 +168,11 @@ class RailNetwork:
         return cell.row * self.width + cell.col
 
     def cell(self, index: int) -> Cell:
-        r, c = divmod(index, self.width)
-        return Cell(c, r)
+        cell = self._cells.get(index)
+        if cell is None:
+            r, c = divmod(index, self.width)
+            cell = self._cells[index] = Cell(c, r)
+        return cell
 
     def on_rail(self, cell: Cell) -> bool:
         return self.index(cell) in self.adj
@@ -371,10 +375,11 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     dest_d = full_dist.get(dest_i)
     found = dest_d is not None
     depth = dest_d if dest_d is not None else bfs.depth
-    dist = full_dist if not found else {k: v for k, v in full_dist.items() if v <= depth}
+    # Steps beyond the destination's never equal a layer index the sweep below asks for.
+    dist = full_dist
     blocked = [b for b, k in bfs.blocked.items() if k <= depth]
     frontier = bfs.last_layer if not found else [dest_i]
-    searched = len(dist)
+    searched = bfs.reached[depth] if depth < len(bfs.reached) else len(full_dist)
     blocked_cells = tuple(sorted(net.cell(i) for i in blocked))
 
     if not found:
@@ -440,15 +445,16 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
 
 class _Search:
     """One bounded breadth-first search: ``dist`` (square -> steps),
-    ``blocked`` (refused square -> the layer whose building met it),
-    ``depth`` reached, ``last_layer``, and the control read at every square
-    it looked at (``seen``/``held``), which decides whether it still holds."""
+    ``reached`` (``reached[k]``: squares within k steps), ``blocked``
+    (refused square -> the layer whose building met it), ``depth`` reached,
+    ``last_layer``, and the control read at every square it looked at
+    (``seen``/``held``), which decides whether it still holds."""
 
-    __slots__ = ("blocked", "depth", "dist", "held", "last_layer", "seen")
+    __slots__ = ("blocked", "depth", "dist", "held", "last_layer", "reached", "seen")
 
-    def __init__(self, dist: dict[int, int], blocked: dict[int, int], depth: int, last_layer: list[int],
-                 seen: Any, held: Any) -> None:
-        self.dist, self.blocked, self.depth, self.last_layer = dist, blocked, depth, last_layer
+    def __init__(self, dist: dict[int, int], reached: list[int], blocked: dict[int, int], depth: int,
+                 last_layer: list[int], seen: Any, held: Any) -> None:
+        self.dist, self.reached, self.blocked, self.depth, self.last_layer = dist, reached, blocked, depth, last_layer
         self.seen, self.held = seen, held
 
 
@@ -469,6 +475,7 @@ def _search(net: RailNetwork, start: int, ok_sides: frozenset[int], enemy_at: Ma
     blocked: dict[int, int] = {}
     adj = net.adj
     frontier = [start]
+    reached = [1]
     depth = 0
     while frontier and depth < max_path:
         depth += 1
@@ -483,8 +490,9 @@ def _search(net: RailNetwork, start: int, ok_sides: frozenset[int], enemy_at: Ma
                 dist[j] = depth
                 nxt.append(j)
         frontier = nxt
+        reached.append(len(dist))
     seen = np.fromiter([*dist, *blocked], dtype=np.int64, count=len(dist) + len(blocked))
-    found = _Search(dist, blocked, depth, frontier, seen, control[seen].copy())
+    found = _Search(dist, reached, blocked, depth, frontier, seen, control[seen].copy())
     if len(cache) >= 16:
         cache.pop(next(iter(cache)))
     cache[key] = found
