@@ -55,6 +55,7 @@ Speed
 
 from __future__ import annotations
 
+import copy
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -109,8 +110,18 @@ class RailOptions:
     def from_ruleset(cls, ruleset: Ruleset) -> RailOptions:
         """The options a ruleset sets, defaults for the rest; raises
         :class:`~engine.rules.base.OptionError` naming a bad or unknown key
-        (read by :func:`~engine.rules.base.read_options`)."""
-        return read_options(cls, ruleset.options.get(SYSTEM), f"ruleset.options.{SYSTEM}")
+        (read by :func:`~engine.rules.base.read_options`).  The last answer
+        is kept with a copy of the raw options and reused while they are equal."""
+        raw = ruleset.options.get(SYSTEM)
+        last = _LAST_OPTIONS.get(cls)
+        if last is not None and last[0] == raw:
+            return last[1]
+        opts = read_options(cls, raw, f"ruleset.options.{SYSTEM}")
+        _LAST_OPTIONS[cls] = (copy.deepcopy(raw), opts)
+        return opts
+
+
+_LAST_OPTIONS: dict[type[RailOptions], tuple[Any, RailOptions]] = {}
 
 
 # ---------------------------------------------------------------------------
