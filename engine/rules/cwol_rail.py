@@ -417,18 +417,23 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     # Squares on some shortest path, by layer: sweep back from the destination.
     on: list[set[int]] = [set() for _ in range(d + 1)]
     on[d].add(dest_i)
+    step_of = dist.get
     for k in range(d, 0, -1):
         prev = on[k - 1]
         for n in on[k]:
             for c in adj[n]:
-                if dist.get(c) == k - 1:
+                if step_of(c) == k - 1:
                     prev.add(c)
-    # The chosen path: the first step (in link order) still on a shortest path.
+    # The chosen path: the first step (in link order) still on a shortest path
+    # (a layer of one square is that step: every shortest path passes it).
     path_i = [start_i]
     cur = start_i
     for k in range(1, d + 1):
         layer = on[k]
-        cur = next(j for j in adj[cur] if j in layer)
+        if len(layer) == 1:
+            (cur,) = layer
+        else:
+            cur = next(j for j in adj[cur] if j in layer)
         path_i.append(cur)
     path = tuple(net.cell(i) for i in path_i)
 
