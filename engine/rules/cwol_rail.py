@@ -3,7 +3,9 @@
 Implements shared seed 000, *Moving by Rail* (Civil War OnLine).  The player
 names a unit and a destination; the engine finds the path.  See
 ``docs/rules/cwol-rail.md`` for every decision taken where the document is
-silent.
+silent.  (A little over 600 lines: the rule, its network and the search
+reused across hovers belong together; splitting them would put the cache's
+validity away from the search it keeps.)
 
 Valid path
     A sequence of squares, start to destination, each consecutive pair joined
