@@ -318,6 +318,12 @@ def test_tiled_json_base64_layer_and_pre_1_2_properties(tmp_path: Path) -> None:
     p.write_text(json.dumps(d), encoding="utf-8")
     with pytest.raises(TiledError, match=r"\$\.tilesets\[0\]\.tileproperties\.1\.move_cost: '2' is not a valid bool"):
         import_tiled(p)
+    # an int property of Infinity (JSON allows it as a number literal here): refused, not an OverflowError
+    d["tilesets"][0]["tilepropertytypes"]["1"]["move_cost"] = "int"
+    d["tilesets"][0]["tileproperties"]["1"]["move_cost"] = float("inf")
+    p.write_text(json.dumps(d), encoding="utf-8")
+    with pytest.raises(TiledError, match=r"move_cost: 'inf' is not a valid int"):
+        import_tiled(p)
 
 
 def test_export_of_an_import_says_which_layers_it_does_not_write(tmp_path: Path) -> None:

@@ -436,7 +436,7 @@ def _typed_value(src: str, place: str, ptype: str, text: Any) -> PropertyValue:
             if str(text) not in ("true", "false"):
                 raise ValueError
             return str(text) == "true"
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an int property of Infinity (JSON)
         raise TiledError(src, place, f"'{str(text)[:40]}' is not a valid {ptype}") from None
     if isinstance(text, (dict, list)):
         return json.dumps(text)  # class-typed values: kept as text, never read
