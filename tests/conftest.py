@@ -47,3 +47,25 @@ def triplea_g40() -> Path:
         pytest.skip(f"the TripleA Global 1940 game file is not at {path}: set {TRIPLEA_G40_ENV} to the folder "
                     f"holding {TRIPLEA_G40_XML} (TripleA's ww2global40 map, games/) to run this test")
     return path
+
+
+
+# -- a modal dialog nobody answers fails the test instead of hanging CI -------
+
+MODAL_PATIENCE_S = 30
+"""How long a test may leave a modal dialog open before it is closed and the
+test fails (:class:`modal_watchdog.ModalWatchdog`)."""
+
+
+@pytest.fixture(autouse=True)
+def _no_modal_dialog_left_waiting(request: pytest.FixtureRequest) -> object:
+    if request.node.get_closest_marker("gui") is None:
+        yield
+        return
+    request.getfixturevalue("qapp")
+    from modal_watchdog import ModalWatchdog
+
+    dog = ModalWatchdog(MODAL_PATIENCE_S)
+    yield
+    dog.stop()
+    assert not dog.closed, f"a modal dialog was left waiting for an answer and was closed: {dog.closed}"
