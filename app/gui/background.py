@@ -11,9 +11,18 @@ an image in memory), which the GUI thread installs afterwards, so a
 cancelled or failed job leaves the document as it was.  The function may
 take a ``cancelled`` callable (keyword) and stop early when it says so.
 
-Used by File > Open (both windows), File > Import TripleA Map… and File >
-Export Image…; the Module I plan already routes in the background
-(``app/gui/territory/railplan.py``).
+Used by File > Open (both windows), File > Import TripleA Map…, building an
+underlay's tiles and tracing; the Module I plan already routes in the
+background (``app/gui/territory/railplan.py``).
+
+**Work that paints with Qt never goes to a worker** (:func:`run_painting`):
+File > Export Image… and File > Print / Export PDF… paint on the GUI
+thread, under a wait cursor.  Qt painting in a Python worker deadlocked in a
+test run (2026-11-27, stacks read with py-spy): the worker, holding Python's
+lock, waited in ``QPdfEngine::drawImage`` for a Qt lock (loading Qt's image
+plugins) that the GUI thread held while it waited for Python's lock to
+delete a closed window.  Only work that makes no Qt call runs in a worker:
+reading and parsing files, the engine, libvips.
 """
 
 from __future__ import annotations
@@ -27,12 +36,15 @@ from typing import Any, TypeVar
 from PySide6.QtCore import QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
+from . import gc_guard
+
 T = TypeVar("T")
 
 SHOW_AFTER_MS = 500
 """The dialog appears only for work lasting longer than this."""
 
-_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="adjutant-work")
+POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="adjutant-work")
+"""The worker threads of all long work (never Qt work)."""
 
 
 class Cancelled(Exception):
@@ -46,7 +58,13 @@ def run(parent: QWidget | None, label: str, fn: Callable[..., T], *args: Any, **
     flag = threading.Event()
     if "cancelled" in inspect.signature(fn).parameters:
         kwargs["cancelled"] = flag.is_set
-    future: Future[T] = _POOL.submit(fn, *args, **kwargs)
+    gc_guard.hold()  # no cycle collection in the worker (app/gui/gc_guard.py)
+    try:
+        future: Future[T] = POOL.submit(fn, *args, **kwargs)
+    except BaseException:
+        gc_guard.release()
+        raise
+    future.add_done_callback(lambda _f: gc_guard.release())
     if future.done():
         return future.result()
     loop = QEventLoop()
@@ -79,8 +97,28 @@ def run(parent: QWidget | None, label: str, fn: Callable[..., T], *args: Any, **
     return future.result()
 
 
+def run_painting(parent: QWidget | None, label: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` on the GUI thread (it paints with Qt: see the
+    module docstring), under a wait cursor and with ``label`` in the
+    parent window's status bar while it runs; its result, or its exception
+    raised here.  It cannot be cancelled."""
+    from PySide6.QtGui import QGuiApplication
+
+    bar = getattr(parent, "statusBar", None)
+    if callable(bar):
+        bar().showMessage(label)
+        QGuiApplication.processEvents()  # the message shows before the work starts
+    QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        QGuiApplication.restoreOverrideCursor()
+        if callable(bar):
+            bar().clearMessage()
+
+
 last_dialog: QProgressDialog | None = None
 """The dialog of the latest :func:`run` (tests read it)."""
 
 
-__all__ = ["SHOW_AFTER_MS", "Cancelled", "run"]
+__all__ = ["SHOW_AFTER_MS", "Cancelled", "run", "run_painting"]

@@ -45,15 +45,13 @@ def export_image(window: Any, path: str | None = None) -> bool:
             path += ".svg" if chosen.startswith("SVG") else ".png"
     from . import background
 
-    try:
+    try:  # on the GUI thread: it paints (app/gui/background.py)
         if isinstance(s, TerritoryScenario):
-            w, h = background.run(window, f"Exporting {Path(path).name}…", export.export_territory_map, s, path)
+            w, h = background.run_painting(window, f"Exporting {Path(path).name}…", export.export_territory_map,
+                                           s, path)
         else:
-            w, h = background.run(window, f"Exporting {Path(path).name}…", export.export_map, s, path,
-                                  export.DEFAULT_SCALE)
-    except background.Cancelled:
-        window.statusBar().showMessage("Export cancelled", 5000)
-        return False
+            w, h = background.run_painting(window, f"Exporting {Path(path).name}…", export.export_map, s, path,
+                                           export.DEFAULT_SCALE)
     except export.ExportError as e:
         window.show_error("Cannot export", f"{Path(path).name} cannot be written:", [str(e)])
         return False

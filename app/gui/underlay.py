@@ -162,7 +162,12 @@ class TilePyramid:
 class PyramidPixels:
     """The full-resolution tiles of a pyramid as an
     :class:`engine.tracing.PixelSource`: a gather reads each tile it needs
-    once and keeps none (tracing a map reads every tile under it once)."""
+    once and keeps none (tracing a map reads every tile under it once).
+
+    Tiles are read with libvips, never with Qt: tracing runs in a worker
+    thread, and Qt's image reading there can deadlock against the GUI thread
+    (the first read loads Qt's image plugins, which takes a lock the GUI
+    thread may hold while it waits for Python's)."""
 
     def __init__(self, pyramid: TilePyramid) -> None:
         self.pyramid = pyramid
@@ -176,15 +181,21 @@ class PyramidPixels:
         key = (ys // TILE) * (self.width // TILE + 2) + xs // TILE
         top = self.pyramid.top
         folder = self.pyramid.folder / "pyr_files" / str(top)
+        import pyvips
+
         for k in np.unique(key):
             ty, tx = divmod(int(k), self.width // TILE + 2)
-            img = QImage(str(folder / f"{tx}_{ty}.jpg"))
-            if img.isNull():
+            tile = folder / f"{tx}_{ty}.jpg"
+            if not tile.is_file():
                 continue
-            img = img.convertToFormat(QImage.Format.Format_RGB888)
-            w, h = img.width(), img.height()
-            a = np.frombuffer(img.constBits(), np.uint8, count=img.sizeInBytes()).reshape(h, img.bytesPerLine())
-            rgb = a[:, :w * 3].reshape(h, w, 3)
+            try:
+                a = pyvips.Image.new_from_file(str(tile)).numpy()
+            except pyvips.Error:
+                continue
+            if a.ndim == 2:
+                a = a[:, :, None]
+            rgb = a[:, :, :3] if a.shape[2] >= 3 else np.repeat(a[:, :, :1], 3, axis=2)
+            h, w = rgb.shape[:2]
             sel = key == k
             out[sel] = rgb[np.clip(ys[sel] - ty * TILE, 0, h - 1), np.clip(xs[sel] - tx * TILE, 0, w - 1)]
         return out

@@ -80,3 +80,44 @@ def test_file_open_goes_through_the_worker(qtbot: Any, tmp_path: Path, monkeypat
     before = w.document.text()
     assert not w.open_file(str(ROOT / "maps" / "gitm_allied.json"), ask=False)
     assert w.document.text() == before and "cancelled" in w.statusBar().currentMessage()
+
+
+def test_no_cycle_collection_while_work_runs_in_a_worker(qapp: Any) -> None:
+    """The collector is off while a worker runs Python (it could destroy the
+    GUI thread's Qt objects from there: app/gui/gc_guard.py) and back on
+    after, even when the work fails."""
+    import gc
+
+    from app.gui import gc_guard
+
+    assert gc.isenabled() and gc_guard.held() == 0
+
+    def work() -> bool:
+        time.sleep(0.05)
+        return gc.isenabled()
+
+    assert background.run(None, "working", work) is False
+    deadline = time.monotonic() + 5
+    while gc_guard.held() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gc.isenabled() and gc_guard.held() == 0
+
+    def fail() -> None:
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        background.run(None, "failing", fail)
+    while gc_guard.held() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gc.isenabled() and gc_guard.held() == 0
+
+
+def test_a_collector_left_off_by_the_caller_stays_off(qapp: Any) -> None:
+    import gc
+
+    gc.disable()
+    try:
+        assert background.run(None, "adding", lambda: 1) == 1
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -55,8 +55,22 @@ def test_render_draws_territory_maps_as_png_and_svg(tmp_path: Path, qapp: Any,
 
 
 @pytest.mark.parametrize("kind", ["grid", "territory"])
-def test_export_image_from_each_window(qtbot: Any, tmp_path: Path, kind: str) -> None:
+def test_export_image_from_each_window(qtbot: Any, tmp_path: Path, kind: str, monkeypatch: Any) -> None:
+    import threading
+
+    from app.gui import export
     from app.gui.file_actions import export_image
+
+    # it paints, so it runs on the GUI thread, never in a worker (app/gui/background.py)
+    threads: list[bool] = []
+    for name in ("export_map", "export_territory_map"):
+        real = getattr(export, name)
+
+        def spy(*a: Any, _real: Any = real, **k: Any) -> Any:
+            threads.append(threading.current_thread() is threading.main_thread())
+            return _real(*a, **k)
+
+        monkeypatch.setattr(export, name, spy)
 
     if kind == "territory":
         w: Any = territory_window(qtbot, tmp_path, EUROPE)
@@ -68,6 +82,7 @@ def test_export_image_from_each_window(qtbot: Any, tmp_path: Path, kind: str) ->
     out = tmp_path / f"{kind}.png"
     assert export_image(w, str(out))
     assert not QImage(str(out)).isNull() and "Exported" in w.statusBar().currentMessage()
+    assert threads == [True]
     blocked = tmp_path / "missing-folder" / "x.png"
     assert not export_image(w, str(blocked))
     assert w.error_dialog is not None and "x.png" in w.error_dialog.windowTitle() + " ".join(

@@ -52,7 +52,23 @@ def test_the_menu_writes_what_the_command_writes(qtbot, tmp_path) -> None:
     d.cell_size.setValue(18.0)
     d.paper.setCurrentText("Letter")
     ours = tmp_path / "menu.pdf"
-    assert print_map(w, str(ours), d.spec())
+    import threading
+
+    from app.gui import print_pdf as module
+
+    threads: list[bool] = []
+    real = module.print_pdf
+
+    def spy(*a, **k):  # type: ignore[no-untyped-def]
+        threads.append(threading.current_thread() is threading.main_thread())
+        return real(*a, **k)
+
+    module.print_pdf = spy  # type: ignore[assignment]
+    try:
+        assert print_map(w, str(ours), d.spec())
+    finally:
+        module.print_pdf = real  # type: ignore[assignment]
+    assert threads == [True], "printing paints, so it runs on the GUI thread (app/gui/background.py)"
     assert "Wrote" in w.statusBar().currentMessage()
     theirs = tmp_path / "cli.pdf"
     assert main(["print", str(ACW), "--hex-mm", "18", "--paper", "letter", "--out", str(theirs)]) == 0

@@ -236,7 +236,14 @@ def test_rail_plan_preview_then_exact_routing_off_the_gui_thread(qtbot, tmp_path
     assert p.preview_plan is not None and p.preview_plan.method == "maxflow" and p.preview_plan.feasible
     assert len(w.canvas.overlay().routes) == 8 and all(r.dashed for r in w.canvas.overlay().routes)
     assert "Exact routing running" in w.canvas.overlay().message
+    import gc
+
+    from app.gui import gc_guard
+
+    assert gc_guard.held() >= 1 or p.exact is not None  # no cycle collection in the routing's thread
     qtbot.waitUntil(lambda: p.exact is not None, timeout=20000)
+    qtbot.waitUntil(lambda: gc_guard.held() == 0, timeout=5000)
+    assert gc.isenabled()
     plan = p.exact
     assert plan is not None and plan.method == "milp" and plan.feasible
     ov = w.canvas.overlay()

@@ -140,11 +140,8 @@ def print_map(window: Any, path: str | None = None, spec: PrintSpec | None = Non
             return False
         if not path.lower().endswith(".pdf"):
             path += ".pdf"
-    try:
-        pp = background.run(window, f"Printing {Path(path).name}…", print_pdf, s, path, spec, labels)
-    except background.Cancelled:
-        window.statusBar().showMessage("Print cancelled", 5000)
-        return False
+    try:  # on the GUI thread: it paints (app/gui/background.py)
+        pp = background.run_painting(window, f"Printing {Path(path).name}…", print_pdf, s, path, spec, labels)
     except PrintError as e:
         window.show_error("Cannot print", f"{Path(path).name} cannot be written:", [str(e)])
         return False

@@ -9,7 +9,8 @@ map data, so they are not on the undo stack).  On every change it
    dashed line from start to destination; when a cut rules the orders out,
    the cut outlined);
 2. starts the exact routing (:func:`engine.rules.railroads.plan`, an integer
-   program) on a :class:`QThreadPool` worker, on a copy of the scenario
+   program) in a worker thread (``background.POOL``; the worker makes no Qt call,
+   its result is collected by a timer on the GUI thread), on a copy of the scenario
    without shapes.  Each job carries a generation number; a result that
    arrives after the orders changed again is dropped.  The exact result
    replaces the preview: routes through the territories' label points,
@@ -24,15 +25,17 @@ from __future__ import annotations
 import copy
 import dataclasses
 from collections.abc import Sequence
+from concurrent.futures import Executor, Future
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from shapely.geometry import Polygon
 
 from engine.model import ModelError
 from engine.rules.railroads import RailOrder, RailPlan, RailRules, plan, preview
 from engine.territory import TerritoryMap, TerritoryScenario
 
+from .. import background, gc_guard
 from .overlay import Route, Shade, TerritoryOverlay
 
 ROUTE_COLORS = ("#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f5f00", "#c2185b",
@@ -63,26 +66,13 @@ def rail_copy(s: TerritoryScenario) -> TerritoryScenario:
                              s.turn, s.description, copy.deepcopy(s.state))
 
 
-class _Signals(QObject):
-    done = Signal(int, object)  # generation, RailPlan | str (an error)
-
-
-class _PlanJob(QRunnable):
-    def __init__(self, generation: int, scenario: TerritoryScenario, orders: list[RailOrder],
-                 signals: _Signals) -> None:
-        super().__init__()
-        self.generation = generation
-        self.scenario = scenario
-        self.orders = orders
-        self.signals = signals
-        self.setAutoDelete(True)
-
-    def run(self) -> None:
-        try:
-            result: object = plan(self.scenario, self.orders)
-        except (ValueError, ArithmeticError) as e:
-            result = f"the exact routing failed: {e}"
-        self.signals.done.emit(self.generation, result)
+def _plan_job(scenario: TerritoryScenario, orders: list[RailOrder]) -> object:
+    """The exact routing, in a worker thread: engine code only, no Qt call
+    (app/gui/background.py says why); a RailPlan or a message."""
+    try:
+        return plan(scenario, orders)
+    except (ValueError, ArithmeticError) as e:
+        return f"the exact routing failed: {e}"
 
 
 class RailPlanner(QObject):
@@ -92,7 +82,7 @@ class RailPlanner(QObject):
     planChanged = Signal(object)  # RailPlan (preview or exact)
     ordersChanged = Signal()
 
-    def __init__(self, parent: QObject | None = None, pool: QThreadPool | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, pool: Executor | None = None) -> None:
         super().__init__(parent)
         self.scenario: TerritoryScenario | None = None
         self.orders: list[RailOrder] = []
@@ -100,9 +90,12 @@ class RailPlanner(QObject):
         self.exact: RailPlan | None = None
         self.generation = 0
         self.running = 0
-        self.pool = pool or QThreadPool.globalInstance()
-        self._signals = _Signals()
-        self._signals.done.connect(self._done)
+        self.pool = pool or background.POOL
+        self._pending: list[tuple[int, Future[object]]] = []
+        # results are collected on the GUI thread: the worker makes no Qt call
+        self._poll = QTimer(self)
+        self._poll.setInterval(20)
+        self._poll.timeout.connect(self._collect)
         self._rules: RailRules | None = None
         self.overlay = TerritoryOverlay()
 
@@ -180,7 +173,29 @@ class RailPlanner(QObject):
         self.preview_plan = preview(s, self.orders, self.rules())
         self._publish(self._preview_overlay(self.preview_plan), self.preview_plan)
         self.running += 1
-        self.pool.start(_PlanJob(self.generation, rail_copy(s), list(self.orders), self._signals))
+        copy_ = rail_copy(s)
+        gc_guard.hold()  # no cycle collection while the worker runs (app/gui/gc_guard.py)
+        try:
+            future = self.pool.submit(_plan_job, copy_, list(self.orders))
+        except BaseException:
+            gc_guard.release()
+            self.running -= 1
+            raise
+        future.add_done_callback(lambda _f: gc_guard.release())
+        self._pending.append((self.generation, future))
+        self._poll.start()
+
+    def _collect(self) -> None:
+        """Hand finished routings to :meth:`_done`, on the GUI thread."""
+        still = []
+        for generation, future in self._pending:
+            if future.done():
+                self._done(generation, future.result())
+            else:
+                still.append((generation, future))
+        self._pending = still
+        if not still:
+            self._poll.stop()
 
     def busy(self) -> bool:
         return self.running > 0
