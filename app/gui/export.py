@@ -23,11 +23,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 from PySide6.QtCore import QBuffer, QIODevice, QRect, QSize
 from PySide6.QtGui import QImage, QPainter
 
 from app.gui.overlay import Overlay
 from engine.io import OutputError, write_atomic
+from engine.io.png import check_png, png_from_rgb32
 from engine.model import Scenario
 
 from .render import DEFAULT_LAYERS, renderer_for, style
@@ -95,6 +97,15 @@ def _layers(labels: bool, layers: frozenset[str] | None) -> frozenset[str]:
 
 
 def _png_bytes(img: QImage) -> bytes:
+    """``img`` as PNG: an opaque image through :func:`engine.io.png.png_from_rgb32`
+    (5x faster than Qt's writer on a rendered map, see its
+    ``RENDER_LEVEL``), one with transparency through Qt's writer."""
+    if not img.hasAlphaChannel():
+        if img.format() != QImage.Format.Format_RGB32:
+            img = img.convertToFormat(QImage.Format.Format_RGB32)
+        w, h, bpl = img.width(), img.height(), img.bytesPerLine()
+        pixels = np.frombuffer(img.constBits(), np.uint8, count=bpl * h).reshape(h, bpl)[:, :4 * w]
+        return png_from_rgb32(pixels.reshape(h, w, 4))
     buf = QBuffer()
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     ok = img.save(buf, "PNG")  # type: ignore[call-overload]
@@ -105,13 +116,13 @@ def _png_bytes(img: QImage) -> bytes:
 
 
 def check_png_file(path: Path, size: QSize | None = None) -> None:
-    """Raise unless ``path`` decodes as a PNG (of ``size``, when given): the
-    check made of an exported PNG before it replaces the old file."""
-    img = QImage()
-    if not img.load(str(path), "PNG"):  # type: ignore[call-overload]  # the stubs say bytes; 6.11 takes str
-        raise ValueError("the PNG file does not decode")
-    if size is not None and img.size() != size:
-        raise ValueError(f"the PNG file is {img.width()} x {img.height()}, expected {size.width()} x {size.height()}")
+    """Raise unless ``path`` is a whole PNG (every chunk's CRC right, the
+    image data decompressing to exactly its rows: :func:`engine.io.png.check_png`)
+    of ``size``, when given: the check made of an exported PNG before it
+    replaces the old file."""
+    w, h = check_png(path.read_bytes())
+    if size is not None and (w, h) != (size.width(), size.height()):
+        raise ValueError(f"the PNG file is {w} x {h}, expected {size.width()} x {size.height()}")
 
 
 def check_svg_file(path: Path) -> None:
