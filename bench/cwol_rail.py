@@ -36,23 +36,24 @@ inside and just beyond the 80-step search bound, where the search works hardest.
 STEPS = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
 
 
-def scenario(seed: int = 1861) -> Scenario:
+def scenario(seed: int = 1861, size: int = SIZE) -> Scenario:
     """The benchmark map: random-walk rail lines (a heading kept for a while,
     then turned by 45 degrees) until 5% of the squares carry rail; Union
-    control in 40 random rectangles (about 8% of the map)."""
+    control in 40 random rectangles (about 8% of the map); ``size`` squares a
+    side."""
     rng = random.Random(seed)
-    grid = SquareGrid(SIZE, SIZE, 8)
+    grid = SquareGrid(size, size, 8)
     gm = GridMap(grid, NumericNumbering())
     gm.control[:] = 0
     for _ in range(40):
-        c, r = rng.randrange(SIZE), rng.randrange(SIZE)
+        c, r = rng.randrange(size), rng.randrange(size)
         w, h = rng.randint(20, 60), rng.randint(20, 60)
         gm.control[r:r + h, c:c + w] = 1
     on: set[tuple[int, int]] = set()
     links: set[Edge] = set()
-    goal = int(SIZE * SIZE * RAIL_SHARE)
+    goal = int(size * size * RAIL_SHARE)
     while len(on) < goal:
-        c, r = rng.randrange(SIZE), rng.randrange(SIZE)
+        c, r = rng.randrange(size), rng.randrange(size)
         heading = rng.randrange(8)
         on.add((c, r))
         for _ in range(rng.randint(60, 400)):
@@ -60,13 +61,13 @@ def scenario(seed: int = 1861) -> Scenario:
                 heading = (heading + rng.choice((-1, 1))) % 8
             dc, dr = STEPS[heading]
             nc, nr = c + dc, r + dr
-            if not (0 <= nc < SIZE and 0 <= nr < SIZE):
+            if not (0 <= nc < size and 0 <= nr < size):
                 break
             links.add(Edge.between(Cell(c, r), Cell(nc, nr)))
             c, r = nc, nr
             on.add((c, r))
     gm.links["rail"] = links
-    centre = min(on, key=lambda p: max(abs(p[0] - SIZE // 2), abs(p[1] - SIZE // 2)))
+    centre = min(on, key=lambda p: max(abs(p[0] - size // 2), abs(p[1] - size // 2)))
     gm.control[centre[1], centre[0]] = 0
     rs = Ruleset("bench", [TerrainType("clear", "Clear", "c", "#dddddd")], options={"cwol_rail": {}})
     sides = [Faction("CS", "Confederate", "#888888", "C"), Faction("US", "Union", "#2244aa", "U")]

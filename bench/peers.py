@@ -18,12 +18,13 @@ time: above 1 means Adjutant is faster).
    (terrain, river and bridge hexsides, enemy hexes closed, no way out of a
    hex next to the enemy).  Graph build reported apart;
    reachable sets and costs compared.
-3. Rendering a whole 1000 x 1000 map to PNG: ``adjutant render`` against
-   Tiled's ``tmxrasterizer`` on the same map exported with
-   ``adjutant export-tiled`` (same output size: the rasterizer is asked for
-   the size Adjutant's image has).  Both are whole processes, timed wall
-   clock.  Skipped, with the reason printed, where ``tmxrasterizer`` or
-   either command is absent.
+3. Rendering a whole map to PNG, 200 x 200 squares at 24 px (4800 px) and
+   1000 x 1000 at 4 px (4000 px): ``adjutant render`` against Tiled's
+   ``tmxrasterizer`` on the same map exported with ``adjutant export-tiled``
+   (same output size: the rasterizer is asked for the size Adjutant's image
+   has).  Both are whole processes, run alternately, wall clock and the
+   children's CPU time.  Skipped, with the reason printed, where
+   ``tmxrasterizer`` or either command is absent.
 
 Every comparison prints wall and CPU time (``time.process_time``; for
 whole processes the children's ``getrusage``), median and p95, the ratio
@@ -298,29 +299,45 @@ def _png_size(path: Path) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def _wall(args: list[str], runs: int) -> tuple[list[int], list[int]]:
-    """Wall and CPU nanoseconds of ``runs`` runs of a whole process (CPU:
-    user + system of the child, from ``getrusage(RUSAGE_CHILDREN)``)."""
+def _children_ns() -> int:
     import resource
 
-    def children_ns() -> int:
-        r = resource.getrusage(resource.RUSAGE_CHILDREN)
-        return int((r.ru_utime + r.ru_stime) * 1e9)
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return int((r.ru_utime + r.ru_stime) * 1e9)
 
+
+def _timed_run(args: list[str]) -> tuple[int, int]:
+    """Wall and CPU nanoseconds of one whole process (CPU: user + system of
+    the child, from ``getrusage(RUSAGE_CHILDREN)``)."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    wall, cpu = [], []
+    c0, t0 = _children_ns(), time.perf_counter_ns()
+    r = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=900)
+    wall = time.perf_counter_ns() - t0
+    if r.returncode != 0:
+        raise RuntimeError(f"{' '.join(args[:2])} failed: {r.stderr.strip()[-300:]}")
+    return wall, _children_ns() - c0
+
+
+def _alternate(a: list[str], b: list[str], runs: int) -> tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]]:
+    """``runs`` runs of each command, alternating (so both see the same
+    machine), after one untimed run of each; (wall, CPU) lists of each."""
+    _timed_run(a)
+    _timed_run(b)
+    out: tuple[tuple[list[int], list[int]], tuple[list[int], list[int]]] = (([], []), ([], []))
     for _ in range(runs):
-        c0, t0 = children_ns(), time.perf_counter_ns()
-        r = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=900)
-        wall.append(time.perf_counter_ns() - t0)
-        cpu.append(children_ns() - c0)
-        if r.returncode != 0:
-            raise RuntimeError(f"{' '.join(args[:2])} failed: {r.stderr.strip()[-300:]}")
-    return wall, cpu
+        for k, args in enumerate((a, b)):
+            w, c = _timed_run(args)
+            out[k][0].append(w)
+            out[k][1].append(c)
+    return out
+
+
+RENDER_CASES = ((200, 24.0), (1000, 4.0))
+"""(squares a side, pixels per square): a 4800 px and a 4000 px image."""
 
 
 def bench_render(runs: int) -> None:
-    print(f"Rendering a whole 1000x1000 map to PNG; {load()}")
+    print(f"Rendering a whole map to PNG, adjutant render vs Tiled's tmxrasterizer; {load()}")
     adjutant = shutil.which("adjutant", path=str(Path(sys.executable).parent)) or shutil.which("adjutant")
     raster = shutil.which("tmxrasterizer")
     reasons = []
@@ -337,30 +354,35 @@ def bench_render(runs: int) -> None:
         print("  skipped: " + "; ".join(reasons))
         return
     assert adjutant is not None and raster is not None
+    import compileall
+
     from bench import cwol_rail as cw
     from engine.io import save_scenario
 
+    # an installed program runs from compiled bytecode, as tmxrasterizer runs compiled
+    for pkg in ("engine", "app"):
+        compileall.compile_dir(str(ROOT / pkg), quiet=1)
+    print(f"  {runs} runs each, alternating, after one untimed run each; whole processes (start-up included); "
+          "the project byte-compiled first")
     with tempfile.TemporaryDirectory(prefix="adjutant-bench-") as d:
         folder = Path(d)
-        src = folder / "big.json"
-        s = cw.scenario()
-        s.map.terrain[:] = np.random.default_rng(4).integers(0, 1, size=s.map.terrain.shape)
-        save_scenario(s, src)
-        tmx = folder / "big.tmx"
-        r = subprocess.run([adjutant, "export-tiled", str(src), "--out", str(tmx)], capture_output=True, text=True,
-                           check=False, timeout=900)
-        if r.returncode != 0 or not tmx.exists():
-            print(f"  skipped: 'adjutant export-tiled {src.name} {tmx.name}' failed: {r.stderr.strip()[-300:]}")
-            return
-        ours_png, peer_png = folder / "adjutant.png", folder / "tiled.png"
-        # 4 px per cell: a 4000 x 4000 image (the renderer refuses more than 64 Mpx)
-        o = _wall([adjutant, "render", str(src), "--out", str(ours_png), "--scale", "4"], runs)
-        w, h = _png_size(ours_png)
-        p = _wall([raster, "--size", str(max(w, h)), str(tmx), str(peer_png)], runs)
-        pw, ph = _png_size(peer_png)
-        print(f"  {runs} runs each, whole processes (start-up included); Adjutant's image {w}x{h}, "
-              f"tmxrasterizer's {pw}x{ph}")
-        line("adjutant render vs tmxrasterizer --size", o, p, "Tiled")
+        for size, scale in RENDER_CASES:
+            src = folder / f"map{size}.json"
+            s = cw.scenario(size=size)  # the CWOL bench map: 5% rail, Union control in rectangles
+            save_scenario(s, src)
+            tmx = folder / f"map{size}.tmx"
+            r = subprocess.run([adjutant, "export-tiled", str(src), "--out", str(tmx)], capture_output=True,
+                               text=True, check=False, timeout=900)
+            if r.returncode != 0 or not tmx.exists():
+                print(f"  skipped: 'adjutant export-tiled {src.name} {tmx.name}' failed: {r.stderr.strip()[-300:]}")
+                return
+            ours_png, peer_png = folder / f"adjutant{size}.png", folder / f"tiled{size}.png"
+            _timed_run([adjutant, "render", str(src), "--out", str(ours_png), "--scale", f"{scale:g}"])
+            w, h = _png_size(ours_png)
+            o, p = _alternate([adjutant, "render", str(src), "--out", str(ours_png), "--scale", f"{scale:g}"],
+                              [raster, "--size", str(max(w, h)), str(tmx), str(peer_png)], runs)
+            pw, ph = _png_size(peer_png)
+            line(f"{size}x{size} map: Adjutant's image {w}x{h}, tmxrasterizer's {pw}x{ph}", o, p, "Tiled")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -57,9 +57,17 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
                 img = tiles.tile(renderer, zoom, tx, ty, layers, need)
                 p.drawImage(QPoint(ox + tx * TILE, oy + ty * TILE), img)
         else:
+            # the raster by bands, then the vectors of the whole region at
+            # once (each link drawn once, not looked up band by band)
             p.translate(ox, oy)
             for by in range(y0, y1, BAND):
-                renderer.render_base(p, zoom, QRect(x0, by, x1 - x0, min(BAND, y1 - by)), layers, background)
+                renderer.render_base(p, zoom, QRect(x0, by, x1 - x0, min(BAND, y1 - by)), layers, background,
+                                     vectors=False)
+            whole = QRect(x0, y0, x1 - x0, y1 - y0)
+            p.save()
+            p.setClipRect(whole)
+            renderer.paint_vectors(p, zoom, whole, layers)
+            p.restore()
         p.restore()
     if under is not None:
         p.save()
