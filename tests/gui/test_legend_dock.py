@@ -85,6 +85,33 @@ def test_the_legend_shows_the_previews_symbols(qtbot, tmp_path) -> None:
     assert w.legend.texts() == base
 
 
+def test_a_symbol_seen_before_is_not_painted_again(qtbot, tmp_path, monkeypatch) -> None:
+    """A hover switching between a blocked and a clear march swaps rows
+    without painting their swatches again; a new map paints them anew."""
+    from app.gui.docks import legend
+
+    w = grid_window(qtbot, tmp_path, ACW)
+    painted: list[int] = []
+    real = legend.swatch
+
+    def spy(*a, **k):  # type: ignore[no-untyped-def]
+        painted.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(legend, "swatch", spy)
+    clear = Overlay((PathLine((Cell(2, 2), Cell(3, 2)), "#1f7a34", 3.0, tooltip="clear"),))
+    blocked = Overlay((PathLine((Cell(2, 2), Cell(3, 2)), "#e0201a", 3.0, tooltip="blocked"),
+                       CellMark(Cell(3, 2), fill="#e03c3150", outline="#e0201a")))
+    for ov in (clear, blocked, clear, blocked, clear):
+        w.canvas.set_overlay("preview", ov)
+    assert len(painted) == 3  # the green line, the red line, the red square: once each
+    assert w.legend.texts()[-1] == "Preview: path — clear"
+    w.legend.set_scenario(w.document.scenario)  # paints the map's rows
+    before = len(painted)
+    w.legend.show_overlay(clear)
+    assert len(painted) == before + 1
+
+
 def test_the_territory_legend_follows_its_map(qtbot, tmp_path) -> None:
     from app.gui.territory import TerritoryWindow
     from engine.territory import TerritoryScenario

@@ -127,6 +127,10 @@ class LegendPanel(QListWidget):
         yet for this map)."""
         self._kinds: tuple[object, ...] | None = None
         """What kinds of thing the map rows show (:func:`map_kinds`)."""
+        self._swatches: dict[tuple[object, ...], QIcon] = {}
+        """A preview row's swatch by its symbol kind (:func:`_item_key`), kept
+        while the map is shown: a hover whose march is blocked, then clear,
+        then blocked again switches rows without painting them again."""
         from PySide6.QtCore import QTimer
 
         self._recheck = QTimer(self)
@@ -157,6 +161,7 @@ class LegendPanel(QListWidget):
         :meth:`show_overlay`)."""
         self._scenario = scenario
         self._renderer = renderer_for(scenario)
+        self._swatches = {}
         self._overlay = None
         self._preview_keys = None
         self._kinds = map_kinds(scenario)
@@ -187,8 +192,12 @@ class LegendPanel(QListWidget):
             self.takeItem(self.count() - 1)
         if r is None:
             return
-        for it in first.values():
-            self._add(_item_text(it), swatch(r, self._item_point(r, it), ("terrain", "grid"), [Overlay((it,))]))
+        for key, it in first.items():
+            icon = self._swatches.get(key)
+            if icon is None:
+                img = swatch(r, self._item_point(r, it), ("terrain", "grid"), [Overlay((it,))])
+                icon = self._swatches[key] = QIcon(QPixmap.fromImage(img))
+            QListWidgetItem(icon, _item_text(it), self)
 
     def texts(self) -> list[str]:
         """Every row's text, top to bottom."""
