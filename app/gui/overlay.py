@@ -10,11 +10,63 @@ mouse rests on them.  Colours are ``"#rrggbb"`` or ``"#rrggbbaa"`` strings.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal, overload
+
+import numpy as np
 
 from engine.grids import Cell, Edge
+
+
+class CellSeq(Sequence[Cell]):
+    """Cells held as arrays of columns and rows (a march's hundreds of
+    checked squares): a :class:`Cell` is made only when one is asked for;
+    the painter reads the arrays as they are (``render.marks.cell_arrays``)."""
+
+    __slots__ = ("cols", "rows", "_keys")
+
+    def __init__(self, cols: np.ndarray[Any, Any], rows: np.ndarray[Any, Any]) -> None:
+        if len(cols) != len(rows):
+            raise ValueError(f"{len(cols)} columns for {len(rows)} rows")
+        self.cols = np.asarray(cols, np.int64)
+        self.rows = np.asarray(rows, np.int64)
+        self._keys: frozenset[tuple[int, int]] | None = None
+
+    def __len__(self) -> int:
+        return len(self.cols)
+
+    @overload
+    def __getitem__(self, i: int) -> Cell: ...
+    @overload
+    def __getitem__(self, i: slice) -> CellSeq: ...
+    def __getitem__(self, i: int | slice) -> Cell | CellSeq:
+        if isinstance(i, slice):
+            return CellSeq(self.cols[i], self.rows[i])
+        return Cell(int(self.cols[i]), int(self.rows[i]))
+
+    def __iter__(self) -> Iterator[Cell]:
+        return (Cell(c, r) for c, r in zip(self.cols.tolist(), self.rows.tolist(), strict=True))
+
+    def __contains__(self, cell: object) -> bool:
+        if not isinstance(cell, Cell):
+            return False
+        if self._keys is None:
+            self._keys = frozenset(zip(self.cols.tolist(), self.rows.tolist(), strict=True))
+        return (cell.col, cell.row) in self._keys
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CellSeq):
+            return bool(np.array_equal(self.cols, other.cols) and np.array_equal(self.rows, other.rows))
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.cols.tobytes(), self.rows.tobytes()))
+
+    def __repr__(self) -> str:
+        return f"CellSeq({len(self)} cells)"
 
 
 @dataclass(frozen=True)
@@ -35,9 +87,10 @@ class CellMarks:
     """Many cells marked alike (a march's checked squares), painted as one
     batch: what a :class:`CellMark` per cell would show, without an object
     per cell.  ``tooltip`` is shared; with ``label`` (the map's labelling)
-    each cell's tooltip starts with the cell's label (:meth:`tooltip_for`)."""
+    each cell's tooltip starts with the cell's label (:meth:`tooltip_for`).
+    ``cells``: a tuple, or a :class:`CellSeq`."""
 
-    cells: tuple[Cell, ...]
+    cells: Sequence[Cell]
     fill: str | None = None
     outline: str | None = None
     text: str | None = None
@@ -58,9 +111,10 @@ class CellMarks:
 
 @dataclass(frozen=True)
 class PathLine:
-    """A polyline through cell centres (a rail path, a march line)."""
+    """A polyline through cell centres (a rail path, a march line);
+    ``cells``: a tuple, or a :class:`CellSeq`."""
 
-    cells: tuple[Cell, ...]
+    cells: Sequence[Cell]
     color: str
     width: float = 3.0
     dashed: bool = False

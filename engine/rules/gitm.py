@@ -305,10 +305,16 @@ class Leg:
         squares flanking each step (diagonal line; with ``"adjacent"`` every
         on-map square sharing a side with a path square, start included,
         that is not itself on the path), none (orthogonal line)."""
+        return [(i, Cell(c, r)) for i, c, r in self.u_squares_xy(diagonal_units, width, height)]
+
+    def u_squares_xy(self, diagonal_units: DiagonalUnits = "flanks",
+                     width: int | None = None, height: int | None = None) -> list[tuple[int, int, int]]:
+        """:meth:`u_squares` as ``(step, column, row)`` (no Cell made: a march
+        across a big map has hundreds, on every hover)."""
         kind = self.direction
         cols, rows = self.cols, self.rows
         n = self.steps
-        out: list[tuple[int, Cell]] = []
+        out: list[tuple[int, int, int]] = []
         if kind == "diagonal" and diagonal_units == "adjacent":
             on_path = set(zip(cols, rows, strict=True))
             seen: set[tuple[int, int]] = set()
@@ -319,11 +325,11 @@ class Leg:
                     sq = (cols[i] + dc, rows[i] + dr)
                     if 0 <= sq[0] < w and 0 <= sq[1] < h and sq not in on_path and sq not in seen:
                         seen.add(sq)
-                        out.append((i, Cell(*sq)))
+                        out.append((i, *sq))
         elif kind == "diagonal":
             for i in range(1, n + 1):
-                out.append((i, Cell(cols[i - 1], rows[i])))
-                out.append((i, Cell(cols[i], rows[i - 1])))
+                out.append((i, cols[i - 1], rows[i]))
+                out.append((i, cols[i], rows[i - 1]))
         elif kind == "oblique":
             c0, r0 = self.start.col, self.start.row
             dc, dr = self.end.col - c0, self.end.row - r0
@@ -333,7 +339,7 @@ class Leg:
                 q, rem = divmod(x0 * n + i * d, n)
                 if rem:
                     other = q if 2 * rem > n else q + 1
-                    out.append((i, Cell(cols[i], other) if col_major else Cell(other, rows[i])))
+                    out.append((i, cols[i], other) if col_major else (i, other, rows[i]))
         return out
 
 
@@ -405,42 +411,74 @@ class MarchResult:
         """The rounded squares in order, start first, the waypoint once."""
         return (self.start, *(c for leg in self.legs for c in leg.rounded[1:]))
 
+    def path_squares(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """:attr:`path` as arrays of columns and rows (no Cell per square)."""
+        cols = [self.start.col, *(c for leg in self.legs for c in leg.cols[1:])]
+        rows = [self.start.row, *(r for leg in self.legs for r in leg.rows[1:])]
+        return np.array(cols, np.int64), np.array(rows, np.int64)
+
+    @cached_property
+    def _check_table(self) -> dict[tuple[int, int], list[Any]]:
+        """:attr:`checks` as ``{(column, row): [kind, leg, step]}`` in path
+        order."""
+        if self.auto_success:
+            return {}
+        # inlined, on (column, row) pairs (a march across a big map checks
+        # hundreds of squares on every hover; a Cell's hash is a Python
+        # call, a pair's is not): a square's first check stays, upgraded
+        # from ``U`` to ``T/U`` when a later step checks its terrain
+        out: dict[tuple[int, int], list[Any]] = {}  # (col, row) -> [kind, leg, step]
+        get = out.get
+        if self.options.check_start:
+            out[(self.start.col, self.start.row)] = [U, 0, 0]
+        w, h = self.map_size
+        for k, leg in enumerate(self.legs):
+            us = leg.u_squares_xy(self.options.diagonal_units, w, h)
+            n = len(us)
+            j = 0
+            while j < n and us[j][0] == 0:
+                key = us[j][1:]
+                if key not in out:
+                    out[key] = [U, k, 0]
+                j += 1
+            cols, rows = leg.cols, leg.rows
+            for i in range(1, len(cols)):
+                key = (cols[i], rows[i])
+                old = get(key)
+                if old is None:
+                    out[key] = [TU, k, i]
+                elif old[0] == U:
+                    old[0] = TU
+                while j < n and us[j][0] == i:
+                    key = us[j][1:]
+                    if key not in out:
+                        out[key] = [U, k, i]
+                    j += 1
+        return out
+
     @cached_property
     def checks(self) -> tuple[Check, ...]:
         """The squares checked, in path order (each step's ``T/U`` square,
         then its ``U`` squares), each square once (``T/U`` wins over ``U``
         where legs overlap); empty on an automatic success."""
-        if self.auto_success:
-            return ()
-        # inlined (a march across a big map checks hundreds of squares on
-        # every hover): a square's first check stays, upgraded from ``U`` to
-        # ``T/U`` when a later step checks its terrain
-        out: dict[Cell, Check] = {}
-        get = out.get
-        if self.options.check_start:
-            out[self.start] = Check(self.start, U, 0, 0)
-        w, h = self.map_size
-        for k, leg in enumerate(self.legs):
-            us = leg.u_squares(self.options.diagonal_units, w, h)
-            n = len(us)
-            j = 0
-            while j < n and us[j][0] == 0:
-                cell = us[j][1]
-                if cell not in out:
-                    out[cell] = Check(cell, U, k, 0)
-                j += 1
-            for i, cell in enumerate(leg.rounded[1:], 1):
-                old = get(cell)
-                if old is None:
-                    out[cell] = Check(cell, TU, k, i)
-                elif old.kind == U:
-                    out[cell] = old._replace(kind=TU)
-                while j < n and us[j][0] == i:
-                    cell = us[j][1]
-                    if cell not in out:
-                        out[cell] = Check(cell, U, k, i)
-                    j += 1
-        return tuple(out.values())
+        return tuple(Check(Cell(c, r), kind, leg, step) for (c, r), (kind, leg, step) in self._check_table.items())
+
+    def check_squares(self) -> dict[CheckKind, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
+        """The columns and rows of the checked squares of each kind, in path
+        order: :attr:`checks` without an object per square (a live preview
+        of a march across a big map draws hundreds on every hover)."""
+        table = self._check_table
+        if not table:
+            return {}
+        keys = np.array(list(table), np.int64).reshape(-1, 2)
+        kinds = np.array([v[0] == TU for v in table.values()], bool)
+        out: dict[CheckKind, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
+        order = [(TU, kinds), (U, ~kinds)]
+        order.sort(key=lambda ks: int(np.argmax(ks[1])) if ks[1].any() else len(kinds))  # the first seen first
+        for kind, sel in order:
+            if sel.any():
+                out[kind] = (keys[sel, 0], keys[sel, 1])
+        return out
 
     def cells_of(self, kind: CheckKind) -> tuple[Cell, ...]:
         """The checked squares of one kind, in path order."""

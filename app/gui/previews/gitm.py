@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+import numpy as np
+
 from engine.grids import Cell, SquareGrid
 from engine.model import Scenario, Unit
 from engine.rules.gitm import SYSTEM, MarchResult, march
 
-from ..overlay import CellMark, CellMarks, Item, Marker, Overlay, PathLine
+from ..overlay import CellMark, CellMarks, CellSeq, Item, Marker, Overlay, PathLine
 from . import MoveOrder, Preview
 
 TU_FILL = "#f2a53a80"
@@ -82,34 +84,35 @@ def overlay_for(scenario: Scenario, result: MarchResult) -> Overlay:
         for c in b.cells:
             blocking.setdefault(c, []).append(b.reason)
     items: list[Item] = []
-    by_kind: dict[str, list[Cell]] = {}
     kinds: dict[Cell, str] = {}
-    for check in result.checks:
-        cell, kind = check.cell, check.kind
-        if blocking and cell in blocking:
-            kinds[cell] = kind
-            continue
-        cells = by_kind.get(kind)
-        if cells is None:
-            cells = by_kind[kind] = []
-        cells.append(cell)
-    for kind_, cells in by_kind.items():
-        items.append(CellMarks(tuple(cells), fill=FILLS.get(kind_, U_FILL), text=kind_, tooltip=KIND_TIP.get(kind_),
-                               label=label))
+    squares = result.check_squares()  # arrays, no object per square
+    for kind_, (cols, rows) in squares.items():
+        if blocking:
+            keep = np.ones(len(cols), bool)
+            for cell in blocking:
+                hit = np.flatnonzero((cols == cell.col) & (rows == cell.row))
+                if len(hit):
+                    keep[hit] = False
+                    kinds[cell] = kind_
+            cols, rows = cols[keep], rows[keep]
+        if len(cols):
+            items.append(CellMarks(CellSeq(cols, rows), fill=FILLS.get(kind_, U_FILL), text=kind_,
+                                   tooltip=KIND_TIP.get(kind_), label=label))
     for cell, reasons in blocking.items():
         items.append(CellMark(cell, fill=BLOCK_FILL, outline=BLOCK_OUTLINE, text=kinds.get(cell), width=4.0,
                               tooltip="Blocks: " + "; ".join(dict.fromkeys(reasons))))
     lab = label
     ends = (result.start, *((result.via,) if result.via is not None else ()), result.end)
     color = LINE_AUTO if result.auto_success else LINE_BLOCKED if result.blocked else LINE_OK
-    rounded = "rounded path: " + path_words(lab, result.path)
-    items.append(PathLine(result.path, PATH_COLOR, width=2.0, dashed=True, tooltip=rounded))
+    path = CellSeq(*result.path_squares())
+    rounded = "rounded path: " + path_words(lab, path)
+    items.append(PathLine(path, PATH_COLOR, width=2.0, dashed=True, tooltip=rounded))
     items.append(PathLine(ends, color, width=3.0, tooltip=result.reason))
     why = (*dict.fromkeys(b.reason for b in result.blocks), rounded)
     return Overlay(tuple(items), message=result.reason, ok=not result.blocked,
                    summary=result.reason.split(": ", 1)[0], reasons=why,
                    details={"blocked": result.blocked, "auto_success": result.auto_success,
-                            "checks": len(result.checks), "blocks": len(result.blocks)})
+                            "checks": sum(len(c) for c, _r in squares.values()), "blocks": len(result.blocks)})
 
 
 PATH_SHOWN = 20

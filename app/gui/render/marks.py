@@ -33,7 +33,7 @@ import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
-from app.gui.overlay import CellMark, CellMarks, EdgeMark, Item, Marker, Overlay, PathLine
+from app.gui.overlay import CellMark, CellMarks, CellSeq, EdgeMark, Item, Marker, Overlay, PathLine
 from engine.grids import Cell, SquareLayout
 
 from . import style
@@ -108,6 +108,8 @@ bounded, painted and shown in the legend from the same tuples."""
 
 def cell_arrays(cells: Sequence[Cell]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """The columns and rows of ``cells`` as arrays, made once per sequence."""
+    if isinstance(cells, CellSeq):
+        return cells.cols, cells.rows
     made = _ARRAYS.get(id(cells))
     if made is not None and made[0] is cells:
         return made[1], made[2]
