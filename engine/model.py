@@ -293,7 +293,10 @@ class Scenario:
         raise ModelError(f"no unit '{unit_id}' in scenario '{self.name}'")
 
     def units_at(self, cell: Cell) -> list[Unit]:
-        return [u for u in self.units if u.at == cell]
+        # plain int comparisons: Cell's generated __eq__ is a Python call per
+        # unit, and a hover asks this of maps with hundreds of units
+        c, r = cell.col, cell.row
+        return [u for u in self.units if u.at.col == c and u.at.row == r]
 
     def unit_cells(self) -> dict[Cell, list[Unit]]:
         out: dict[Cell, list[Unit]] = {}

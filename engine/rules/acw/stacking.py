@@ -60,7 +60,8 @@ def stack_at(scenario: Scenario, cell: Cell, *, arriving: Unit | None = None,
     """The stack in ``cell``, as it would be if ``arriving`` moved in (a unit
     already there is not counted twice)."""
     opts = options or options_for(scenario)
-    units = [u for u in scenario.units if u.at == cell and (arriving is None or u.id != arriving.id)]
+    c, r = cell.col, cell.row  # plain int comparisons (Scenario.units_at says why)
+    units = [u for u in scenario.units if u.at.col == c and u.at.row == r and (arriving is None or u.id != arriving.id)]
     if arriving is not None:
         units.append(arriving)
     return stack_of(scenario, cell, units, opts)
