@@ -55,6 +55,11 @@ class GeometryError(ValueError):
     the work budget)."""
 
 
+_SMALL_RING = 64
+"""Rings of at most this many points count their overlapping segment pairs
+without a spatial tree (:meth:`GeometryBudget.spend_repair`)."""
+
+
 class GeometryBudget:
     """The geometry work one input may cost (issue 21: never minutes): rings,
     points and the repair of self-crossing rings, counted over every call of
@@ -81,11 +86,23 @@ class GeometryBudget:
         the refusal) and take them from the budget."""
         limit = min(MAX_REPAIR_PAIRS, self.pairs)
         a = np.asarray(pts, dtype=float)
-        segments = shapely.linestrings(np.stack([a, np.roll(a, -1, axis=0)], axis=1))
-        tree = shapely.STRtree(segments)
+        b = np.concatenate((a[1:], a[:1]))  # each segment's other end
+        if len(a) <= _SMALL_RING:
+            # a few segments: the pairs whose boxes meet (each with itself,
+            # both orders, as the tree's query counts them) from arrays; a
+            # tree per ring cost most of a file of thousands of bow ties
+            lo, hi = np.minimum(a, b), np.maximum(a, b)
+            meet = ((lo[:, None, 0] <= hi[None, :, 0]) & (lo[None, :, 0] <= hi[:, None, 0])
+                    & (lo[:, None, 1] <= hi[None, :, 1]) & (lo[None, :, 1] <= hi[:, None, 1]))
+            counts: Iterable[int] = [int(meet.sum())]
+        else:
+            segments = shapely.linestrings(np.stack([a, b], axis=1))
+            tree = shapely.STRtree(segments)
+            counts = (int(tree.query(segments[start:start + _PAIR_CHUNK]).shape[1])
+                      for start in range(0, len(segments), _PAIR_CHUNK))
         found = 0
-        for start in range(0, len(segments), _PAIR_CHUNK):
-            found += int(tree.query(segments[start:start + _PAIR_CHUNK]).shape[1])
+        for n in counts:
+            found += n
             if found > limit:
                 if limit == MAX_REPAIR_PAIRS:
                     why = f"more than {MAX_REPAIR_PAIRS} pairs of overlapping segments in one ring"
