@@ -8,8 +8,6 @@ import argparse
 import json
 from typing import Any
 
-from engine.rules.railroads import RailRules, plan, preview
-
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
 
 COMMANDS = {
@@ -81,8 +79,11 @@ def read_orders_file(path: str) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     s = load_territory(args.file, "rail plans")
+    raw = read_orders_file(args.orders)  # a bad file is refused before the solvers are imported (0.8 s)
+    from engine.rules.railroads import RailRules, plan, preview
+
     rules = RailRules(s)
-    orders = rules.read_orders(read_orders_file(args.orders))
+    orders = rules.read_orders(raw)
     result = preview(s, orders, rules, thorough=True) if args.quick else plan(s, orders, rules)
     data = result.to_data()
 
