@@ -471,6 +471,27 @@ ROW_KEYS = frozenset({"terrain", "control"})
 """Keys whose lists of strings are map rows: always one row per line."""
 
 
+def _short_json(value: Any, limit: int) -> str | None:
+    """``json.dumps(value, ensure_ascii=False)`` when it is at most ``limit``
+    characters long, else ``None``, without writing out a long value: a
+    value of N nodes (scalars and containers) writes at least 2N - 1
+    characters, so one of more than (limit + 1) // 2 nodes is long unseen."""
+    most = (limit + 1) // 2
+    stack = [value]
+    n = 0
+    while stack:
+        v = stack.pop()
+        n += 1
+        if n > most:
+            return None
+        if isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else None
+
+
 def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
     """JSON with records (a unit, a chain of labels, a terrain type) kept on
     one line and everything else broken over lines, indented by two spaces;
@@ -485,11 +506,14 @@ def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
             return all(scalar(x) or (isinstance(x, list) and all(scalar(y) for y in x)) for x in v.values())
         return True
 
-    text = json.dumps(value, ensure_ascii=False)
     has_rows = rows or (isinstance(value, dict) and any(k in ROW_KEYS for k in value))
-    if not value or (not has_rows and (record(value) or (len(text) <= 100 and not any(
-            isinstance(x, list) and len(x) > 2 for x in (value.values() if isinstance(value, dict) else value))))):
-        return text
+    if not value or (not has_rows and record(value)):
+        return json.dumps(value, ensure_ascii=False)
+    if not has_rows and not any(isinstance(x, list) and len(x) > 2
+                                for x in (value.values() if isinstance(value, dict) else value)):
+        short = _short_json(value, 100)  # not the whole subtree at every level: a journal is deep
+        if short is not None:
+            return short
     pad = "  " * (indent + 1)
     end = "  " * indent
     if isinstance(value, list):
