@@ -47,6 +47,20 @@ POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="adjutant-work")
 """The worker threads of all long work (never Qt work)."""
 
 
+def submit(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+    """``fn(*args, **kwargs)`` in :data:`POOL` (it must make no Qt call),
+    with Python's cycle collection held off until it ends
+    (:mod:`app.gui.gc_guard`)."""
+    gc_guard.hold()
+    try:
+        future: Future[T] = POOL.submit(fn, *args, **kwargs)
+    except BaseException:
+        gc_guard.release()
+        raise
+    future.add_done_callback(lambda _f: gc_guard.release())
+    return future
+
+
 class Cancelled(Exception):
     """The person cancelled the work."""
 
@@ -58,13 +72,7 @@ def run(parent: QWidget | None, label: str, fn: Callable[..., T], *args: Any, **
     flag = threading.Event()
     if "cancelled" in inspect.signature(fn).parameters:
         kwargs["cancelled"] = flag.is_set
-    gc_guard.hold()  # no cycle collection in the worker (app/gui/gc_guard.py)
-    try:
-        future: Future[T] = POOL.submit(fn, *args, **kwargs)
-    except BaseException:
-        gc_guard.release()
-        raise
-    future.add_done_callback(lambda _f: gc_guard.release())
+    future = submit(fn, *args, **kwargs)
     if future.done():
         return future.result()
     loop = QEventLoop()
@@ -121,4 +129,4 @@ last_dialog: QProgressDialog | None = None
 """The dialog of the latest :func:`run` (tests read it)."""
 
 
-__all__ = ["SHOW_AFTER_MS", "Cancelled", "run", "run_painting"]
+__all__ = ["POOL", "SHOW_AFTER_MS", "Cancelled", "run", "run_painting", "submit"]

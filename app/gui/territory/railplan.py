@@ -9,7 +9,7 @@ map data, so they are not on the undo stack).  On every change it
    dashed line from start to destination; when a cut rules the orders out,
    the cut outlined);
 2. starts the exact routing (:func:`engine.rules.railroads.plan`, an integer
-   program) in a worker thread (``background.POOL``; the worker makes no Qt call,
+   program) in a worker thread (``background.submit``; the worker makes no Qt call,
    its result is collected by a timer on the GUI thread), on a copy of the scenario
    without shapes.  Each job carries a generation number; a result that
    arrives after the orders changed again is dropped.  The exact result
@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from collections.abc import Sequence
-from concurrent.futures import Executor, Future
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
@@ -35,7 +35,7 @@ from engine.model import ModelError
 from engine.rules.railroads import RailOrder, RailPlan, RailRules, plan, preview
 from engine.territory import TerritoryMap, TerritoryScenario
 
-from .. import background, gc_guard
+from .. import background
 from .overlay import Route, Shade, TerritoryOverlay
 
 ROUTE_COLORS = ("#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f5f00", "#c2185b",
@@ -82,7 +82,8 @@ class RailPlanner(QObject):
     planChanged = Signal(object)  # RailPlan (preview or exact)
     ordersChanged = Signal()
 
-    def __init__(self, parent: QObject | None = None, pool: Executor | None = None) -> None:
+    def __init__(self, parent: QObject | None = None,
+                 submit: Callable[..., Future[object]] | None = None) -> None:
         super().__init__(parent)
         self.scenario: TerritoryScenario | None = None
         self.orders: list[RailOrder] = []
@@ -90,7 +91,8 @@ class RailPlanner(QObject):
         self.exact: RailPlan | None = None
         self.generation = 0
         self.running = 0
-        self.pool = pool or background.POOL
+        self.submit = submit or background.submit
+        """Runs a job in a worker (default :func:`app.gui.background.submit`)."""
         self._pending: list[tuple[int, Future[object]]] = []
         # results are collected on the GUI thread: the worker makes no Qt call
         self._poll = QTimer(self)
@@ -173,15 +175,11 @@ class RailPlanner(QObject):
         self.preview_plan = preview(s, self.orders, self.rules())
         self._publish(self._preview_overlay(self.preview_plan), self.preview_plan)
         self.running += 1
-        copy_ = rail_copy(s)
-        gc_guard.hold()  # no cycle collection while the worker runs (app/gui/gc_guard.py)
         try:
-            future = self.pool.submit(_plan_job, copy_, list(self.orders))
+            future = self.submit(_plan_job, rail_copy(s), list(self.orders))
         except BaseException:
-            gc_guard.release()
             self.running -= 1
             raise
-        future.add_done_callback(lambda _f: gc_guard.release())
         self._pending.append((self.generation, future))
         self._poll.start()
 
