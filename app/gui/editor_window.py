@@ -42,7 +42,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMenu,
     QMessageBox,
@@ -57,6 +56,7 @@ from .autosave import Autosave, describe_holder, map_holder
 from .dialogs.error import ErrorDialog
 from .document_base import DocumentBase
 from .render import style
+from .status_field import StatusField
 from .window_recovery import RecoveryMixin
 
 MAX_RECENT = 10
@@ -393,12 +393,14 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         tb.addActions(actions)
         self.toolbar = tb
 
-    def _make_status_labels(self) -> QLabel:
+    def _make_status_labels(self) -> StatusField:
         """The status bar's permanent labels: what the mouse is over
-        (returned) and the zoom (``zoom_label``)."""
-        hover = QLabel("")
+        (returned; a fixed-size field, so a mouse move does not lay out the
+        window again: :mod:`app.gui.status_field`) and the zoom
+        (``zoom_label``)."""
+        hover = StatusField("")
         hover.setContentsMargins(16, 0, 8, 0)
-        self.zoom_label = QLabel("")
+        self.zoom_label = StatusField("")
         self.statusBar().addPermanentWidget(hover)
         self.statusBar().addPermanentWidget(self.zoom_label)
         return hover

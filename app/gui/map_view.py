@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
+import shiboken6
 from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import (
@@ -94,9 +95,12 @@ class MapView(QAbstractScrollArea):
         self.horizontalScrollBar().setSingleStep(32)
         self.verticalScrollBar().setSingleStep(32)
         self._watching_keys = False
-        """Whether :meth:`eventFilter` is installed on the application: from
-        the first mouse move over the map until the mouse leaves it (and
-        Space is up), so other events cost nothing."""
+        """Whether Space is watched (:meth:`eventFilter`): from the first
+        mouse move over the map until the mouse leaves it (and Space is up)."""
+        self._key_target: QObject | None = None
+        """The widget :meth:`eventFilter` is installed on while watching:
+        the focus widget (the window when nothing has the focus), followed
+        as the focus moves."""
 
     # ------------------------------------------------------------------
     # hooks
@@ -301,14 +305,34 @@ class MapView(QAbstractScrollArea):
         event.accept()
 
     def _watch_keys(self, on: bool) -> None:
+        """Watch Space wherever the keyboard focus is.  The filter sits on the
+        focus widget, where key events arrive, not on the application: an
+        application filter written in Python is called for every event of
+        every widget (some fifty a hover: the paints, the status bar, the
+        verdict panel), a seventh of a hover's cost on a big map (issue 19)."""
         app = QApplication.instance()
-        if app is None or on == self._watching_keys:
+        if not isinstance(app, QApplication) or on == self._watching_keys:
             return
         self._watching_keys = on
         if on:
-            app.installEventFilter(self)
+            app.focusChanged.connect(self._focus_moved)
+            self._focus_moved(None, QApplication.focusWidget())
         else:
-            app.removeEventFilter(self)
+            app.focusChanged.disconnect(self._focus_moved)
+            self._filter_keys_of(None)
+
+    def _focus_moved(self, _old: QWidget | None, new: QWidget | None) -> None:
+        self._filter_keys_of(new if new is not None else self.window())
+
+    def _filter_keys_of(self, target: QObject | None) -> None:
+        old = self._key_target
+        if target is old:
+            return
+        if old is not None and shiboken6.isValid(old):
+            old.removeEventFilter(self)
+        self._key_target = target
+        if target is not None:
+            target.installEventFilter(self)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         self._watch_keys(True)
@@ -348,7 +372,7 @@ class MapView(QAbstractScrollArea):
         """Space + drag pans even when another widget has the keyboard focus
         (a palette button, a dock; issue 18, item 8): while the mouse is over
         the map, Space goes to the map unless the focus is in a text field.
-        Installed on the application while the mouse is over the map
+        Installed on the focus widget while the mouse is over the map
         (:meth:`_watch_keys`)."""
         t = event.type()
         if t not in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease) or not isinstance(event, QKeyEvent) \

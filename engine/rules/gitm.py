@@ -280,14 +280,20 @@ class Leg:
         return direction(self.start, self.end)
 
     @cached_property
+    def xy(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """Storage columns and rows (``int64`` arrays) of the rounded
+        squares, start included."""
+        return _rounded_arrays(self.start.col, self.start.row, self.end.col, self.end.row)
+
+    @cached_property
     def cols(self) -> tuple[int, ...]:
         """Storage columns of the rounded squares, start included."""
-        return tuple(_rounded_arrays(self.start.col, self.start.row, self.end.col, self.end.row)[0].tolist())
+        return tuple(self.xy[0].tolist())
 
     @cached_property
     def rows(self) -> tuple[int, ...]:
         """Storage rows of the rounded squares, start included."""
-        return tuple(_rounded_arrays(self.start.col, self.start.row, self.end.col, self.end.row)[1].tolist())
+        return tuple(self.xy[1].tolist())
 
     @cached_property
     def rounded(self) -> tuple[Cell, ...]:
@@ -309,38 +315,52 @@ class Leg:
 
     def u_squares_xy(self, diagonal_units: DiagonalUnits = "flanks",
                      width: int | None = None, height: int | None = None) -> list[tuple[int, int, int]]:
-        """:meth:`u_squares` as ``(step, column, row)`` (no Cell made: a march
-        across a big map has hundreds, on every hover)."""
+        """:meth:`u_squares` as ``(step, column, row)`` (no Cell made)."""
+        steps, cols, rows = self.u_arrays(diagonal_units, width, height)
+        return list(zip(steps.tolist(), cols.tolist(), rows.tolist(), strict=True))
+
+    def u_arrays(self, diagonal_units: DiagonalUnits = "flanks", width: int | None = None,
+                 height: int | None = None) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """:meth:`u_squares` as ``int64`` arrays of steps, columns and rows
+        (a march across a big map has hundreds, on every hover)."""
         kind = self.direction
-        cols, rows = self.cols, self.rows
+        cols, rows = self.xy
         n = self.steps
-        out: list[tuple[int, int, int]] = []
         if kind == "diagonal" and diagonal_units == "adjacent":
-            on_path = set(zip(cols, rows, strict=True))
+            on_path = set(zip(cols.tolist(), rows.tolist(), strict=True))
             seen: set[tuple[int, int]] = set()
             w = width if width is not None else 1 << 30
             h = height if height is not None else 1 << 30
-            for i in range(n + 1):
+            out: list[tuple[int, int, int]] = []
+            for i, (c, r) in enumerate(zip(cols.tolist(), rows.tolist(), strict=True)):
                 for dc, dr in ((0, -1), (1, 0), (0, 1), (-1, 0)):
-                    sq = (cols[i] + dc, rows[i] + dr)
+                    sq = (c + dc, r + dr)
                     if 0 <= sq[0] < w and 0 <= sq[1] < h and sq not in on_path and sq not in seen:
                         seen.add(sq)
                         out.append((i, *sq))
-        elif kind == "diagonal":
-            for i in range(1, n + 1):
-                out.append((i, cols[i - 1], rows[i]))
-                out.append((i, cols[i], rows[i - 1]))
-        elif kind == "oblique":
+            a = np.array(out, np.int64).reshape(-1, 3)
+            return a[:, 0], a[:, 1], a[:, 2]
+        if kind == "diagonal":  # each step flanked by the two squares its corner touches
+            st = np.repeat(np.arange(1, n + 1, dtype=np.int64), 2)
+            uc = np.empty(2 * n, np.int64)
+            ur = np.empty(2 * n, np.int64)
+            uc[0::2], ur[0::2] = cols[:-1], rows[1:]
+            uc[1::2], ur[1::2] = cols[1:], rows[:-1]
+            return st, uc, ur
+        if kind == "oblique":  # the other rounding of each fractional position
             c0, r0 = self.start.col, self.start.row
             dc, dr = self.end.col - c0, self.end.row - r0
             col_major = abs(dc) > abs(dr)
             x0, d = (r0, dr) if col_major else (c0, dc)
-            for i in range(1, n + 1):
-                q, rem = divmod(x0 * n + i * d, n)
-                if rem:
-                    other = q if 2 * rem > n else q + 1
-                    out.append((i, cols[i], other) if col_major else (i, other, rows[i]))
-        return out
+            ks = np.arange(1, n + 1, dtype=np.int64)
+            q, rem = np.divmod(x0 * n + ks * d, n)
+            frac = rem != 0
+            other = np.where(2 * rem > n, q, q + 1)[frac]
+            if col_major:
+                return ks[frac], cols[1:][frac], other
+            return ks[frac], other, rows[1:][frac]
+        empty = np.zeros(0, np.int64)
+        return empty, empty, empty
 
 
 @dataclass(frozen=True)
@@ -418,66 +438,78 @@ class MarchResult:
         return np.array(cols, np.int64), np.array(rows, np.int64)
 
     @cached_property
-    def _check_table(self) -> dict[tuple[int, int], list[Any]]:
-        """:attr:`checks` as ``{(column, row): [kind, leg, step]}`` in path
-        order."""
+    def _check_arrays(self) -> tuple[np.ndarray[Any, Any], ...]:
+        """:attr:`checks` as arrays in path order: columns, rows, whether
+        ``T/U``, legs, steps.
+
+        Each step's ``T/U`` square comes before its ``U`` squares; a square
+        is listed once, where it is first met, with that step's leg and
+        step, and is ``T/U`` when any step checks its terrain (a ``U``
+        square a later step enters is upgraded).  As arrays, not a dict of
+        squares (a march across a big map checks hundreds of squares on
+        every hover)."""
+        empty = np.zeros(0, np.int64)
         if self.auto_success:
-            return {}
-        # inlined, on (column, row) pairs (a march across a big map checks
-        # hundreds of squares on every hover; a Cell's hash is a Python
-        # call, a pair's is not): a square's first check stays, upgraded
-        # from ``U`` to ``T/U`` when a later step checks its terrain
-        out: dict[tuple[int, int], list[Any]] = {}  # (col, row) -> [kind, leg, step]
-        get = out.get
+            return empty, empty, np.zeros(0, bool), empty, empty
+        cs: list[np.ndarray[Any, Any]] = []
+        rs: list[np.ndarray[Any, Any]] = []
+        tus: list[np.ndarray[Any, Any]] = []
+        legs: list[np.ndarray[Any, Any]] = []
+        steps: list[np.ndarray[Any, Any]] = []
         if self.options.check_start:
-            out[(self.start.col, self.start.row)] = [U, 0, 0]
+            one = np.zeros(1, np.int64)
+            cs.append(one + self.start.col)
+            rs.append(one + self.start.row)
+            tus.append(np.zeros(1, bool))
+            legs.append(one)
+            steps.append(one)
         w, h = self.map_size
         for k, leg in enumerate(self.legs):
-            us = leg.u_squares_xy(self.options.diagonal_units, w, h)
-            n = len(us)
-            j = 0
-            while j < n and us[j][0] == 0:
-                key = us[j][1:]
-                if key not in out:
-                    out[key] = [U, k, 0]
-                j += 1
-            cols, rows = leg.cols, leg.rows
-            for i in range(1, len(cols)):
-                key = (cols[i], rows[i])
-                old = get(key)
-                if old is None:
-                    out[key] = [TU, k, i]
-                elif old[0] == U:
-                    old[0] = TU
-                while j < n and us[j][0] == i:
-                    key = us[j][1:]
-                    if key not in out:
-                        out[key] = [U, k, i]
-                    j += 1
-        return out
+            us, uc, ur = leg.u_arrays(self.options.diagonal_units, w, h)
+            lc, lr = leg.xy
+            n = len(lc) - 1
+            st = np.concatenate([np.arange(1, n + 1, dtype=np.int64), us])
+            sub = np.concatenate([np.zeros(n, np.int64), np.arange(1, len(us) + 1, dtype=np.int64)])
+            order = np.lexsort((sub, st))  # by step: its T/U square, then its U squares in order
+            cs.append(np.concatenate([lc[1:], uc])[order])
+            rs.append(np.concatenate([lr[1:], ur])[order])
+            tus.append((sub == 0)[order])
+            legs.append(np.full(len(st), k, np.int64))
+            steps.append(st[order])
+        c, r, tu = np.concatenate(cs), np.concatenate(rs), np.concatenate(tus)
+        if len(c) == 0:
+            return empty, empty, np.zeros(0, bool), empty, empty
+        c0, r0 = int(c.min()), int(r.min())
+        key = (c - c0) * (int(r.max()) - r0 + 1) + (r - r0)
+        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        upgraded = np.zeros(len(first), bool)
+        upgraded[inverse[tu]] = True
+        order = np.argsort(first, kind="stable")
+        at = first[order]
+        return c[at], r[at], upgraded[order], np.concatenate(legs)[at], np.concatenate(steps)[at]
 
     @cached_property
     def checks(self) -> tuple[Check, ...]:
         """The squares checked, in path order (each step's ``T/U`` square,
         then its ``U`` squares), each square once (``T/U`` wins over ``U``
         where legs overlap); empty on an automatic success."""
-        return tuple(Check(Cell(c, r), kind, leg, step) for (c, r), (kind, leg, step) in self._check_table.items())
+        c, r, tu, leg, step = (a.tolist() for a in self._check_arrays)
+        return tuple(Check(Cell(c_, r_), TU if t else U, lg, st)
+                     for c_, r_, t, lg, st in zip(c, r, tu, leg, step, strict=True))
 
     def check_squares(self) -> dict[CheckKind, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]]:
         """The columns and rows of the checked squares of each kind, in path
         order: :attr:`checks` without an object per square (a live preview
         of a march across a big map draws hundreds on every hover)."""
-        table = self._check_table
-        if not table:
+        c, r, tu, _leg, _step = self._check_arrays
+        if len(c) == 0:
             return {}
-        keys = np.array(list(table), np.int64).reshape(-1, 2)
-        kinds = np.array([v[0] == TU for v in table.values()], bool)
         out: dict[CheckKind, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
-        order = [(TU, kinds), (U, ~kinds)]
-        order.sort(key=lambda ks: int(np.argmax(ks[1])) if ks[1].any() else len(kinds))  # the first seen first
+        order = [(TU, tu), (U, ~tu)]
+        order.sort(key=lambda ks: int(np.argmax(ks[1])) if ks[1].any() else len(tu))  # the first seen first
         for kind, sel in order:
             if sel.any():
-                out[kind] = (keys[sel, 0], keys[sel, 1])
+                out[kind] = (c[sel], r[sel])
         return out
 
     def cells_of(self, kind: CheckKind) -> tuple[Cell, ...]:

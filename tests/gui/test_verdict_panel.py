@@ -71,7 +71,7 @@ def status_room(w: MainWindow) -> int:
     """Pixels the status bar leaves its message: its width less the
     permanent labels on the right (and margins)."""
     sb = w.statusBar()
-    return sb.width() - sum(x.sizeHint().width() for x in (w.cell_label, w.zoom_label)) - 24
+    return sb.width() - sum(x.width() for x in (w.cell_label, w.zoom_label)) - 24
 
 
 @pytest.mark.parametrize("squares", sorted(CASES))

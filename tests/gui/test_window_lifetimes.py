@@ -357,3 +357,29 @@ def test_space_drag_pans_even_when_the_canvas_lacks_focus(qtbot, tmp_path) -> No
     assert (w.document.scenario.map.terrain == before).all(), "Space + drag painted"
     assert w.document.undo_stack.count() == 0
     assert (w.canvas.horizontalScrollBar().value(), w.canvas.verticalScrollBar().value()) != (h0, v0)
+
+
+def test_space_is_watched_on_the_focus_widget_not_on_every_widget(qtbot, tmp_path) -> None:
+    """Watching Space while the mouse is over the map filters the events of
+    the focus widget only (where key events arrive), following the focus,
+    and nothing once the mouse has left: an application-wide filter in
+    Python was called for every paint of every widget on every hover
+    (issue 19).  That Space still pans from any focus:
+    :func:`test_space_drag_pans_even_when_the_canvas_lacks_focus`."""
+    from PySide6.QtCore import QEvent
+
+    w = grid_window(qtbot, tmp_path, CWOL)
+    c = w.canvas
+    focus = w.layers
+    focus.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+    focus.setFocus()
+    pump()
+    assert c._key_target is None  # noqa: SLF001 - nothing watched before the mouse comes
+    QTest.mouseMove(c.viewport(), c.viewport().rect().center())
+    pump()
+    assert c._key_target is focus  # noqa: SLF001
+    c.setFocus()  # the filter follows the focus
+    pump()
+    assert c._key_target is c  # noqa: SLF001
+    c.leaveEvent(QEvent(QEvent.Type.Leave))
+    assert c._key_target is None  # noqa: SLF001

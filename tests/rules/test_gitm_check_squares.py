@@ -64,3 +64,64 @@ def test_an_automatic_success_checks_nothing() -> None:
     r = march(s, s.unit("FR1"), Cell(40, 35))
     assert r.auto_success and r.checks == () and r.check_squares() == {}
     assert dataclasses.is_dataclass(r)
+
+
+UPGRADES: list[int] = []
+"""How many U squares :func:`reference_checks` upgraded (the tests check the
+case was met)."""
+
+
+def reference_checks(r) -> list[tuple[tuple[int, int], str, int, int]]:  # type: ignore[no-untyped-def]
+    """The checks as the former scalar code listed them (one dict entry per
+    square in path order; a square's first check stays, upgraded from U to
+    T/U when a later step checks its terrain), from the legs' rounded
+    squares and their U squares one by one."""
+    if r.auto_success:
+        return []
+    out: dict[tuple[int, int], list] = {}  # type: ignore[type-arg]
+    if r.options.check_start:
+        out[(r.start.col, r.start.row)] = ["U", 0, 0]
+    w, h = r.map_size
+    for k, leg in enumerate(r.legs):
+        us = [(i, c.col, c.row) for i, c in leg.u_squares(r.options.diagonal_units, w, h)]
+        n, j = len(us), 0
+        while j < n and us[j][0] == 0:
+            out.setdefault(us[j][1:], ["U", k, 0])
+            j += 1
+        for i, c in enumerate(leg.rounded[1:], start=1):
+            old = out.get((c.col, c.row))
+            if old is None:
+                out[(c.col, c.row)] = ["T/U", k, i]
+            elif old[0] == "U":
+                old[0] = "T/U"
+                UPGRADES.append(1)
+            while j < n and us[j][0] == i:
+                out.setdefault(us[j][1:], ["U", k, i])
+                j += 1
+    return [(sq, kind, leg, step) for sq, (kind, leg, step) in out.items()]
+
+
+@pytest.mark.parametrize("diagonal_units", ["flanks", "adjacent"])
+@pytest.mark.parametrize("check_start", [False, True])
+def test_the_checks_are_those_of_the_scalar_rule(diagonal_units: str, check_start: bool) -> None:
+    """The array build of the checks (issue 19) gives what the square-by-
+    square reading of the rule gives: the same squares, kinds, legs and
+    steps in the same order, on random marches with and without waypoints
+    (legs that cross and overlap)."""
+    s = scenario(diagonal_units)
+    s.ruleset.options["gitm"]["check_start"] = check_start
+    unit = s.unit("FR1")
+    rng = random.Random(f"{diagonal_units}{check_start}")
+    UPGRADES.clear()
+    for n in range(300):
+        to = Cell(rng.randrange(60), rng.randrange(60))
+        via = Cell(rng.randrange(60), rng.randrange(60)) if n % 2 == 0 else None
+        if to == unit.at or via in (unit.at, to):
+            continue
+        r = march(s, unit, to, via)
+        got = [((c.cell.col, c.cell.row), c.kind, c.leg, c.step) for c in r.checks]
+        want = reference_checks(r)
+        assert got == want, (to, via)
+        if check_start and not r.auto_success:
+            assert got[0][0] == (unit.at.col, unit.at.row) and got[0][2:] == (0, 0)  # T/U if a leg comes back
+    assert UPGRADES, "no march met a U square that a later step entered"
