@@ -36,6 +36,8 @@ def gui_app() -> Any:
     by the commands that draw (``render``, ``journal --crops``)."""
     import os
 
+    import app.gui  # noqa: F401 - Qt's painting kept on this thread (app.gui.paint_serially)
+
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
         from PySide6.QtGui import QGuiApplication

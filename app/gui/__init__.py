@@ -4,6 +4,31 @@
 
 from __future__ import annotations
 
+import os
+
+QT_POOL_OPT_IN = "ADJUTANT_QT_THREADPOOL"
+"""Set to ``1`` to let Qt's painting thread pool run (see :func:`paint_serially`)."""
+
+
+def paint_serially() -> None:
+    """Keep Qt's raster painting on the painting thread (sets
+    ``QT_NO_GUI_THREADPOOL``, read by Qt when it first needs the pool).
+
+    Qt 6 hands every antialiased fill of 96 spans or more, and big image
+    scalings and conversions, to a pool of threads and waits for them.  For
+    what Adjutant paints (a march line, a reach area, a few tiles) the
+    hand-off costs more than the fill: on a 2-core machine a hover on a big
+    map took 1.4 to 2.1 times the CPU and the wall time with the pool, and
+    a zoom change on 500 x 500 hexes 1.4 times (``python -m bench.hover``
+    with and without ``ADJUTANT_QT_THREADPOOL=1``; ``docs/performance.md``).
+    An explicit ``QT_NO_GUI_THREADPOOL`` in the environment is left as it
+    is; ``ADJUTANT_QT_THREADPOOL=1`` lets the pool run."""
+    if os.environ.get(QT_POOL_OPT_IN) != "1":
+        os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")
+
+
+paint_serially()  # on import: before anything of the editor or a drawing command paints
+
 
 def run(path: str) -> int:
     """Open the editor on ``path`` and run until the window closes; the exit
