@@ -408,3 +408,34 @@ def test_label_sides_finds_the_regions_a_walk_across_sides_finds(grid: Grid, see
     generic = Grid.label_sides(grid, mask)
     assert {frozenset(zip(*np.nonzero(generic == k))) for k in np.unique(generic[mask])} == \
         {frozenset(zip(*np.nonzero(labels == k))) for k in np.unique(labels[mask])}
+
+
+@pytest.mark.parametrize("grid", [HexGrid(12, 9, o, p) for o, p in HEX_CONFIGS]
+                         + [SquareGrid(12, 9), SquareGrid(12, 9, neighbours=8)],
+                         ids=[f"hex-{o}-{p}" for o, p in HEX_CONFIGS] + ["square4", "square8"])
+def test_edge_segments_as_arrays_are_the_scalar_ones(grid: HexGrid | SquareGrid) -> None:
+    """Layout.edge_segments (the river sides of a tile at once, issue 19)
+    gives exactly :meth:`Layout.edge_segment`'s floats for every pair of
+    neighbours (and the pairs of cells below), NaN where edge_segment
+    refuses; the generic form, which asks edge_segment, gives the same."""
+    from engine.grids import Layout
+
+    layout = grid.make_layout(10.0)
+    cells = [Cell(c, r) for r in range(grid.height) for c in range(grid.width)]
+    pairs = [(a, b) for a in cells for b in grid.neighbours(a)]
+    pairs += [(Cell(0, 0), Cell(5, 7)), (Cell(2, 2), Cell(4, 4)), (Cell(1, 5), Cell(1, 8))]
+    pairs = [(e.a, e.b) for e in {Edge.between(a, b): None for a, b in pairs}]  # canonical, as a map stores them
+    ac, ar, bc, br = (np.array(v) for v in zip(*[(a.col, a.row, b.col, b.row) for a, b in pairs], strict=True))
+    got = np.stack(layout.edge_segments(ac, ar, bc, br), axis=1)
+    generic = np.stack(Layout.edge_segments(layout, ac, ar, bc, br), axis=1)
+    refused = 0
+    for k, (a, b) in enumerate(pairs):
+        try:
+            (x0, y0), (x1, y1) = layout.edge_segment(Edge(a, b))
+        except GridError:
+            refused += 1
+            assert np.isnan(got[k]).all() and np.isnan(generic[k]).all(), (a, b)
+            continue
+        assert got[k].tolist() == [x0, y0, x1, y1], (a, b)
+        assert generic[k].tolist() == [x0, y0, x1, y1], (a, b)
+    assert refused >= 2

@@ -398,8 +398,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         (returned; a fixed-size field, so a mouse move does not lay out the
         window again: :mod:`app.gui.status_field`) and the zoom
         (``zoom_label``)."""
-        hover = StatusField("")
-        hover.setContentsMargins(16, 0, 8, 0)
+        hover = StatusField("", margins=(16, 0, 8, 0))
         self.zoom_label = StatusField("")
         self.statusBar().addPermanentWidget(hover)
         self.statusBar().addPermanentWidget(self.zoom_label)

@@ -29,9 +29,11 @@ MIN_CHARS = 12
 class StatusField(QLabel):
     """A fixed-size status label, grown to fit longer texts (see the module)."""
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    def __init__(self, text: str = "", parent: QWidget | None = None,
+                 margins: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
         super().__init__("", parent)
         self._full = ""
+        self.setContentsMargins(*margins)
         fm = self.fontMetrics()
         self.setFixedHeight(max(super().sizeHint().height(), fm.height()))
         self.setFixedWidth(self._chrome() + fm.averageCharWidth() * MIN_CHARS)
@@ -41,15 +43,11 @@ class StatusField(QLabel):
         m = self.contentsMargins()
         return m.left() + m.right() + 2 * self.margin() + 2
 
-    def setContentsMargins(self, *args: object) -> None:  # type: ignore[override]
-        super().setContentsMargins(*args)  # type: ignore[arg-type]
-        self.setFixedWidth(max(self.width(), self._chrome() + self.fontMetrics().averageCharWidth() * MIN_CHARS))
-
     def full_text(self) -> str:
         """The whole text (:meth:`text` may be cut to fit)."""
         return self._full
 
-    def setText(self, text: str) -> None:  # type: ignore[override]
+    def setText(self, text: str) -> None:
         self._full = text
         fm = self.fontMetrics()
         need = fm.horizontalAdvance(text) + self._chrome()

@@ -296,6 +296,24 @@ class Layout(ABC):
     def edge_segment(self, edge: Edge) -> tuple[Point, Point]:
         """The two end points of the side two cells share."""
 
+    def edge_segments(self, ac: np.ndarray, ar: np.ndarray, bc: np.ndarray, br: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`edge_segment` for whole arrays of edges (cell ``a`` at
+        columns ``ac``, rows ``ar``; cell ``b`` at ``bc``, ``br``): the end
+        points' ``x0, y0, x1, y1`` as float arrays, NaN where the two cells
+        share no side.  Each kind computes it as arrays (a tile of a big map
+        draws hundreds of river sides); this form asks :meth:`edge_segment`
+        edge by edge."""
+        out = np.full((4, len(ac)), np.nan)
+        for k, (a0, a1, b0, b1) in enumerate(zip(np.asarray(ac).tolist(), np.asarray(ar).tolist(),
+                                                  np.asarray(bc).tolist(), np.asarray(br).tolist(), strict=True)):
+            try:
+                (x0, y0), (x1, y1) = self.edge_segment(Edge(Cell(a0, a1), Cell(b0, b1)))
+            except (GridError, ValueError):
+                continue
+            out[:, k] = (x0, y0, x1, y1)
+        return out[0], out[1], out[2], out[3]
+
     @abstractmethod
     def bounds(self) -> tuple[float, float]:
         """Width and height of the whole map's bounding box."""

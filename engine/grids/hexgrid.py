@@ -340,6 +340,31 @@ class HexLayout(Layout):
         i, j = _SIDE_CORNERS[self._flat][d]
         return corners[i], corners[j]
 
+    def edge_segments(self, ac: np.ndarray, ar: np.ndarray, bc: np.ndarray, br: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`edge_segment` as arrays (the same sums in the same order,
+        so the same floats); NaN where the cells are not neighbours."""
+        g = self.grid
+        qa, ra = g.offset_to_axial_arrays(np.asarray(ac, np.int64), np.asarray(ar, np.int64))
+        qb, rb = g.offset_to_axial_arrays(np.asarray(bc, np.int64), np.asarray(br, np.int64))
+        dq, dr = qb - qa, rb - ra
+        near = (np.abs(dq) <= 1) & (np.abs(dr) <= 1)
+        d = _DIRECTION_LUT[(np.clip(dq, -1, 1) + 1) * 3 + np.clip(dr, -1, 1) + 1]
+        ok = near & (d >= 0)
+        d = np.where(ok, d, 0)
+        ox, oy = self.origin
+        q, r = qa.astype(np.float64), ra.astype(np.float64)
+        if self._flat:
+            cx, cy = ox + self.sx * 1.5 * q, oy + self.sy * (SQRT3 / 2 * q + SQRT3 * r)
+        else:
+            cx, cy = ox + self.sx * (SQRT3 * q + SQRT3 / 2 * r), oy + self.sy * 1.5 * r
+        offsets = np.array(self._corner_offsets, np.float64)
+        ends = _SIDE_CORNER_ARRAYS[self._flat]
+        i, j = ends[d, 0], ends[d, 1]
+        nan = np.nan
+        return (np.where(ok, cx + offsets[i, 0], nan), np.where(ok, cy + offsets[i, 1], nan),
+                np.where(ok, cx + offsets[j, 0], nan), np.where(ok, cy + offsets[j, 1], nan))
+
     def bounds(self) -> tuple[float, float]:
         w, h = self.grid.width, self.grid.height
         shove = 0.5 if (w > 1 if self._flat else h > 1) or self.grid.parity is Parity.EVEN else 0.0
@@ -382,3 +407,10 @@ def _side_corner_table() -> dict[bool, dict[int, tuple[int, int]]]:
 
 
 _SIDE_CORNERS = _side_corner_table()
+_SIDE_CORNER_ARRAYS = {flat: np.array([row[d] for d in range(6)], np.intp) for flat, row in _SIDE_CORNERS.items()}
+""":data:`_SIDE_CORNERS` as ``(6, 2)`` arrays of corner indices by direction."""
+_DIRECTION_LUT = np.full(9, -1, np.intp)
+"""Direction index (in :data:`HEX_DIRECTIONS`) of an axial step
+``(dq, dr)`` at ``(dq + 1) * 3 + dr + 1``; -1: no neighbour."""
+for _d, _h in enumerate(HEX_DIRECTIONS):
+    _DIRECTION_LUT[(_h.q + 1) * 3 + _h.r + 1] = _d

@@ -177,6 +177,21 @@ class SquareLayout(Layout):
             return (a.col * s, y), ((a.col + 1) * s, y)
         raise GridError(f"{a!r} and {b!r} share no side")
 
+    def edge_segments(self, ac: np.ndarray, ar: np.ndarray, bc: np.ndarray, br: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`edge_segment` as arrays; NaN where the cells share no side."""
+        ac, ar, bc, br = (np.asarray(v, np.int64) for v in (ac, ar, bc, br))
+        s = self.size
+        across = ar == br  # a vertical side between west and east (as the scalar form reads it)
+        down = (ac == bc) & ~across
+        xv, yh = np.maximum(ac, bc) * s, np.maximum(ar, br) * s
+        nan = np.nan
+        x0 = np.where(across, xv, np.where(down, ac * s, nan))
+        y0 = np.where(across, ar * s, np.where(down, yh, nan))
+        x1 = np.where(across, xv, np.where(down, (ac + 1) * s, nan))
+        y1 = np.where(across, (ar + 1) * s, np.where(down, yh, nan))
+        return x0, y0, x1, y1
+
     def bounds(self) -> tuple[float, float]:
         return self.grid.width * self.size, self.grid.height * self.size
 

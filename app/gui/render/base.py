@@ -31,7 +31,7 @@ import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
 
-from engine.grids import Cell, GridKind
+from engine.grids import Cell, Edge, GridKind
 from engine.model import NO_SIDE, Scenario
 
 from . import style
@@ -75,6 +75,7 @@ class MapRenderer(TopPass, ABC):
             "rivers": EdgeIndex(self.grid, m.rivers, sides_only=True),
             "rail": EdgeIndex(self.grid, m.links.setdefault("rail", set()), sides_only=False),
             "road": EdgeIndex(self.grid, m.links.setdefault("road", set()), sides_only=False),
+            "bridges": EdgeIndex(self.grid, m.bridges, sides_only=True),
         }
 
     # ------------------------------------------------------------------
@@ -111,13 +112,14 @@ class MapRenderer(TopPass, ABC):
         self.indexes["rivers"].rebuild(m.rivers)
         self.indexes["rail"].rebuild(m.links.setdefault("rail", set()))
         self.indexes["road"].rebuild(m.links.setdefault("road", set()))
+        self.indexes["bridges"].rebuild(m.bridges)
 
     def refresh_cells(self, cells: Iterable[Cell]) -> None:
         """Edges around ``cells`` may have changed."""
         cells = list(cells)
         m = self.scenario.map
         for name, edges in (("rivers", m.rivers), ("rail", m.links.setdefault("rail", set())),
-                            ("road", m.links.setdefault("road", set()))):
+                            ("road", m.links.setdefault("road", set())), ("bridges", m.bridges)):
             idx = self.indexes[name]
             if idx.edges is not edges:
                 idx.rebuild(edges)
@@ -394,13 +396,12 @@ class MapRenderer(TopPass, ABC):
                 p.drawLines(segs)
 
     def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
-        segs = []
-        for e in self.indexes["rivers"].query(cols, rows):
-            try:
-                a, b = self.layout.edge_segment(e)
-            except ValueError:
-                continue
-            segs.append(QLineF(self._pt(a, zoom), self._pt(b, zoom)))
+        a = self.indexes["rivers"].query_arrays(cols, rows)
+        if not len(a):
+            return
+        xy = np.stack(self.layout.edge_segments(a[:, 0], a[:, 1], a[:, 2], a[:, 3]), axis=1)
+        xy = xy[~np.isnan(xy[:, 0])] * zoom  # the sides as arrays (a tile shows hundreds)
+        segs = [QLineF(x0, y0, x1, y1) for x0, y0, x1, y1 in xy.tolist()]
         if not segs:
             return
         w = max(1.5, 0.13 * self.extent * zoom)
@@ -414,10 +415,9 @@ class MapRenderer(TopPass, ABC):
         """Centre-to-centre segments (scene pixels) of the ``kind`` links
         near the cell ranges; the centres computed as arrays (a whole-map
         export of a 1000 x 1000 map draws 51,000 links)."""
-        ends = [(e.a.col, e.a.row, e.b.col, e.b.row) for e in self.indexes[kind].query(cols, rows)]
-        if not ends:
+        a = self.indexes[kind].query_arrays(cols, rows)
+        if not len(a):
             return []
-        a = np.array(ends, np.intp)
         ax, ay = self.centers(a[:, 0], a[:, 1])
         bx, by = self.centers(a[:, 2], a[:, 3])
         xy = np.stack([ax * zoom, ay * zoom, bx * zoom, by * zoom], axis=1).tolist()
@@ -462,27 +462,46 @@ class MapRenderer(TopPass, ABC):
             p.drawLines(ties)
 
     def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
-        lay = self.layout
-        px = self.cell_px(zoom)
+        """Each bridge a small rectangle across its river side, drawn as a
+        polygon computed with the others as arrays (a zoom change on a big
+        map draws hundreds)."""
         bridges = self.scenario.map.bridges
-        # a bridge crosses a river (the loader refuses others): the rivers' index finds those of this tile
-        for e in self.indexes["rivers"].query(cols, rows) if bridges else ():
+        a = self.indexes["bridges"].query_arrays(cols, rows)
+        if not len(a):
+            return
+        near = (a[:, 0] >= cols.start - 1) & (a[:, 0] <= cols.stop) & (a[:, 1] >= rows.start - 1) \
+            & (a[:, 1] <= rows.stop)
+        a = a[near]
+        x0, y0, x1, y1 = self.layout.edge_segments(a[:, 0], a[:, 1], a[:, 2], a[:, 3])
+        ok = ~np.isnan(x0)
+        if not ok.all():
+            a, x0, y0, x1, y1 = a[ok], x0[ok], y0[ok], x1[ok], y1[ok]
+        if not len(a):
+            return
+        px = self.cell_px(zoom)
+        mx, my = (x0 + x1) / 2 * zoom, (y0 + y1) / 2 * zoom
+        ax, ay = self.centers(a[:, 0], a[:, 1])
+        bx, by = self.centers(a[:, 2], a[:, 3])
+        angle = np.arctan2(np.asarray(by, np.float64) - ay, np.asarray(bx, np.float64) - ax)
+        length, width = max(6.0, 0.42 * px), max(3.0, 0.2 * px)
+        ux, uy = np.cos(angle), np.sin(angle)  # along the crossing, and across it
+        hx, hy, wx, wy = ux * length / 2, uy * length / 2, -uy * width / 2, ux * width / 2
+        corners = np.stack([mx - hx - wx, my - hy - wy, mx + hx - wx, my + hy - wy,
+                            mx + hx + wx, my + hy + wy, mx - hx + wx, my - hy + wy], axis=1).tolist()
+        rivers = self.scenario.map.rivers
+        by_kind: dict[str, list[QPolygonF]] = {}
+        for (c0, r0, c1, r1), k in zip(a.tolist(), corners, strict=True):
+            e = Edge(Cell(c0, r0), Cell(c1, r1))
             kind = bridges.get(e)
-            if kind is None or not (cols.start - 1 <= e.a.col <= cols.stop and rows.start - 1 <= e.a.row <= rows.stop):
+            if kind is None or e not in rivers:  # a bridge is drawn over a river side only
                 continue
-            (ax, ay), (bx, by) = lay.edge_segment(e)
-            mx, my = (ax + bx) / 2 * zoom, (ay + by) / 2 * zoom
-            (cx0, cy0), (cx1, cy1) = lay.center(e.a), lay.center(e.b)
-            angle = math.degrees(math.atan2(cy1 - cy0, cx1 - cx0))
-            length, width = max(6.0, 0.42 * px), max(3.0, 0.2 * px)
-            p.save()
-            p.translate(mx, my)
-            p.rotate(angle)
-            fill = style.BRIDGE_RAIL if kind == "rail" else style.BRIDGE_ROAD
-            p.setPen(QPen(QColor("#222222"), max(1.0, 0.03 * px)))
-            p.setBrush(fill)
-            p.drawRect(QRectF(-length / 2, -width / 2, length, width))
-            p.restore()
+            by_kind.setdefault(kind, []).append(QPolygonF([QPointF(k[0], k[1]), QPointF(k[2], k[3]),
+                                                           QPointF(k[4], k[5]), QPointF(k[6], k[7])]))
+        p.setPen(QPen(QColor("#222222"), max(1.0, 0.03 * px)))
+        for kind, polys in by_kind.items():
+            p.setBrush(style.BRIDGE_RAIL if kind == "rail" else style.BRIDGE_ROAD)
+            for poly in polys:
+                p.drawPolygon(poly)
 
     def _paint_labels(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         px = self.cell_px(zoom)

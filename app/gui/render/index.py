@@ -3,7 +3,9 @@ finds the few edges it shows without scanning every edge of a huge map."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
+
+import numpy as np
 
 from engine.grids import Cell, Edge, Grid
 
@@ -14,18 +16,24 @@ BUCKET = 16
 class EdgeIndex:
     """Edges of one layer bucketed by the cell ``edge.a`` (the canonical
     first cell).  :meth:`refresh` re-reads the edges around touched cells
-    from the model's set; :meth:`rebuild` re-reads the whole set."""
+    from the model's set; :meth:`rebuild` re-reads the whole set.  ``edges``
+    is anything that holds edges (a set of rivers, the dict of bridges)."""
 
-    def __init__(self, grid: Grid, edges: set[Edge], sides_only: bool) -> None:
+    def __init__(self, grid: Grid, edges: Collection[Edge], sides_only: bool) -> None:
         self.grid = grid
         self.edges = edges
         self.sides_only = sides_only
         self.buckets: dict[tuple[int, int], set[Edge]] = {}
+        self._arrays: dict[tuple[int, int], np.ndarray] = {}
+        """Each bucket's edges as an ``(n, 4)`` array of the end cells'
+        columns and rows, made when first asked and dropped when the bucket
+        changes."""
         self.rebuild(edges)
 
-    def rebuild(self, edges: set[Edge]) -> None:
+    def rebuild(self, edges: Collection[Edge]) -> None:
         self.edges = edges
         self.buckets = {}
+        self._arrays = {}
         for e in edges:
             self.buckets.setdefault((e.a.col // BUCKET, e.a.row // BUCKET), set()).add(e)
 
@@ -39,6 +47,7 @@ class EdgeIndex:
             for n in near:
                 e = Edge.between(c, n)
                 key = (e.a.col // BUCKET, e.a.row // BUCKET)
+                self._arrays.pop(key, None)
                 if e in self.edges:
                     self.buckets.setdefault(key, set()).add(e)
                 else:
@@ -63,3 +72,31 @@ class EdgeIndex:
                     if ((lo_c <= a.col <= hi_c and lo_r <= a.row <= hi_r)
                             or (lo_c <= o.col <= hi_c and lo_r <= o.row <= hi_r)):
                         yield e
+
+    def query_arrays(self, cols: range, rows: range) -> np.ndarray:
+        """:meth:`query` as an ``(n, 4)`` ``int64`` array of the end cells
+        (``a.col, a.row, b.col, b.row``), no Edge made: a tile of a big
+        map shows hundreds (issue 19)."""
+        if not self.buckets or not cols or not rows:
+            return np.zeros((0, 4), np.int64)
+        c0, c1 = (cols.start - 1) // BUCKET, (cols.stop) // BUCKET
+        r0, r1 = (rows.start - 1) // BUCKET, (rows.stop) // BUCKET
+        parts = []
+        for bc in range(c0, c1 + 1):
+            for br in range(r0, r1 + 1):
+                key = (bc, br)
+                b = self.buckets.get(key)
+                if not b:
+                    continue
+                arr = self._arrays.get(key)
+                if arr is None:
+                    arr = self._arrays[key] = np.array([(e.a.col, e.a.row, e.b.col, e.b.row) for e in b],
+                                                       np.int64).reshape(-1, 4)
+                parts.append(arr)
+        if not parts:
+            return np.zeros((0, 4), np.int64)
+        a = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        lo_c, hi_c, lo_r, hi_r = cols.start - 1, cols.stop, rows.start - 1, rows.stop
+        near = (((a[:, 0] >= lo_c) & (a[:, 0] <= hi_c) & (a[:, 1] >= lo_r) & (a[:, 1] <= hi_r))
+                | ((a[:, 2] >= lo_c) & (a[:, 2] <= hi_c) & (a[:, 3] >= lo_r) & (a[:, 3] <= hi_r)))
+        return a if near.all() else a[near]

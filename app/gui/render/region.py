@@ -53,6 +53,7 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
         p.setClipRect(QRect(ox, oy, sw, sh).intersected(target))
         if tiles is not None:
             need = QRect(x0, y0, x1 - x0, y1 - y0)  # a new tile is rendered only where it shows
+            tiles.render_new(renderer, zoom, need, layers)  # new tiles at once (a zoom change)
             for tx, ty in TileCache.tile_range(x0, y0, x1, y1):
                 img = tiles.tile(renderer, zoom, tx, ty, layers, need)
                 p.drawImage(QPoint(ox + tx * TILE, oy + ty * TILE), img)

@@ -101,6 +101,53 @@ class TileCache:
             t.dirty = None if left.isEmpty() else left
         return t.image
 
+    def render_new(self, renderer: MapRenderer, zoom: float, need: QRect, layers: frozenset[str]) -> int:
+        """Render the parts inside ``need`` (scene pixels) of the tiles not
+        cached yet, all in one pass: the raster of their union by bands,
+        then its vectors once, cut into tiles (after a zoom change a
+        screenful of tiles is new; tile by tile, choosing each tile's rivers,
+        bridges and links cost more than drawing them: issue 19).  The rest
+        of each tile stays to render when it shows, as :meth:`tile` does.
+        Returns how many tiles it made (none when fewer than two are new)."""
+        if need.isEmpty():
+            return 0
+        keys = [(tx, ty) for tx, ty in self.tile_range(need.x(), need.y(), need.x() + need.width(),
+                                                          need.y() + need.height())
+                if (zoom, tx, ty) not in self.tiles]
+        if len(keys) < 2:
+            return 0
+        region = QRegion()
+        for tx, ty in keys:
+            region = region.united(QRect(tx * TILE, ty * TILE, TILE, TILE).intersected(need))
+        box = region.boundingRect()
+        img = QImage(box.width(), box.height(), QImage.Format.Format_RGB32)
+        p = QPainter(img)
+        p.translate(-box.x(), -box.y())
+        for y in range(box.y(), box.y() + box.height(), TILE):
+            renderer.render_base(p, zoom, QRect(box.x(), y, box.width(), min(TILE, box.y() + box.height() - y)),
+                                 layers, self.background, vectors=False)
+        p.save()
+        p.setClipRect(box)
+        renderer.paint_vectors(p, zoom, box, layers)
+        p.restore()
+        p.end()
+        for tx, ty in keys:
+            full = QRect(tx * TILE, ty * TILE, TILE, TILE)
+            part = full.intersected(need)
+            tile = QImage(TILE, TILE, QImage.Format.Format_RGB32)
+            q = QPainter(tile)
+            q.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+            q.drawImage(part.topLeft() - full.topLeft(), img, part.translated(-box.x(), -box.y()))
+            q.end()
+            rest = QRegion(full).subtracted(QRegion(part))
+            key = (zoom, tx, ty)
+            self.tiles[key] = Tile(tile, None if rest.isEmpty() else rest, None if rest.isEmpty() else rest)
+            self.renders += 1
+            self.rendered.append(key)
+        while len(self.tiles) > self.max_tiles:
+            self.tiles.popitem(last=False)
+        return len(keys)
+
     def _render_part(self, p: QPainter, renderer: MapRenderer, zoom: float, area: QRect, full: QRect,
                      layers: frozenset[str]) -> None:
         """What :meth:`MapRenderer.render_base` paints in ``area`` of tile
