@@ -106,7 +106,11 @@ def overlay_for(scenario: Scenario, result: MarchResult) -> Overlay:
     color = LINE_AUTO if result.auto_success else LINE_BLOCKED if result.blocked else LINE_OK
     path = CellSeq(*result.path_squares())
     rounded = "rounded path: " + path_words(lab, path)
-    items.append(PathLine(path, PATH_COLOR, width=2.0, dashed=True, tooltip=rounded))
+    # the tooltip names the path's length only: the mouse is on the march's
+    # end, where the verdict panel lists the squares, and a tooltip is laid
+    # out again on every move (its forty labels were a tenth of a hover)
+    items.append(PathLine(path, PATH_COLOR, width=2.0, dashed=True,
+                          tooltip=f"rounded path of {len(path)} squares (listed in the verdict panel)"))
     items.append(PathLine(ends, color, width=3.0, tooltip=result.reason))
     why = (*dict.fromkeys(b.reason for b in result.blocks), rounded)
     return Overlay(tuple(items), message=result.reason, ok=not result.blocked,

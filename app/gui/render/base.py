@@ -24,18 +24,19 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from engine.grids import Cell, Edge, GridKind
 from engine.model import NO_SIDE, Scenario
 
 from . import style
 from .index import EdgeIndex
+from .paths import segments_path
 from .top import TopPass
 
 LAYERS: tuple[str, ...] = ("terrain", "control", "rivers", "rail", "road", "places", "units", "grid", "labels")
@@ -47,6 +48,38 @@ GRID_LEVELS = 5
 """Anti-aliasing levels of raster grid lines (coverage 0 .. 1)."""
 
 Array = np.ndarray[Any, Any]
+
+
+def joined(lines: Sequence[QLineF]) -> QPainterPath:
+    """The lines as one path, to be stroked at once.  A stroke is filled as
+    one shape, so where lines overlap (a junction of river sides, a rail
+    line's joints) the overlap is covered once: the pixels there do not
+    depend on which other lines were stroked with them (``drawLines``
+    strokes 16 at a time, so a tile drawn with another set of lines rounds
+    its junctions differently: issue 19, tiles made at once)."""
+    path = QPainterPath()
+    for ln in lines:
+        path.moveTo(ln.p1())
+        path.lineTo(ln.p2())
+    return path
+
+
+def rail_ties(xy: np.ndarray, half: float, spacing: float) -> QPainterPath:
+    """The ties across rail segments (rows ``x0, y0, x1, y1``): as many as
+    fit at ``spacing`` (at least one), evenly spread, each ``half`` long on
+    either side of the line."""
+    dx, dy = xy[:, 2] - xy[:, 0], xy[:, 3] - xy[:, 1]
+    length = np.hypot(dx, dy)
+    keep = length > 0
+    xy, dx, dy, length = xy[keep], dx[keep], dy[keep], length[keep]
+    ux, uy = dx / length, dy / length
+    n = np.maximum(1, (length / spacing).astype(np.int64))
+    seg = np.repeat(np.arange(len(n)), n)  # a row per tie
+    i = np.arange(len(seg)) - np.repeat(np.cumsum(n) - n, n)
+    t = (i + 0.5) * (length / n)[seg]
+    x, y = xy[seg, 0] + ux[seg] * t, xy[seg, 1] + uy[seg] * t
+    nx, ny = -uy[seg] * half, ux[seg] * half
+    return segments_path(x - nx, y - ny, x + nx, y + ny)
 
 
 class MapRenderer(TopPass, ABC):
@@ -72,10 +105,12 @@ class MapRenderer(TopPass, ABC):
         self._sprites: OrderedDict[tuple[Any, ...], QImage] = OrderedDict()
         m = scenario.map
         self.indexes: dict[str, EdgeIndex] = {
-            "rivers": EdgeIndex(self.grid, m.rivers, sides_only=True),
-            "rail": EdgeIndex(self.grid, m.links.setdefault("rail", set()), sides_only=False),
-            "road": EdgeIndex(self.grid, m.links.setdefault("road", set()), sides_only=False),
-            "bridges": EdgeIndex(self.grid, m.bridges, sides_only=True),
+            "rivers": EdgeIndex(self.grid, m.rivers, sides_only=True, geometry=self._side_geometry),
+            "rail": EdgeIndex(self.grid, m.links.setdefault("rail", set()), sides_only=False,
+                              geometry=self._link_geometry),
+            "road": EdgeIndex(self.grid, m.links.setdefault("road", set()), sides_only=False,
+                              geometry=self._link_geometry),
+            "bridges": EdgeIndex(self.grid, m.bridges, sides_only=True, geometry=self._bridge_geometry),
         }
 
     # ------------------------------------------------------------------
@@ -315,6 +350,32 @@ class MapRenderer(TopPass, ABC):
         self.paint_vectors(p, zoom, rect, layers)
         p.restore()
 
+    # the edges' geometry in map coordinates, kept by the indexes per bucket
+    # (a tile's rivers, links and bridges are then only picked, scaled and drawn)
+
+    def _side_geometry(self, ends: np.ndarray) -> np.ndarray:
+        """``x0, y0, x1, y1`` of each edge's shared side (NaN: none)."""
+        return np.stack(self.layout.edge_segments(ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]), axis=1)
+
+    def _link_geometry(self, ends: np.ndarray) -> np.ndarray:
+        """The centres of each link's two cells: ``ax, ay, bx, by``."""
+        ax, ay = self.centers(ends[:, 0], ends[:, 1])
+        bx, by = self.centers(ends[:, 2], ends[:, 3])
+        return np.stack([np.asarray(v, np.float64).reshape(-1) for v in (ax, ay, bx, by)], axis=1)
+
+    def _bridge_geometry(self, ends: np.ndarray) -> np.ndarray:
+        """Each bridge's side (``x0, y0, x1, y1``), the direction across it
+        from cell a to cell b (``ux, uy``), 1 for a rail bridge, and 1 where
+        the side is a river (a bridge is drawn over a river only)."""
+        side = self._side_geometry(ends)
+        centres = self._link_geometry(ends)
+        angle = np.arctan2(centres[:, 3] - centres[:, 1], centres[:, 2] - centres[:, 0])
+        bridges, rivers = self.scenario.map.bridges, self.scenario.map.rivers
+        edges = [Edge(Cell(c0, r0), Cell(c1, r1)) for c0, r0, c1, r1 in ends.tolist()]
+        rail = np.array([bridges.get(e) == "rail" for e in edges], np.float64)
+        river = np.array([e in rivers and e in bridges for e in edges], np.float64)
+        return np.column_stack([side, np.cos(angle), np.sin(angle), rail, river]) if len(ends) else np.zeros((0, 8))
+
     def paint_vectors(self, p: QPainter, zoom: float, rect: QRect | QRectF, layers: frozenset[str]) -> None:
         """Control borders, rivers, bridges, roads, rail and coordinate labels
         of the cells that may show in ``rect`` (scene pixels)."""
@@ -388,120 +449,81 @@ class MapRenderer(TopPass, ABC):
                 # a dashed band (the side's colour on white), so a control
                 # border is never mistaken for a river (issue 18, item 5)
                 c = style.side_color(self.scenario.sides, side)
-                p.setPen(QPen(style.CONTROL_BAND, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
-                p.drawLines(segs)
+                path = joined(segs)
+                p.strokePath(path, QPen(style.CONTROL_BAND, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
                 dash = QPen(c, width, Qt.PenStyle.CustomDashLine, Qt.PenCapStyle.FlatCap)
                 dash.setDashPattern([2.0, 1.0])
-                p.setPen(dash)
-                p.drawLines(segs)
+                p.strokePath(path, dash)
 
     def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
-        a = self.indexes["rivers"].query_arrays(cols, rows)
-        if not len(a):
-            return
-        xy = np.stack(self.layout.edge_segments(a[:, 0], a[:, 1], a[:, 2], a[:, 3]), axis=1)
+        _, xy = self.indexes["rivers"].query_geometry(cols, rows)
         xy = xy[~np.isnan(xy[:, 0])] * zoom  # the sides as arrays (a tile shows hundreds)
-        segs = [QLineF(x0, y0, x1, y1) for x0, y0, x1, y1 in xy.tolist()]
-        if not segs:
+        if not len(xy):
             return
         w = max(1.5, 0.13 * self.extent * zoom)
+        path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
         if w >= 4:
-            p.setPen(QPen(style.RIVER_BANK, w + 1.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-            p.drawLines(segs)
-        p.setPen(QPen(style.RIVER, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-        p.drawLines(segs)
+            p.strokePath(path, QPen(style.RIVER_BANK, w + 1.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        p.strokePath(path, QPen(style.RIVER, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
 
-    def _link_lines(self, kind: str, zoom: float, cols: range, rows: range) -> list[QLineF]:
-        """Centre-to-centre segments (scene pixels) of the ``kind`` links
-        near the cell ranges; the centres computed as arrays (a whole-map
-        export of a 1000 x 1000 map draws 51,000 links)."""
-        a = self.indexes[kind].query_arrays(cols, rows)
-        if not len(a):
-            return []
-        ax, ay = self.centers(a[:, 0], a[:, 1])
-        bx, by = self.centers(a[:, 2], a[:, 3])
-        xy = np.stack([ax * zoom, ay * zoom, bx * zoom, by * zoom], axis=1).tolist()
-        return [QLineF(x1, y1, x2, y2) for x1, y1, x2, y2 in xy]
+    def _link_lines(self, kind: str, zoom: float, cols: range, rows: range) -> np.ndarray:
+        """Centre-to-centre segments (scene pixels, ``x0, y0, x1, y1`` rows)
+        of the ``kind`` links near the cell ranges, from the centres the
+        index keeps (a whole-map export of a 1000 x 1000 map draws 51,000
+        links)."""
+        _, xy = self.indexes[kind].query_geometry(cols, rows)
+        return xy * zoom
 
     def _paint_links(self, p: QPainter, zoom: float, kind: str, cols: range, rows: range) -> None:
-        segs = self._link_lines(kind, zoom, cols, rows)
-        if not segs:
+        xy = self._link_lines(kind, zoom, cols, rows)
+        if not len(xy):
             return
         px = self.cell_px(zoom)
         round_cap = Qt.PenCapStyle.RoundCap
+        path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
         if kind == "road":
             w = max(1.2, 0.11 * px)
             if w >= 3:
-                p.setPen(QPen(style.ROAD_CASING, w + 2, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin))
-                p.drawLines(segs)
-                p.setPen(QPen(style.ROAD, w, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin))
+                p.strokePath(path, QPen(style.ROAD_CASING, w + 2, Qt.PenStyle.SolidLine, round_cap,
+                                        Qt.PenJoinStyle.RoundJoin))
+                p.strokePath(path, QPen(style.ROAD, w, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin))
             else:
-                p.setPen(QPen(style.ROAD_CASING, w, Qt.PenStyle.SolidLine, round_cap))
-            p.drawLines(segs)
+                p.strokePath(path, QPen(style.ROAD_CASING, w, Qt.PenStyle.SolidLine, round_cap))
             return
         w = max(1.0, 0.055 * px)
-        p.setPen(QPen(style.RAIL, w, Qt.PenStyle.SolidLine, round_cap))
-        p.drawLines(segs)
+        p.strokePath(path, QPen(style.RAIL, w, Qt.PenStyle.SolidLine, round_cap))
         if px >= style.RAIL_TIES_MIN_PX:
-            ties = []
-            half = 0.13 * px
-            spacing = max(5.0, 0.2 * px)
-            for s in segs:
-                length = s.length()
-                if length <= 0:
-                    continue
-                ux, uy = s.dx() / length, s.dy() / length
-                nx, ny = -uy * half, ux * half
-                n = max(1, int(length / spacing))
-                step = length / n
-                for i in range(n):
-                    t = (i + 0.5) * step
-                    x, y = s.x1() + ux * t, s.y1() + uy * t
-                    ties.append(QLineF(x - nx, y - ny, x + nx, y + ny))
-            p.setPen(QPen(style.RAIL, max(1.0, 0.035 * px), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
-            p.drawLines(ties)
+            p.strokePath(rail_ties(xy, 0.13 * px, max(5.0, 0.2 * px)),
+                         QPen(style.RAIL, max(1.0, 0.035 * px), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
 
     def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         """Each bridge a small rectangle across its river side, drawn as a
-        polygon computed with the others as arrays (a zoom change on a big
+        polygon from the geometry the index keeps (a zoom change on a big
         map draws hundreds)."""
-        bridges = self.scenario.map.bridges
-        a = self.indexes["bridges"].query_arrays(cols, rows)
+        a, g = self.indexes["bridges"].query_geometry(cols, rows)
         if not len(a):
             return
-        near = (a[:, 0] >= cols.start - 1) & (a[:, 0] <= cols.stop) & (a[:, 1] >= rows.start - 1) \
-            & (a[:, 1] <= rows.stop)
-        a = a[near]
-        x0, y0, x1, y1 = self.layout.edge_segments(a[:, 0], a[:, 1], a[:, 2], a[:, 3])
-        ok = ~np.isnan(x0)
-        if not ok.all():
-            a, x0, y0, x1, y1 = a[ok], x0[ok], y0[ok], x1[ok], y1[ok]
-        if not len(a):
+        keep = (a[:, 0] >= cols.start - 1) & (a[:, 0] <= cols.stop) & (a[:, 1] >= rows.start - 1) \
+            & (a[:, 1] <= rows.stop) & (g[:, 7] > 0) & ~np.isnan(g[:, 0])
+        g = g[keep]
+        if not len(g):
             return
         px = self.cell_px(zoom)
-        mx, my = (x0 + x1) / 2 * zoom, (y0 + y1) / 2 * zoom
-        ax, ay = self.centers(a[:, 0], a[:, 1])
-        bx, by = self.centers(a[:, 2], a[:, 3])
-        angle = np.arctan2(np.asarray(by, np.float64) - ay, np.asarray(bx, np.float64) - ax)
+        mx, my = (g[:, 0] + g[:, 2]) / 2 * zoom, (g[:, 1] + g[:, 3]) / 2 * zoom
         length, width = max(6.0, 0.42 * px), max(3.0, 0.2 * px)
-        ux, uy = np.cos(angle), np.sin(angle)  # along the crossing, and across it
+        ux, uy = g[:, 4], g[:, 5]  # along the crossing, and across it
         hx, hy, wx, wy = ux * length / 2, uy * length / 2, -uy * width / 2, ux * width / 2
         corners = np.stack([mx - hx - wx, my - hy - wy, mx + hx - wx, my + hy - wy,
-                            mx + hx + wx, my + hy + wy, mx - hx + wx, my - hy + wy], axis=1).tolist()
-        rivers = self.scenario.map.rivers
-        by_kind: dict[str, list[QPolygonF]] = {}
-        for (c0, r0, c1, r1), k in zip(a.tolist(), corners, strict=True):
-            e = Edge(Cell(c0, r0), Cell(c1, r1))
-            kind = bridges.get(e)
-            if kind is None or e not in rivers:  # a bridge is drawn over a river side only
-                continue
-            by_kind.setdefault(kind, []).append(QPolygonF([QPointF(k[0], k[1]), QPointF(k[2], k[3]),
-                                                           QPointF(k[4], k[5]), QPointF(k[6], k[7])]))
+                            mx + hx + wx, my + hy + wy, mx - hx + wx, my - hy + wy], axis=1)
         p.setPen(QPen(QColor("#222222"), max(1.0, 0.03 * px)))
-        for kind, polys in by_kind.items():
-            p.setBrush(style.BRIDGE_RAIL if kind == "rail" else style.BRIDGE_ROAD)
-            for poly in polys:
-                p.drawPolygon(poly)
+        for rail in (False, True):
+            sel = corners[(g[:, 6] > 0) == rail]
+            if not len(sel):
+                continue
+            p.setBrush(style.BRIDGE_RAIL if rail else style.BRIDGE_ROAD)
+            for k in sel.tolist():
+                p.drawPolygon(QPolygonF([QPointF(k[0], k[1]), QPointF(k[2], k[3]),
+                                         QPointF(k[4], k[5]), QPointF(k[6], k[7])]))
 
     def _paint_labels(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         px = self.cell_px(zoom)

@@ -37,6 +37,7 @@ from app.gui.overlay import CellMark, CellMarks, CellSeq, EdgeMark, Item, Marker
 from engine.grids import Cell, SquareLayout
 
 from . import style
+from .paths import polygons_path
 
 if TYPE_CHECKING:
     from .base import MapRenderer
@@ -332,10 +333,15 @@ class OverlayPainter:
                 p.setBrush(style.qcolor(fill) if fill else Qt.BrushStyle.NoBrush)
                 p.setPen(QPen(style.qcolor(outline), width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
                               Qt.PenJoinStyle.RoundJoin) if outline else Qt.PenStyle.NoPen)
-                if square is not None:
-                    p.drawRects(shapes)
+                cells = [sh for sh in shapes if isinstance(sh, tuple)]
+                singles = [sh for sh in shapes if not isinstance(sh, tuple)]
+                if cells:  # the batches' cells as one path: no seam where they touch
+                    p.drawPath(polygons_path(np.concatenate([c[0] for c in cells]),
+                                             np.concatenate([c[1] for c in cells])))
+                if square is not None and singles:
+                    p.drawRects(singles)
                 else:
-                    for poly in shapes:
+                    for poly in singles:
                         p.drawPolygon(poly)
             looks.clear()
 
@@ -405,10 +411,13 @@ class OverlayPainter:
                 a0, a1, b0, b1 = cs, cs, rs, rs
             x, y = a0 * size, b0 * size
             x0, y0 = x * zoom, y * zoom
-            w, h = (a1 * size + size) * zoom - x0, (b1 * size + size) * zoom - y0
-            shapes.extend(map(QRectF, x0.tolist(), y0.tolist(), w.tolist(), h.tolist()))
-        else:
-            shapes.extend(self._poly(Cell(c, w_), zoom) for c, w_ in zip(cs.tolist(), rs.tolist(), strict=True))
+            x1, y1 = (a1 * size + size) * zoom, (b1 * size + size) * zoom
+            shapes.append((np.stack([x0, x1, x1, x0], axis=1), np.stack([y0, y0, y1, y1], axis=1)))
+        else:  # the corners of every cell at once (arrays, drawn as one path)
+            cx, cy = r.centers(cs, rs)
+            off = r.corner_offsets
+            shapes.append(((np.asarray(cx, np.float64)[:, None] + off[None, :, 0]) * zoom,
+                           (np.asarray(cy, np.float64)[:, None] + off[None, :, 1]) * zoom))
         if texts is not None and it.text:
             xs, ys = r.centers(cs, rs)
             texts.extend((x_ * zoom, y_ * zoom, it.text, it.outline)

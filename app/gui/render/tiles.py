@@ -103,12 +103,16 @@ class TileCache:
 
     def render_new(self, renderer: MapRenderer, zoom: float, need: QRect, layers: frozenset[str]) -> int:
         """Render the parts inside ``need`` (scene pixels) of the tiles not
-        cached yet, all in one pass: the raster of their union by bands,
-        then its vectors once, cut into tiles (after a zoom change a
-        screenful of tiles is new; tile by tile, choosing each tile's rivers,
-        bridges and links cost more than drawing them: issue 19).  The rest
-        of each tile stays to render when it shows, as :meth:`tile` does.
-        Returns how many tiles it made (none when fewer than two are new)."""
+        cached yet at once: their union's raster (in blocks of a tile: a
+        bigger raster runs out of the cache) and its vectors once, cut into
+        tiles (after a zoom change a screenful of tiles is new; tile by tile,
+        the rivers, links and bridges near a tile's edges were stroked for
+        each tile they touch: issue 19).  The pixels are those of tiles made
+        one by one: lines are stroked as one joined path
+        (:func:`app.gui.render.base.joined`), so a junction does not depend
+        on which other lines were chosen with it.  The rest of each tile
+        stays to render when it shows, as :meth:`tile` does.  Returns how
+        many tiles it made (none when fewer than two are new)."""
         if need.isEmpty():
             return 0
         keys = [(tx, ty) for tx, ty in self.tile_range(need.x(), need.y(), need.x() + need.width(),
@@ -123,13 +127,13 @@ class TileCache:
         img = QImage(box.width(), box.height(), QImage.Format.Format_RGB32)
         p = QPainter(img)
         p.translate(-box.x(), -box.y())
-        for y in range(box.y(), box.y() + box.height(), TILE):
-            renderer.render_base(p, zoom, QRect(box.x(), y, box.width(), min(TILE, box.y() + box.height() - y)),
-                                 layers, self.background, vectors=False)
-        p.save()
+        for y in range(box.y(), box.y() + box.height(), TILE):  # in blocks of a tile: a bigger raster
+            for x in range(box.x(), box.x() + box.width(), TILE):  # runs out of the cache (twice as slow)
+                renderer.render_base(p, zoom, QRect(x, y, min(TILE, box.x() + box.width() - x),
+                                                    min(TILE, box.y() + box.height() - y)),
+                                     layers, self.background, vectors=False)
         p.setClipRect(box)
-        renderer.paint_vectors(p, zoom, box, layers)
-        p.restore()
+        renderer.paint_vectors(p, zoom, box, layers)  # stroked as joined paths: the same pixels as tile by tile
         p.end()
         for tx, ty in keys:
             full = QRect(tx * TILE, ty * TILE, TILE, TILE)

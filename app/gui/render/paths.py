@@ -1,0 +1,63 @@
+"""``QPainterPath`` s made from numpy arrays in one step.
+
+A path of hundreds of segments or cells built call by call (``moveTo``,
+``lineTo``) costs a Python call per point; here the points are written into
+Qt's own serialised form of a path (``QDataStream``: the element count, then
+per element its type, x and y, big-endian; then the start of the current
+subpath and the fill rule: ``qpainterpath.cpp``, ``operator>>``) and read
+back in one call, as pyqtgraph's ``arrayToQPath`` does.  A test checks the
+result against the path built call by call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QByteArray, QDataStream, QIODevice, Qt
+from PySide6.QtGui import QPainterPath
+
+_ELEMENT = np.dtype([("type", ">i4"), ("x", ">f8"), ("y", ">f8")])
+_MOVE, _LINE = 0, 1  # QPainterPath.ElementType
+
+
+def _path(types: np.ndarray[Any, Any], xs: np.ndarray[Any, Any], ys: np.ndarray[Any, Any],
+          fill: Qt.FillRule) -> QPainterPath:
+    n = len(types)
+    if n == 0:
+        path = QPainterPath()
+        path.setFillRule(fill)
+        return path
+    rec = np.empty(n, _ELEMENT)
+    rec["type"], rec["x"], rec["y"] = types, xs, ys
+    start = int(np.flatnonzero(types == _MOVE)[-1])
+    data = (np.array([n], ">i4").tobytes() + rec.tobytes()
+            + np.array([start, 1 if fill == Qt.FillRule.WindingFill else 0], ">i4").tobytes())
+    path = QPainterPath()
+    buf = QByteArray(data)  # held here while the stream reads it
+    stream = QDataStream(buf, QIODevice.OpenModeFlag.ReadOnly)
+    stream >> path
+    return path
+
+
+def segments_path(x0: Any, y0: Any, x1: Any, y1: Any) -> QPainterPath:
+    """Line segments (arrays of their ends) as one path, a subpath each."""
+    n = len(x0)
+    types = np.tile(np.array([_MOVE, _LINE], np.int32), n)
+    xs = np.column_stack([x0, x1]).reshape(-1)
+    ys = np.column_stack([y0, y1]).reshape(-1)
+    return _path(types, xs, ys, Qt.FillRule.OddEvenFill)
+
+
+def polygons_path(xs: Any, ys: Any) -> QPainterPath:
+    """Closed polygons (rows of ``xs`` and ``ys``: a polygon's corners) as
+    one path with the winding fill rule: cells that touch are filled as one
+    shape, with no seam between them."""
+    xs, ys = np.asarray(xs, np.float64), np.asarray(ys, np.float64)
+    n, k = xs.shape
+    types = np.full((n, k + 1), _LINE, np.int32)
+    types[:, 0] = _MOVE
+    return _path(types.reshape(-1), np.concatenate([xs, xs[:, :1]], axis=1).reshape(-1),
+                 np.concatenate([ys, ys[:, :1]], axis=1).reshape(-1), Qt.FillRule.WindingFill)
+
+
+__all__ = ["polygons_path", "segments_path"]
