@@ -1,7 +1,8 @@
 """The status bar's hover field (``app.gui.status_field``, issue 19): a
 mouse move over the map changes its text without laying out the main window
-again; it grows for a longer text, never shrinks, stops at its share of the
-window and then cuts the text, whole in its tooltip."""
+again; it grows for a longer text, shrinks back only once the texts rest,
+stops short of the window's width and then cuts the text, whole in its
+tooltip."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMainWindow
 
 from app.gui.main_window import MainWindow
-from app.gui.status_field import MAX_SHARE, StatusField
+from app.gui.status_field import RESERVE, SHRINK_AFTER_MS, StatusField
 from engine.io import load_any
 
 pytestmark = pytest.mark.gui
@@ -60,10 +61,10 @@ def test_hovering_the_map_lays_out_nothing(qtbot: Any, tmp_path: Path) -> None:
     assert spy.count == 0, f"{spy.count} layouts of the main window for {len(texts)} hovers"
 
 
-def test_the_field_grows_never_shrinks_and_cuts_at_its_share(qtbot: Any) -> None:
+def test_the_field_grows_shrinks_once_texts_rest_and_cuts_before_the_window_edge(qtbot: Any) -> None:
     win = QMainWindow()
     qtbot.addWidget(win)
-    win.resize(800, 300)
+    win.resize(900, 300)
     field = StatusField("", margins=(16, 0, 8, 0))
     win.statusBar().addPermanentWidget(field)
     win.show()
@@ -77,10 +78,12 @@ def test_the_field_grows_never_shrinks_and_cuts_at_its_share(qtbot: Any) -> None
     w1 = field.width()
     assert w1 > w0 and field.text() == longer
     field.setText("B4")
-    assert field.width() == w1 and field.height() == h, "it does not shrink back"
+    assert field.width() == w1 and field.height() == h, "no shrinking while texts keep coming"
+    qtbot.wait(SHRINK_AFTER_MS + 300)
+    assert field.width() == w0 and field.text() == "B4", "it fits its text once the texts rest"
     huge = "C7 · " + ", ".join(f"unit {i}" for i in range(200))
     field.setText(huge)
-    assert field.width() <= max(w1, int(win.width() * MAX_SHARE))
+    assert field.width() <= win.width() - RESERVE
     assert field.text() != huge and field.text().endswith("\u2026")
     assert field.full_text() == huge and field.toolTip() == huge
     field.setText("C8")
