@@ -433,9 +433,9 @@ class MarchResult:
 
     def path_squares(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
         """:attr:`path` as arrays of columns and rows (no Cell per square)."""
-        cols = [self.start.col, *(c for leg in self.legs for c in leg.cols[1:])]
-        rows = [self.start.row, *(r for leg in self.legs for r in leg.rows[1:])]
-        return np.array(cols, np.int64), np.array(rows, np.int64)
+        start = np.array([self.start.col], np.int64), np.array([self.start.row], np.int64)
+        return (np.concatenate([start[0], *(leg.xy[0][1:] for leg in self.legs)]),
+                np.concatenate([start[1], *(leg.xy[1][1:] for leg in self.legs)]))
 
     @cached_property
     def _check_arrays(self) -> tuple[np.ndarray[Any, Any], ...]:
@@ -708,7 +708,7 @@ def march(scenario: Scenario, unit: Unit | str, to: Cell, via: Cell | None = Non
     flat = gmap.terrain.reshape(-1)
     check_imp, check_lin, check_steep = luts.any_imp, luts.any_lin, luts.elev_range > opts.max_climb
     for k, leg in enumerate(legs):
-        pc, pr = _rounded_arrays(leg.start.col, leg.start.row, leg.end.col, leg.end.row)
+        pc, pr = leg.xy  # the rounded squares, computed once per leg
         idx = pr * w + pc
         t = flat[idx]
         if check_imp:

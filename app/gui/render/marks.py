@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
@@ -200,6 +200,37 @@ def _simplified(xs: np.ndarray[Any, Any], ys: np.ndarray[Any, Any], tol: float
     return xs[keep], ys[keep]
 
 
+PIXEL_MARKS_BELOW_PX = 1.5
+"""Below this many screen pixels per cell a batch of unoutlined marks is
+drawn as the pixels their centres fall in (:func:`_paint_pixels`)."""
+
+
+class _Pixels(NamedTuple):
+    """Scene pixels (columns, rows) marked by a batch of sub-pixel cells."""
+
+    xs: np.ndarray[Any, Any]
+    ys: np.ndarray[Any, Any]
+
+
+def _paint_pixels(p: QPainter, parts: Sequence[_Pixels], colour: QColor) -> None:
+    """Set the pixels of ``parts`` to ``colour`` (over what is below, as a
+    fill would), as one image of their bounding box."""
+    xs = np.concatenate([q.xs for q in parts])
+    ys = np.concatenate([q.ys for q in parts])
+    if not len(xs):
+        return
+    x0, y0 = int(xs.min()), int(ys.min())
+    w, h = int(xs.max()) - x0 + 1, int(ys.max()) - y0 + 1
+    a = colour.alpha()
+    argb = (a << 24) | ((colour.red() * a // 255) << 16) | ((colour.green() * a // 255) << 8) \
+        | (colour.blue() * a // 255)  # premultiplied
+    buf = np.zeros((h, w), np.uint32)
+    buf[ys - y0, xs - x0] = argb
+    img = QImage(buf.data, w, h, w * 4, QImage.Format.Format_ARGB32_Premultiplied)
+    p.drawImage(QPointF(x0, y0), img)
+    del img
+
+
 def _runs(cs: np.ndarray[Any, Any], rs: np.ndarray[Any, Any]
           ) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any]]:
     """Cells (columns ``cs``, rows ``rs``) as runs of consecutive columns in
@@ -333,7 +364,10 @@ class OverlayPainter:
                 p.setBrush(style.qcolor(fill) if fill else Qt.BrushStyle.NoBrush)
                 p.setPen(QPen(style.qcolor(outline), width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
                               Qt.PenJoinStyle.RoundJoin) if outline else Qt.PenStyle.NoPen)
-                cells = [sh for sh in shapes if isinstance(sh, tuple)]
+                pixels = [sh for sh in shapes if isinstance(sh, _Pixels)]
+                if pixels and fill:
+                    _paint_pixels(p, pixels, style.qcolor(fill))
+                cells = [sh for sh in shapes if isinstance(sh, tuple) and not isinstance(sh, _Pixels)]
                 singles = [sh for sh in shapes if not isinstance(sh, tuple)]
                 if cells:  # the batches' cells as one path: no seam where they touch
                     p.drawPath(polygons_path(np.concatenate([c[0] for c in cells]),
@@ -399,7 +433,14 @@ class OverlayPainter:
         if len(cs) == 0:
             return
         r = self.r
-        if isinstance(r.layout, SquareLayout):  # the same sums as a CellMark's rectangle
+        if it.outline is None and r.cell_px(zoom) < PIXEL_MARKS_BELOW_PX:
+            # cells smaller than a pixel and a half: each marks the pixel its
+            # centre falls in (a march across a big map marks well over a
+            # thousand; as polygons that cost more than the rest of a hover)
+            cx, cy = r.centers(cs, rs)
+            shapes.append(_Pixels(np.floor(np.asarray(cx, np.float64) * zoom).astype(np.int64),
+                                  np.floor(np.asarray(cy, np.float64) * zoom).astype(np.int64)))
+        elif isinstance(r.layout, SquareLayout):  # the same sums as a CellMark's rectangle
             size = r.layout.size
             if it.outline is None and len(cs) > 1:  # unoutlined: a run of cells is one rectangle
                 a0, a1, b0, b1 = _runs(cs, rs)
