@@ -36,7 +36,9 @@ def gui_app() -> Any:
     by the commands that draw (``render``, ``journal --crops``)."""
     import os
 
-    import app.gui  # noqa: F401 - Qt's painting kept on this thread (app.gui.paint_serially)
+    from app.gui import paint_serially
+
+    paint_serially()  # Qt's painting kept on this thread (it also runs when app.gui is imported)
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     try:
