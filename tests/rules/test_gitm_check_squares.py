@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from engine.grids import Cell, SquareGrid
 from engine.labels import NumericNumbering
 from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType, Unit
-from engine.rules.gitm import march
+from engine.rules.gitm import MarchResult, march
 
 
 def scenario(diagonal_units: str) -> Scenario:
@@ -33,18 +34,24 @@ def scenario(diagonal_units: str) -> Scenario:
     return s
 
 
+def random_marches(s: Scenario, seed: str, via_every: int) -> Iterator[MarchResult]:
+    """300 random marches of FR1 (a waypoint every ``via_every``-th), the
+    impossible ones (to where it stands, through its start or end) left out."""
+    unit = s.unit("FR1")
+    rng = random.Random(seed)
+    for n in range(300):
+        to = Cell(rng.randrange(60), rng.randrange(60))
+        via = Cell(rng.randrange(60), rng.randrange(60)) if n % via_every == 0 else None
+        if to == unit.at or via in (unit.at, to):
+            continue
+        yield march(s, unit, to, via)
+
+
 @pytest.mark.parametrize("diagonal_units", ["flanks", "adjacent"])
 def test_the_arrays_are_the_checks_and_the_path(diagonal_units: str) -> None:
     s = scenario(diagonal_units)
-    unit = s.unit("FR1")
-    rng = random.Random(diagonal_units)
     seen_kinds = set()
-    for n in range(300):
-        to = Cell(rng.randrange(60), rng.randrange(60))
-        via = Cell(rng.randrange(60), rng.randrange(60)) if n % 3 == 0 else None
-        if to == unit.at or via in (unit.at, to):
-            continue
-        r = march(s, unit, to, via)
+    for r in random_marches(s, diagonal_units, 3):
         by_kind: dict[str, list[tuple[int, int]]] = {}
         for ch in r.checks:
             by_kind.setdefault(ch.kind, []).append((ch.cell.col, ch.cell.row))
@@ -111,17 +118,11 @@ def test_the_checks_are_those_of_the_scalar_rule(diagonal_units: str, check_star
     s = scenario(diagonal_units)
     s.ruleset.options["gitm"]["check_start"] = check_start
     unit = s.unit("FR1")
-    rng = random.Random(f"{diagonal_units}{check_start}")
     UPGRADES.clear()
-    for n in range(300):
-        to = Cell(rng.randrange(60), rng.randrange(60))
-        via = Cell(rng.randrange(60), rng.randrange(60)) if n % 2 == 0 else None
-        if to == unit.at or via in (unit.at, to):
-            continue
-        r = march(s, unit, to, via)
+    for r in random_marches(s, f"{diagonal_units}{check_start}", 2):
         got = [((c.cell.col, c.cell.row), c.kind, c.leg, c.step) for c in r.checks]
         want = reference_checks(r)
-        assert got == want, (to, via)
+        assert got == want, (r.end, r.via)
         if check_start and not r.auto_success:
             assert got[0][0] == (unit.at.col, unit.at.row) and got[0][2:] == (0, 0)  # T/U if a leg comes back
     assert UPGRADES, "no march met a U square that a later step entered"
