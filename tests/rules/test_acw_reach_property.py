@@ -4,7 +4,9 @@
 hex exactly networkx's ``single_source_dijkstra_path_length`` with cutoff
 over the steps :meth:`Board.step_cost` allows (no step out of a hex next to
 the enemy but the start), and each parent chain is a route of that cost.
-Asked twice on the same Board (its step cache warm), it answers the same."""
+Asked twice on the same Board (its step cache warm), it answers the same,
+and the same as a search that expands every hex (the search skips the hexes
+from which no step fits the allowance left: ``Board.min_step``)."""
 
 from __future__ import annotations
 
@@ -82,3 +84,11 @@ def test_reach_equals_dijkstra_with_cutoff(case: tuple[Scenario, Unit]) -> None:
         assert (j, total) == (start, cost)
     again = reach(s, u, board)
     assert (again.costs, again.parents) == (r.costs, r.parents)
+    # the search leaves unexpanded the hexes from which no step fits
+    # (Board.min_step): a search expanding every hex gives the same costs
+    # and the same parents
+    full = Board(s, u.side)
+    assert board.min_step == 1
+    full.min_step = 0
+    whole = reach(s, u, full)
+    assert (whole.costs, whole.parents) == (r.costs, r.parents)

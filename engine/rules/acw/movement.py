@@ -64,6 +64,13 @@ class Board:
             lut = np.array([255 if c is None else c for c in self.terrain_cost], dtype=np.uint8)
             self._enter = lut[self.terrain].tobytes()
         self._steps = self.grid.neighbour_step_table()
+        o = self.options
+        passable = [c for c in self.terrain_cost if c is not None]
+        self.min_step = min(passable) if passable and min(passable) > 0 and o.river_cost >= 0 \
+            and o.bridge_cost >= 0 else 0
+        """The least a step can cost (entering terrain; a river or bridge adds
+        to it or replaces it with a larger cost): a search stops expanding
+        hexes from which no step fits the allowance left."""
         w = self.width
         self.rivers: dict[int, dict[int, str | None]] = {}
         for e in gm.rivers:
@@ -292,7 +299,10 @@ def _search(board: Board, start: int, allowance: int, halting: bool = True) -> t
     links = board.links
     over = allowance + 1
     get = best.get
-    for cost in range(allowance + 1):
+    # hexes costing more than allowance - min_step take no further step
+    # (every step costs at least min_step): the last buckets, usually the
+    # largest, are settled without being expanded
+    for cost in range(allowance + 1 - board.min_step):
         for i in buckets[cost]:
             if best[i] != cost or (i != start and i in near):
                 continue
