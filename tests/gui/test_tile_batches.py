@@ -65,10 +65,17 @@ def test_one_new_tile_is_left_to_the_tile_itself(qapp) -> None:
     assert len(cache) == 0
 
 
-def test_the_index_gives_the_same_edges_as_arrays_after_edits() -> None:
-    """EdgeIndex.query_arrays (the edges of a tile as one array) holds what
-    query yields, also after edges are added and removed around cells (the
-    arrays of a touched bucket are made again)."""
+def near(e: object, cols: range, rows: range, pad: int) -> bool:
+    """Whether an end of edge ``e`` is in the ranges widened by ``pad``."""
+    return any(cols.start - pad <= c.col < cols.stop + pad and rows.start - pad <= c.row < rows.stop + pad
+               for c in (e.a, e.b))  # type: ignore[attr-defined]
+
+
+def test_the_index_gives_the_edges_near_a_range_after_edits() -> None:
+    """EdgeIndex.query (the edges of a tile as one array, with their
+    geometry) holds every edge with an end in the cell ranges, and only
+    edges with an end in or next to them, also after edges are added and
+    removed around cells (the arrays of a touched bucket are made again)."""
     import random
 
     from app.gui.render.index import EdgeIndex
@@ -78,15 +85,18 @@ def test_the_index_gives_the_same_edges_as_arrays_after_edits() -> None:
     rng = random.Random(19)
     cells = [Cell(rng.randrange(80), rng.randrange(60)) for _ in range(900)]
     edges = {Edge.between(c, n) for c in cells for n in g.neighbours(c)[:2]}
-    idx = EdgeIndex(g, edges, sides_only=True)
+    idx = EdgeIndex(g, edges, sides_only=True, geometry=lambda ends: ends[:, :2] * 10.0)
 
     def check() -> None:
         for _ in range(40):
             c0, r0 = rng.randrange(80), rng.randrange(60)
             cols, rows = range(c0, min(80, c0 + rng.randrange(1, 40))), range(r0, min(60, r0 + rng.randrange(1, 30)))
-            want = sorted((e.a.col, e.a.row, e.b.col, e.b.row) for e in idx.query(cols, rows))
-            got = sorted(map(tuple, idx.query_arrays(cols, rows).tolist()))
-            assert got == want
+            ends, geom = idx.query(cols, rows)
+            got = set(map(tuple, ends.tolist()))
+            assert len(got) == len(ends)
+            assert {(e.a.col, e.a.row, e.b.col, e.b.row) for e in edges if near(e, cols, rows, 0)} <= got
+            assert got <= {(e.a.col, e.a.row, e.b.col, e.b.row) for e in edges if near(e, cols, rows, 1)}
+            assert (geom == ends[:, :2] * 10.0).all(), "each edge's geometry comes with it"
 
     check()
     for c in cells[:200]:  # edits: some sides gone, some new

@@ -373,7 +373,7 @@ class MapRenderer(TopPass, ABC):
         bridges, rivers = self.scenario.map.bridges, self.scenario.map.rivers
         edges = [Edge(Cell(c0, r0), Cell(c1, r1)) for c0, r0, c1, r1 in ends.tolist()]
         rail = np.array([bridges.get(e) == "rail" for e in edges], np.float64)
-        river = np.array([e in rivers and e in bridges for e in edges], np.float64)
+        river = np.array([e in rivers for e in edges], np.float64)
         return np.column_stack([side, np.cos(angle), np.sin(angle), rail, river]) if len(ends) else np.zeros((0, 8))
 
     def paint_vectors(self, p: QPainter, zoom: float, rect: QRect | QRectF, layers: frozenset[str]) -> None:
@@ -398,9 +398,6 @@ class MapRenderer(TopPass, ABC):
             self._paint_bridges(p, zoom, cols, rows)
         if "labels" in layers and px >= style.LABEL_MIN_PX:
             self._paint_labels(p, zoom, cols, rows)
-
-    def _pt(self, xy: tuple[float, float], zoom: float) -> QPointF:
-        return QPointF(xy[0] * zoom, xy[1] * zoom)
 
     def _paint_control_borders(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         m = self.scenario.map
@@ -456,7 +453,7 @@ class MapRenderer(TopPass, ABC):
                 p.strokePath(path, dash)
 
     def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
-        _, xy = self.indexes["rivers"].query_geometry(cols, rows)
+        _, xy = self.indexes["rivers"].query(cols, rows)
         xy = xy[~np.isnan(xy[:, 0])] * zoom  # the sides as arrays (a tile shows hundreds)
         if not len(xy):
             return
@@ -471,7 +468,7 @@ class MapRenderer(TopPass, ABC):
         of the ``kind`` links near the cell ranges, from the centres the
         index keeps (a whole-map export of a 1000 x 1000 map draws 51,000
         links)."""
-        _, xy = self.indexes[kind].query_geometry(cols, rows)
+        _, xy = self.indexes[kind].query(cols, rows)
         return xy * zoom
 
     def _paint_links(self, p: QPainter, zoom: float, kind: str, cols: range, rows: range) -> None:
@@ -500,7 +497,7 @@ class MapRenderer(TopPass, ABC):
         """Each bridge a small rectangle across its river side, drawn as a
         polygon from the geometry the index keeps (a zoom change on a big
         map draws hundreds)."""
-        a, g = self.indexes["bridges"].query_geometry(cols, rows)
+        a, g = self.indexes["bridges"].query(cols, rows)
         if not len(a):
             return
         keep = (a[:, 0] >= cols.start - 1) & (a[:, 0] <= cols.stop) & (a[:, 1] >= rows.start - 1) \

@@ -3,7 +3,7 @@ finds the few edges it shows without scanning every edge of a huge map."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable
 
 import numpy as np
 
@@ -15,21 +15,22 @@ BUCKET = 16
 
 class EdgeIndex:
     """Edges of one layer bucketed by the cell ``edge.a`` (the canonical
-    first cell).  :meth:`refresh` re-reads the edges around touched cells
-    from the model's set; :meth:`rebuild` re-reads the whole set.  ``edges``
-    is anything that holds edges (a set of rivers, the dict of bridges)."""
+    first cell), with what a renderer draws of them.  :meth:`refresh`
+    re-reads the edges around touched cells from the model's set;
+    :meth:`rebuild` re-reads the whole set.  ``edges`` is anything that
+    holds edges (a set of rivers, the dict of bridges)."""
 
     def __init__(self, grid: Grid, edges: Collection[Edge], sides_only: bool,
-                 geometry: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+                 geometry: Callable[[np.ndarray], np.ndarray]) -> None:
         self.grid = grid
         self.edges = edges
         self.sides_only = sides_only
         self.geometry = geometry
         """Makes an ``(n, k)`` float array of what a renderer draws of each
         edge (map coordinates, independent of zoom) from the ``(n, 4)`` end
-        cells; kept per bucket with the ends (:meth:`query_geometry`)."""
+        cells; kept per bucket with the ends (:meth:`query`)."""
         self.buckets: dict[tuple[int, int], set[Edge]] = {}
-        self._arrays: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
+        self._arrays: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         """Each bucket's edges as an ``(n, 4)`` array of the end cells'
         columns and rows, and their geometry, made when first asked and
         dropped when the bucket changes."""
@@ -60,44 +61,17 @@ class EdgeIndex:
                     if b is not None:
                         b.discard(e)
 
-    def query(self, cols: range, rows: range) -> Iterator[Edge]:
-        """Edges with at least one end in (or next to) the cell ranges."""
-        if not self.buckets or not cols or not rows:
-            return
-        c0, c1 = (cols.start - 1) // BUCKET, (cols.stop) // BUCKET
-        r0, r1 = (rows.start - 1) // BUCKET, (rows.stop) // BUCKET
-        lo_c, hi_c, lo_r, hi_r = cols.start - 1, cols.stop, rows.start - 1, rows.stop
-        for bc in range(c0, c1 + 1):
-            for br in range(r0, r1 + 1):
-                b = self.buckets.get((bc, br))
-                if not b:
-                    continue
-                for e in b:
-                    a, o = e.a, e.b
-                    if ((lo_c <= a.col <= hi_c and lo_r <= a.row <= hi_r)
-                            or (lo_c <= o.col <= hi_c and lo_r <= o.row <= hi_r)):
-                        yield e
-
-    def query_arrays(self, cols: range, rows: range) -> np.ndarray:
-        """:meth:`query` as an ``(n, 4)`` ``int64`` array of the end cells
-        (``a.col, a.row, b.col, b.row``), no Edge made: a tile of a big
-        map shows hundreds (issue 19).  The order is that of the buckets
-        (by column, then row), then the bucket's own, so the edges of a
-        smaller range come in the same order as within a larger one."""
-        return self._query(cols, rows, False)[0]
-
-    def query_geometry(self, cols: range, rows: range) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`query_arrays` and the edges' geometry (``geometry``'s rows)."""
-        ends, geom = self._query(cols, rows, True)
-        assert geom is not None
-        return ends, geom
-
-    def _query(self, cols: range, rows: range, want_geometry: bool) -> tuple[np.ndarray, np.ndarray | None]:
+    def query(self, cols: range, rows: range) -> tuple[np.ndarray, np.ndarray]:
+        """The edges with at least one end in (or next to) the cell ranges:
+        an ``(n, 4)`` ``int64`` array of their end cells (``a.col, a.row,
+        b.col, b.row``) and their geometry (``geometry``'s rows), no Edge
+        made: a tile of a big map shows hundreds (issue 19).  The order is
+        that of the buckets (by column, then row), then the bucket's own,
+        so the edges of a smaller range come in the same order as within a
+        larger one."""
         empty = np.zeros((0, 4), np.int64)
-        if want_geometry and self.geometry is None:
-            raise ValueError("this index keeps no geometry")
         if not self.buckets or not cols or not rows:
-            return empty, (self.geometry(empty) if want_geometry and self.geometry is not None else None)
+            return empty, self.geometry(empty)
         c0, c1 = (cols.start - 1) // BUCKET, (cols.stop) // BUCKET
         r0, r1 = (rows.start - 1) // BUCKET, (rows.stop) // BUCKET
         parts: list[np.ndarray] = []
@@ -109,22 +83,16 @@ class EdgeIndex:
                 if not b:
                     continue
                 got = self._arrays.get(key)
-                if got is None or (want_geometry and got[1] is None):
-                    ends = got[0] if got is not None else np.array(
-                        [(e.a.col, e.a.row, e.b.col, e.b.row) for e in b], np.int64).reshape(-1, 4)
-                    geom = self.geometry(ends) if want_geometry and self.geometry is not None else None
-                    got = self._arrays[key] = (ends, geom)
+                if got is None:
+                    ends = np.array([(e.a.col, e.a.row, e.b.col, e.b.row) for e in b], np.int64).reshape(-1, 4)
+                    got = self._arrays[key] = (ends, self.geometry(ends))
                 parts.append(got[0])
-                if want_geometry:
-                    assert got[1] is not None
-                    geoms.append(got[1])
+                geoms.append(got[1])
         if not parts:
-            return empty, (self.geometry(empty) if want_geometry and self.geometry is not None else None)
+            return empty, self.geometry(empty)
         a = parts[0] if len(parts) == 1 else np.concatenate(parts)
-        g = (geoms[0] if len(geoms) == 1 else np.concatenate(geoms)) if want_geometry else None
+        g = geoms[0] if len(geoms) == 1 else np.concatenate(geoms)
         lo_c, hi_c, lo_r, hi_r = cols.start - 1, cols.stop, rows.start - 1, rows.stop
         near = (((a[:, 0] >= lo_c) & (a[:, 0] <= hi_c) & (a[:, 1] >= lo_r) & (a[:, 1] <= hi_r))
                 | ((a[:, 2] >= lo_c) & (a[:, 2] <= hi_c) & (a[:, 3] >= lo_r) & (a[:, 3] <= hi_r)))
-        if near.all():
-            return a, g
-        return a[near], (g[near] if g is not None else None)
+        return (a, g) if near.all() else (a[near], g[near])

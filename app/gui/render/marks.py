@@ -205,6 +205,13 @@ PIXEL_MARKS_BELOW_PX = 1.5
 drawn as the pixels their centres fall in (:func:`_paint_pixels`)."""
 
 
+class _Cells(NamedTuple):
+    """Polygons of a batch of cells: one row of corner xs and ys a cell."""
+
+    xs: np.ndarray[Any, Any]
+    ys: np.ndarray[Any, Any]
+
+
 class _Pixels(NamedTuple):
     """Scene pixels (columns, rows) marked by a batch of sub-pixel cells."""
 
@@ -367,11 +374,11 @@ class OverlayPainter:
                 pixels = [sh for sh in shapes if isinstance(sh, _Pixels)]
                 if pixels and fill:
                     _paint_pixels(p, pixels, style.qcolor(fill))
-                cells = [sh for sh in shapes if isinstance(sh, tuple) and not isinstance(sh, _Pixels)]
-                singles = [sh for sh in shapes if not isinstance(sh, tuple)]
+                cells = [sh for sh in shapes if isinstance(sh, _Cells)]
+                singles = [sh for sh in shapes if not isinstance(sh, (_Cells, _Pixels))]
                 if cells:  # the batches' cells as one path: no seam where they touch
-                    p.drawPath(polygons_path(np.concatenate([c[0] for c in cells]),
-                                             np.concatenate([c[1] for c in cells])))
+                    p.drawPath(polygons_path(np.concatenate([c.xs for c in cells]),
+                                             np.concatenate([c.ys for c in cells])))
                 if square is not None and singles:
                     p.drawRects(singles)
                 else:
@@ -453,12 +460,12 @@ class OverlayPainter:
             x, y = a0 * size, b0 * size
             x0, y0 = x * zoom, y * zoom
             x1, y1 = (a1 * size + size) * zoom, (b1 * size + size) * zoom
-            shapes.append((np.stack([x0, x1, x1, x0], axis=1), np.stack([y0, y0, y1, y1], axis=1)))
+            shapes.append(_Cells(np.stack([x0, x1, x1, x0], axis=1), np.stack([y0, y0, y1, y1], axis=1)))
         else:  # the corners of every cell at once (arrays, drawn as one path)
             cx, cy = r.centers(cs, rs)
             off = r.corner_offsets
-            shapes.append(((np.asarray(cx, np.float64)[:, None] + off[None, :, 0]) * zoom,
-                           (np.asarray(cy, np.float64)[:, None] + off[None, :, 1]) * zoom))
+            shapes.append(_Cells((np.asarray(cx, np.float64)[:, None] + off[None, :, 0]) * zoom,
+                                 (np.asarray(cy, np.float64)[:, None] + off[None, :, 1]) * zoom))
         if texts is not None and it.text:
             xs, ys = r.centers(cs, rs)
             texts.extend((x_ * zoom, y_ * zoom, it.text, it.outline)

@@ -62,9 +62,9 @@ class RectBuckets:
 class TopPass:
     """Places, counters, selection and overlays; see the module docstring.
 
-    Besides the attributes annotated here it uses three methods of
-    :class:`~app.gui.render.base.MapRenderer`: ``cell_px(zoom)``,
-    ``cell_ranges(zoom, rect, pad)`` and ``_pt(xy, zoom)``.
+    Besides the attributes annotated here it uses two methods of
+    :class:`~app.gui.render.base.MapRenderer`: ``cell_px(zoom)`` and
+    ``cell_ranges(zoom, rect, pad)``.
     """
 
     scenario: Scenario
@@ -75,7 +75,6 @@ class TopPass:
     if TYPE_CHECKING:  # provided by MapRenderer, which mixes this class in
         def cell_px(self, zoom: float) -> float: ...
         def cell_ranges(self, zoom: float, rect: QRect | QRectF, pad: int = 1) -> tuple[range, range]: ...
-        def _pt(self, xy: tuple[float, float], zoom: float) -> QPointF: ...
     def paint_top(self, p: QPainter, zoom: float, ox: float, oy: float, visible: QRectF,
                   layers: frozenset[str], selected: str | None = None,
                   overlays: Sequence[Overlay] = ()) -> None:
