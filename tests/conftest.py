@@ -69,3 +69,31 @@ def _no_modal_dialog_left_waiting(request: pytest.FixtureRequest) -> object:
     yield
     dog.stop()
     assert not dog.closed, f"a modal dialog was left waiting for an answer and was closed: {dog.closed}"
+
+
+# -- Python's cycle collector never runs outside the GUI thread --------------
+
+_collections_elsewhere: list[str] = []
+
+
+def _note_collection(phase: str, info: dict[str, int]) -> None:
+    import threading
+
+    if phase == "start" and threading.current_thread() is not threading.main_thread():
+        _collections_elsewhere.append(f"generation {info['generation']} in thread "
+                                      f"{threading.current_thread().name!r}")
+
+
+@pytest.fixture(autouse=True)
+def _no_cycle_collection_off_the_gui_thread() -> object:
+    """A collection in another thread destroys the GUI thread's garbage
+    there, Qt objects included: that hung CI twice (app/gui/gc_guard.py).
+    Every test fails if one ran while it did."""
+    import gc
+
+    del _collections_elsewhere[:]
+    gc.callbacks.append(_note_collection)
+    yield
+    gc.callbacks.remove(_note_collection)
+    assert not _collections_elsewhere, f"Python's cycle collector ran off the GUI thread: {_collections_elsewhere}"
+

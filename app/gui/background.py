@@ -27,13 +27,16 @@ reading and parsing files, the engine, libvips.
 
 from __future__ import annotations
 
+import collections
 import inspect
+import itertools
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QEventLoop, Qt, QTimer
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
 from . import gc_guard
@@ -43,22 +46,107 @@ T = TypeVar("T")
 SHOW_AFTER_MS = 500
 """The dialog appears only for work lasting longer than this."""
 
-POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="adjutant-work")
+MAX_WORKERS = 2
+"""At most this many jobs run at once; later ones wait their turn."""
+
+REAP_MS = 20
+"""How often the GUI thread looks for ended workers while any runs."""
+
+
+class _Workers:
+    """One thread per job, started and reaped on the GUI thread.
+
+    Python's cycle collector is held off (:mod:`app.gui.gc_guard`) from a
+    job's submission until the GUI thread sees its thread *ended*, not
+    merely its result set: a pooled worker goes on running Python after
+    the job (``concurrent.futures`` releases a semaphore and waits for the
+    next job), and the collector, given back there while the loaded map
+    kept its allocation count over the threshold, ran in the worker at
+    once, every time: 49 of 50 ``run`` calls measured.  A collection in a
+    worker destroys whatever Qt objects the GUI thread's garbage holds (a
+    closed window), which hung CI twice inside a ``QListWidget``
+    constructor on the GUI thread.  A thread that has ended runs no more
+    Python, and only the GUI thread gives the collector back."""
+
+    def __init__(self) -> None:
+        self.running: list[threading.Thread] = []
+        self.waiting: collections.deque[threading.Thread] = collections.deque()
+        self.timer: QTimer | None = None
+        self.names = itertools.count(1)
+
+    def submit(self, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Future[T]:
+        _check_gui_thread()
+        future: Future[T] = Future()
+
+        def work() -> None:
+            if not future.set_running_or_notify_cancel():
+                return
+            try:
+                result = fn(*args, **kwargs)
+            except BaseException as exc:  # handed to the caller through the future
+                future.set_exception(exc)
+            else:
+                future.set_result(result)
+
+        thread = threading.Thread(target=work, name=f"adjutant-work-{next(self.names)}", daemon=True)
+        gc_guard.hold()
+        self.waiting.append(thread)
+        self.reap()
+        return future
+
+    def reap(self) -> int:
+        """Forget ended workers, giving the collector back for each, and
+        start waiting ones; how many are running or waiting."""
+        _check_gui_thread()
+        for thread in [t for t in self.running if not t.is_alive()]:
+            self.running.remove(thread)
+            gc_guard.release()
+        while self.waiting and len(self.running) < MAX_WORKERS:
+            thread = self.waiting.popleft()
+            try:
+                thread.start()
+            except BaseException:
+                gc_guard.release()
+                raise
+            self.running.append(thread)
+        busy = len(self.running) + len(self.waiting)
+        self._tick(busy > 0)
+        return busy
+
+    def _tick(self, on: bool) -> None:
+        if self.timer is None or not shiboken6.isValid(self.timer):
+            if not on:
+                return
+            self.timer = QTimer(QCoreApplication.instance())
+            self.timer.setInterval(REAP_MS)
+            self.timer.timeout.connect(self.reap)
+        if on and not self.timer.isActive():
+            self.timer.start()
+        elif not on and self.timer.isActive():
+            self.timer.stop()
+
+
+def _check_gui_thread() -> None:
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("background jobs are submitted and reaped on the GUI thread only")
+
+
+WORKERS = _Workers()
 """The worker threads of all long work (never Qt work)."""
 
 
 def submit(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
-    """``fn(*args, **kwargs)`` in :data:`POOL` (it must make no Qt call),
-    with Python's cycle collection held off until it ends
-    (:mod:`app.gui.gc_guard`)."""
-    gc_guard.hold()
-    try:
-        future: Future[T] = POOL.submit(fn, *args, **kwargs)
-    except BaseException:
-        gc_guard.release()
-        raise
-    future.add_done_callback(lambda _f: gc_guard.release())
-    return future
+    """``fn(*args, **kwargs)`` in a worker thread of its own (it must make
+    no Qt call), with Python's cycle collection held off until the GUI
+    thread sees that thread ended (:class:`_Workers`).  Call it on the GUI
+    thread; the event loop (or :func:`busy`) reaps the worker."""
+    return WORKERS.submit(fn, args, kwargs)
+
+
+def busy() -> int:
+    """How many jobs are running or waiting, after reaping ended ones
+    (call on the GUI thread)."""
+    return WORKERS.reap()
 
 
 class Cancelled(Exception):
@@ -129,4 +217,4 @@ last_dialog: QProgressDialog | None = None
 """The dialog of the latest :func:`run` (tests read it)."""
 
 
-__all__ = ["POOL", "SHOW_AFTER_MS", "Cancelled", "run", "run_painting", "submit"]
+__all__ = ["MAX_WORKERS", "SHOW_AFTER_MS", "WORKERS", "Cancelled", "busy", "run", "run_painting", "submit"]

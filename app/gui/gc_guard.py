@@ -9,10 +9,14 @@ timeout can reach.  Measured here: over the GUI tests, 33 collections ran in
 ``adjutant-work`` threads and 5 in Qt's pool threads.
 
 :func:`hold` before handing Python work to another thread, :func:`release`
-(from any thread) when it ends: automatic collection is off while any such
-work runs, and back as it was when the last one ends, so collections only
-happen while the GUI thread is the only one running Python.
-"""
+on the GUI thread once that thread has *ended* (:mod:`app.gui.background`
+reaps its workers so): automatic collection is off while any such work
+runs, and back as it was when the last one ends, so collections only
+happen while the GUI thread is the only one running Python.  Giving it
+back from the worker itself, or as soon as the result is set, is not
+enough: the collector's allocation count is far over its threshold after a
+job that built something (a loaded map), so the very next allocation
+collects, and the next one is the worker's own, on its way out."""
 
 from __future__ import annotations
 
@@ -30,12 +34,13 @@ def hold() -> None:
     with _lock:
         if _held == 0:
             _was_enabled = gc.isenabled()
-            gc.disable()
+        gc.disable()  # again each time: nothing may have turned it back on meanwhile
         _held += 1
 
 
 def release() -> None:
-    """One piece of work :func:`hold` was called for has ended (any thread)."""
+    """One piece of work :func:`hold` was called for has ended and its
+    thread runs no more Python (call on the GUI thread)."""
     global _held
     with _lock:
         if _held <= 0:
