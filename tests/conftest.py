@@ -97,3 +97,48 @@ def _no_cycle_collection_off_the_gui_thread() -> object:
     gc.callbacks.remove(_note_collection)
     assert not _collections_elsewhere, f"Python's cycle collector ran off the GUI thread: {_collections_elsewhere}"
 
+
+# -- a deadlocked test ends the run ------------------------------------------
+
+HARD_STOP_AFTER_TIMEOUT_S = float(os.environ.get("ADJUTANT_HARD_STOP_AFTER_S", "20"))
+"""faulthandler's watchdog ends the process this long after the test's
+pytest-timeout (pyproject.toml) if that could not
+(``ADJUTANT_HARD_STOP_AFTER_S``; ``tests/test_hard_stop.py`` sets it)."""
+
+
+_real_stderr: list[int] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # a copy of the real stderr, taken while pytest's capture is suspended
+    # (as pytest's faulthandler plugin does): the watchdog writes there
+    import sys
+
+    _real_stderr.append(os.dup(sys.__stderr__.fileno() if sys.__stderr__ else 2))
+
+
+def _timeout_of(request: pytest.FixtureRequest) -> float:
+    marker = request.node.get_closest_marker("timeout")
+    if marker and marker.args:
+        return float(marker.args[0])
+    value = request.config.getoption("timeout", None)
+    if value is None:
+        value = request.config.getini("timeout")
+    return float(value or 0)
+
+
+@pytest.fixture(autouse=True)
+def _hard_stop_when_stuck(request: pytest.FixtureRequest) -> object:
+    """pytest-timeout's thread needs Python's lock to stop a stuck test; a
+    deadlock between Python's lock and a Qt lock holds that lock forever,
+    and CI then ran out its whole time.  faulthandler's watchdog is a C
+    thread: it prints every thread's stack and exits with status 1."""
+    import faulthandler
+
+    limit = _timeout_of(request)
+    if limit <= 0 or not _real_stderr:
+        yield
+        return
+    faulthandler.dump_traceback_later(limit + HARD_STOP_AFTER_TIMEOUT_S, exit=True, file=_real_stderr[0])
+    yield
+    faulthandler.cancel_dump_traceback_later()
