@@ -155,9 +155,10 @@ class TileCache:
     def _render_part(self, p: QPainter, renderer: MapRenderer, zoom: float, area: QRect, full: QRect,
                      layers: frozenset[str]) -> None:
         """What :meth:`MapRenderer.render_base` paints in ``area`` of tile
-        ``full``, its vectors chosen for the whole tile: a dashed control
-        border's dashes run on across the segments of one call, so vectors
-        chosen for a part would not meet those of the rest."""
+        ``full``, its vectors chosen for the whole tile and clipped to the
+        part: the part's strokes are then those of the whole tile (lines
+        are stroked as one joined path, :func:`app.gui.render.base.joined`,
+        so a junction's pixels depend on which lines are stroked with it)."""
         pixels = renderer.raster(zoom, area, layers, self.background)
         img = QImage(pixels.data, area.width(), area.height(), area.width() * 4, QImage.Format.Format_RGB32)
         p.save()
