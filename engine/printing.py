@@ -16,6 +16,10 @@ page cut along its join lies on its neighbour with the crosses on each
 other.  Windows step by ``area - overlap``; the last window of a row or
 column is cut short where the map ends.
 
+A territory map has no cells: it prints at a chosen width of the whole
+map (``PrintSpec.width_mm``, :func:`plan_territory`), so many millimetres a
+map unit, tiled the same way.
+
 Everything here is in millimetres, map millimetres (the map at print
 scale, its top-left corner at 0, 0) or paper millimetres; the drawing is
 ``app/gui/print_pdf.py``.  See ``docs/cli.md`` (``adjutant print``).
@@ -42,6 +46,8 @@ MAX_PAGES = 500
 """A plan of more pages is refused (a wrong unit, not a print job)."""
 MIN_CELL_MM = 2.0
 """Cells smaller than this cannot be read or played on."""
+MIN_WIDTH_MM = 20.0
+"""A territory map printed narrower than this is a wrong unit, not a map."""
 
 
 class PrintError(ValueError):
@@ -66,9 +72,9 @@ def paper_size(name: str) -> tuple[float, float]:
 @dataclass(frozen=True)
 class PrintSpec:
     """What the user asks for: ``cell_mm`` (hex width across flats, or a
-    square's side), the paper, its orientation, the margin round each page
-    and the overlap of neighbouring pages (mm), and whether the margins
-    carry coordinates."""
+    square's side; a territory map gives ``width_mm`` instead), the paper,
+    its orientation, the margin round each page and the overlap of
+    neighbouring pages (mm), and whether the margins carry coordinates."""
 
     cell_mm: float
     paper: str = "a4"
@@ -78,9 +84,18 @@ class PrintSpec:
     coordinates: bool = False
     """Print the labels of the cells along each page's top and left edges
     in its margins (a coordinate margin)."""
+    width_mm: float | None = None
+    """A territory map's printed width, the whole map's (mm); ``None`` for
+    a grid map, which prints at ``cell_mm``."""
 
     def check(self) -> None:
-        if not math.isfinite(self.cell_mm) or self.cell_mm < MIN_CELL_MM:
+        if self.width_mm is not None:
+            if not math.isfinite(self.width_mm) or self.width_mm < MIN_WIDTH_MM:
+                raise PrintError(f"the map's printed width must be at least {MIN_WIDTH_MM:g} mm, "
+                                 f"got {self.width_mm:g} mm")
+            if self.coordinates:
+                raise PrintError("a territory map has no cells, so no coordinates to print in the margins")
+        elif not math.isfinite(self.cell_mm) or self.cell_mm < MIN_CELL_MM:
             raise PrintError(f"the cell size must be at least {MIN_CELL_MM:g} mm, got {self.cell_mm:g} mm")
         if not math.isfinite(self.margin_mm) or not 3.0 <= self.margin_mm <= 50.0:
             raise PrintError(f"the margin must be 3 to 50 mm (room for the cut marks and page label), "
@@ -174,10 +189,35 @@ def _spans(total: float, area: float, overlap: float) -> list[tuple[float, float
 
 
 def plan(map_w_units: float, map_h_units: float, extent_units: float, spec: PrintSpec) -> PrintPlan:
-    """The pages for a map ``map_w_units`` × ``map_h_units`` layout units
-    whose cells are ``extent_units`` across.  Raises :class:`PrintError`
-    for a bad request or more than :data:`MAX_PAGES` pages."""
+    """The pages for a grid map ``map_w_units`` × ``map_h_units`` layout
+    units whose cells are ``extent_units`` across.  Raises
+    :class:`PrintError` for a bad request or more than :data:`MAX_PAGES`
+    pages."""
+    if spec.width_mm is not None:
+        raise PrintError("a grid map prints at a cell size (a hex's width across its flats or a square's side), "
+                         "not at a width of the whole map")
     spec.check()
+    pw, ph, area_w, area_h = _paper(spec)
+    if spec.cell_mm > min(area_w, area_h):
+        raise PrintError(f"a {spec.cell_mm:g} mm cell does not fit the printable area ({area_w:g} x {area_h:g} mm)")
+    return _tile(map_w_units, map_h_units, spec.cell_mm / extent_units, spec, f"{spec.cell_mm:g} mm a cell")
+
+
+def plan_territory(map_w_units: float, map_h_units: float, spec: PrintSpec) -> PrintPlan:
+    """The pages for a territory map ``map_w_units`` × ``map_h_units`` map
+    units printed ``spec.width_mm`` wide.  Raises :class:`PrintError`."""
+    if spec.width_mm is None:
+        raise PrintError("a territory map has no cells: give the whole map's printed width")
+    spec.check()
+    if not (math.isfinite(map_w_units) and math.isfinite(map_h_units) and map_w_units > 0 and map_h_units > 0):
+        raise PrintError("the territory map has no extent to print")
+    _paper(spec)
+    return _tile(map_w_units, map_h_units, spec.width_mm / map_w_units, spec, f"{spec.width_mm:g} mm wide")
+
+
+def _paper(spec: PrintSpec) -> tuple[float, float, float, float]:
+    """The paper (width, height) as it lies and the printable area inside
+    the margins (mm), the overlap checked against it."""
     pw, ph = paper_size(spec.paper)
     if spec.landscape:
         pw, ph = ph, pw
@@ -185,15 +225,19 @@ def plan(map_w_units: float, map_h_units: float, extent_units: float, spec: Prin
     if spec.overlap_mm >= min(area_w, area_h) / 2:
         raise PrintError(f"the overlap ({spec.overlap_mm:g} mm) must be less than half the printable area "
                          f"({area_w:g} x {area_h:g} mm)")
-    if spec.cell_mm > min(area_w, area_h):
-        raise PrintError(f"a {spec.cell_mm:g} mm cell does not fit the printable area ({area_w:g} x {area_h:g} mm)")
-    scale = spec.cell_mm / extent_units
+    return pw, ph, area_w, area_h
+
+
+def _tile(map_w_units: float, map_h_units: float, scale: float, spec: PrintSpec, at: str) -> PrintPlan:
+    """The map at ``scale`` mm a unit tiled over the pages (``at`` says the
+    scale in a refusal)."""
+    pw, ph, area_w, area_h = _paper(spec)
     map_w, map_h = map_w_units * scale, map_h_units * scale
     xs = _spans(map_w, area_w, spec.overlap_mm)
     ys = _spans(map_h, area_h, spec.overlap_mm)
     if len(xs) * len(ys) > MAX_PAGES:
         raise PrintError(f"the map would print on {len(xs)} x {len(ys)} = {len(xs) * len(ys)} pages at "
-                         f"{spec.cell_mm:g} mm a cell ({map_w:.0f} x {map_h:.0f} mm); at most {MAX_PAGES}")
+                         f"{at} ({map_w:.0f} x {map_h:.0f} mm); at most {MAX_PAGES}")
     half = spec.overlap_mm / 2
     pages = []
     for r, (y, h) in enumerate(ys):
@@ -209,7 +253,8 @@ def plan(map_w_units: float, map_h_units: float, extent_units: float, spec: Prin
 
 
 def cell_mm_from(value: float, unit: str) -> float:
-    """A cell size given in ``mm`` or ``in`` as millimetres."""
+    """A length (a cell size, a map's width) given in ``mm`` or ``in`` as
+    millimetres."""
     if unit == "mm":
         return value
     if unit in ("in", "inch", "inches"):

@@ -21,7 +21,7 @@ from engine.grids import Cell, HexGrid, SquareGrid
 from engine.io import save_scenario
 from engine.labels import numbering_from_dict
 from engine.model import GridMap, Ruleset, Scenario, TerrainType
-from engine.printing import PrintError, PrintPlan, PrintSpec, paper_size, plan
+from engine.printing import PrintError, PrintPlan, PrintSpec, paper_size, plan, plan_territory
 
 ROOT = Path(__file__).resolve().parents[1]
 DPI = 600
@@ -212,7 +212,12 @@ def test_pages_join_at_the_registration_crosses(tmp_path: Path, capsys: Any) -> 
 # -- the command's refusals ----------------------------------------------------
 
 @pytest.mark.parametrize(("argv", "words"), [
-    (["maps/aa_rail_options.json", "--hex-mm", "16"], "a territory map has no cell size"),
+    (["maps/aa_rail_options.json", "--hex-mm", "16"], "a territory map: it has no cells; give the whole map's printed width"),
+    (["maps/aa_rail_options.json", "--width-mm", "400", "--labels"], "no cells to label"),
+    (["maps/aa_rail_options.json", "--width-mm", "400", "--coordinates"], "no cells to label"),
+    (["maps/aa_rail_options.json", "--width-mm", "5"], "at least 20 mm"),
+    (["maps/aa_rail_options.json", "--width-mm", "90000"], "at most 500"),
+    (["maps/gitm_examples.json", "--width-mm", "400"], "it prints at a cell size; give --square-mm"),
     (["maps/gitm_examples.json", "--hex-mm", "16"], "give --square-mm"),
     (["maps/acw_short_campaign.json", "--square-mm", "16"], "give --hex-mm"),
     (["maps/acw_short_campaign.json", "--hex-mm", "16", "--paper", "b9"], "unknown paper 'b9'"),
@@ -260,3 +265,101 @@ def test_the_coordinate_margin_names_the_edge_cells_of_each_page(tmp_path: Path,
     col = next(c for c in range(16) if r.layout.center(Cell(c, 0))[0] * pp.mm_per_unit >= pp.pages[1].x)
     assert s.map.label(Cell(col, 0)) in second or s.map.label(Cell(col, 1)) in second
     assert "0101" not in second
+
+
+# -- territory maps: printed at a width of the whole map -------------------------
+
+def test_a_territory_map_is_planned_from_its_printed_width() -> None:
+    # Rail Options' map is 300 x 90 map units; 500 mm wide is 5/3 mm a unit
+    pp = plan_territory(300.0, 90.0, PrintSpec(0.0, "a4", width_mm=500.0))
+    assert abs(pp.mm_per_unit - 500 / 300) < 1e-12 and (round(pp.map_w, 9), round(pp.map_h, 9)) == (500.0, 150.0)
+    assert (pp.cols, pp.rows) == (3, 1)  # 190 mm a page, stepping 180
+    assert [round(p.x, 9) for p in pp.pages] == [0.0, 180.0, 360.0] and pp.pages[0].join_right == 185.0
+
+
+@pytest.mark.parametrize(("width", "spec_kw", "words"), [
+    (10.0, {}, "at least 20 mm"),
+    (float("inf"), {}, "printed width"),
+    (400.0, {"coordinates": True}, "no coordinates"),
+    (400.0, {"overlap_mm": 150.0}, "less than half the printable area"),
+])
+def test_bad_territory_requests_say_what_is_wrong(width: float, spec_kw: dict[str, Any], words: str) -> None:
+    with pytest.raises(PrintError, match=words):
+        plan_territory(300.0, 90.0, PrintSpec(0.0, width_mm=width, **spec_kw))
+
+
+def test_a_grid_plan_wants_a_cell_size_and_a_territory_plan_a_width() -> None:
+    with pytest.raises(PrintError, match="prints at a cell size"):
+        plan(50.0, 50.0, 1.0, PrintSpec(16.0, width_mm=300.0))
+    with pytest.raises(PrintError, match="printed width"):
+        plan_territory(300.0, 90.0, PrintSpec(16.0))
+
+
+def raster_pdf(pdf: Path, tmp_path: Path, name: str) -> list[np.ndarray]:
+    subprocess.run(["pdftoppm", "-r", str(DPI), str(pdf), str(tmp_path / name)], check=True)
+    pages = []
+    for f in sorted(tmp_path.glob(f"{name}-*.ppm")):
+        raw = f.read_bytes()
+        parts = raw.split(maxsplit=4)
+        w, h = int(parts[1]), int(parts[2])
+        pages.append(np.frombuffer(parts[4][-w * h * 3:], np.uint8).reshape(h, w, 3))
+    return pages
+
+
+def run_of(line: np.ndarray, at: int, tol: int = 6) -> tuple[float, float]:
+    """Where (mm) the run of the colour at pixel ``at`` begins and ends
+    along a scan line."""
+    same = np.abs(line.astype(int) - line[at].astype(int)).max(axis=-1) <= tol
+    a = at
+    while a > 0 and same[a - 1]:
+        a -= 1
+    b = at
+    while b + 1 < len(same) and same[b + 1]:
+        b += 1
+    return a / PX_PER_MM, (b + 1) / PX_PER_MM
+
+
+@needs_pdftoppm
+def test_a_printed_territory_measures_its_map_units_at_the_scale(tmp_path: Path, capsys: Any) -> None:
+    """The United Kingdom of the Module I sample is the rectangle 50-90 x
+    30-100 map units; the map printed 600 mm wide (1.5 mm a unit) puts it
+    at 85-145 mm across the first page (10 mm margin) and 60 mm wide."""
+    from engine.io import load_any
+
+    src = ROOT / "maps" / "railroad_module_europe.json"
+    uk = load_any(src).map.territories["united_kingdom"]
+    assert uk.shape.bounds == (50.0, 30.0, 90.0, 100.0)
+    out = tmp_path / "europe.pdf"
+    assert main(["print", str(src), "--width-mm", "600", "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["grid"] == "territory" and data["mm_per_unit"] == 1.5 and data["map_mm"] == [600.0, 420.0]
+    page = raster_pdf(out, tmp_path, "page")[0]
+    assert len(raster_pdf(out, tmp_path, "page")) == data["pages"] == 4 * 2
+    y = round((10 + 40 * 1.5) * PX_PER_MM)  # 10 map units below the UK's top, clear of its name
+    left, right = run_of(page[y], round((10 + 60 * 1.5) * PX_PER_MM))
+    assert abs(left - 85.0) < 0.25 and abs(right - 145.0) < 0.25, (left, right)
+    x = round((10 + 60 * 1.5) * PX_PER_MM)
+    top, bottom = run_of(page[:, x], round((10 + 40 * 1.5) * PX_PER_MM))
+    assert abs(top - 55.0) < 0.25, top  # 30 map units down
+    assert bottom > 100.0  # the name below interrupts the column; the top edge is the measure
+
+
+@needs_pdftoppm
+def test_territory_pages_join_at_the_registration_crosses(tmp_path: Path, capsys: Any) -> None:
+    src = ROOT / "maps" / "railroad_module_europe.json"
+    out = tmp_path / "europe.pdf"
+    assert main(["print", str(src), "--width-mm", "350", "--landscape", "--out", str(out)]) == 0
+    capsys.readouterr()
+    pages = raster_pdf(out, tmp_path, "page")
+    pp = plan_territory(400.0, 280.0, PrintSpec(0.0, "a4", landscape=True, width_mm=350.0))
+    assert len(pages) == len(pp.pages) == 4
+    checked = 0
+    for i, a in enumerate(pp.pages):
+        for j, b in enumerate(pp.pages[i + 1:], i + 1):
+            for mark in set(a.marks()) & set(b.marks()):
+                for page, pg in ((pages[i], a), (pages[j], b)):
+                    want = pp.paper_point(pg, *mark)
+                    got = cross_centre(page, *want)
+                    assert abs(got[0] - want[0]) < 0.1 and abs(got[1] - want[1]) < 0.1, (pg.label, mark, got, want)
+                checked += 1
+    assert checked >= 4

@@ -222,8 +222,14 @@ class EditorWindow(RecoveryMixin, QMainWindow):
                          (self.act_redo, SP.SP_ArrowForward)):
             act.setIcon(style.standardIcon(pix))
 
+    def _print(self) -> None:
+        from .dialogs.print_dialog import print_map
+
+        print_map(self)
+
     def _make_file_menus(self) -> tuple[QMenu, QMenu, QMenu]:
-        """The File menu (new, open, recent, save, save as), the Edit menu
+        """The File menu (new, open, recent, save, save as, import, export,
+        print), the Edit menu
         (undo, redo) and the View menu (zoom, fit, a separator); the
         subclass adds the rest to each."""
         mb = self.menuBar()
@@ -236,6 +242,10 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         from .file_actions import add_actions as add_file_actions
 
         self.act_import_triplea, self.act_export_image = add_file_actions(self, f)
+        self.act_print = self._action("&Print / Export PDF…", self._print, "Ctrl+P",
+                                      "Print the map to a PDF at an exact scale (a hex or square size, or a "
+                                      "territory map's width), tiled over pages")
+        f.addAction(self.act_print)
         e = mb.addMenu("&Edit")
         e.addActions([self.act_undo, self.act_redo])
         e.addSeparator()

@@ -173,16 +173,8 @@ class MainWindow(EditorWindow):
 
         edit_map_properties(self)
 
-    def _print(self) -> None:
-        from .dialogs.print_dialog import print_map
-
-        print_map(self)
-
     def _make_menus(self) -> None:
         m, e, v = self._make_file_menus()
-        self.act_print = self._action("&Print / Export PDF…", self._print, "Ctrl+P",
-                                      "Print the map to a PDF at an exact hex or square size, tiled over pages")
-        m.addAction(self.act_print)
         self.act_map_properties = self._action("Map &Properties…", self._map_properties, None,
                                                "The map's name, grid and numbering (labels: presets and a designer)")
         m.addAction(self.act_map_properties)

@@ -1,5 +1,5 @@
-"""Print a grid map to PDF at exact scale (issue 20, item 5): behind
-``adjutant print`` and File > Print / Export PDF.
+"""Print a map to PDF at exact scale (issue 20, item 5): behind
+``adjutant print`` and File > Print / Export PDF (both windows).
 
 The page plan (which window of the map each sheet prints, the joins, the
 registration crosses) is :mod:`engine.printing`; this module draws it with
@@ -10,14 +10,19 @@ then places and unit counters (:meth:`MapRenderer.paint_top`; the counters
 and place names are the editor's sprites, embedded as images drawn at the
 print size).  Each page gets registration crosses on its joins, cut ticks in
 its margins where a join runs, and a label naming the page, the scale and
-"print at 100 %".  The PDF is made in memory and written through the one
+"print at 100 %".  A territory map prints at a chosen width of the whole
+map, drawn by the territory editor's renderer (:func:`territory_pdf_bytes`:
+territories, borders, rail, names and counters as the territory editor
+shows them).  The PDF is made in memory and written through the one
 safe writer (:func:`engine.io.write_atomic`: checked, then renamed over the
 old file).  Needs a ``QGuiApplication``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QBuffer, QIODevice, QMarginsF, QPointF, QRect, QRectF, QSizeF, Qt
 from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfWriter, QPen
@@ -25,7 +30,8 @@ from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfW
 from engine.grids import Cell
 from engine.io import OutputError, write_atomic
 from engine.model import Scenario
-from engine.printing import MM_PER_INCH, Page, PrintError, PrintPlan, PrintSpec, plan
+from engine.printing import MM_PER_INCH, Page, PrintError, PrintPlan, PrintSpec, plan, plan_territory
+from engine.territory import TerritoryScenario
 
 from .render import DEFAULT_LAYERS, renderer_for, style
 from .render.base import MapRenderer
@@ -47,19 +53,26 @@ MARK_MM = 2.5
 """Half the span of a registration cross."""
 
 
-def plan_for(scenario: Scenario, spec: PrintSpec) -> PrintPlan:
+def plan_for(scenario: Scenario | TerritoryScenario, spec: PrintSpec) -> PrintPlan:
     """The page plan of ``scenario`` printed by ``spec`` (PrintError)."""
+    if isinstance(scenario, TerritoryScenario):
+        return plan_territory(float(scenario.map.width), float(scenario.map.height), spec)
     r = renderer_for(scenario)
     return plan(r.map_width, r.map_height, r.extent, spec)
 
 
-def print_pdf(scenario: Scenario, path: str | Path, spec: PrintSpec, labels: bool = False) -> PrintPlan:
+def print_pdf(scenario: Scenario | TerritoryScenario, path: str | Path, spec: PrintSpec,
+              labels: bool = False) -> PrintPlan:
     """Write ``scenario``'s map to the PDF ``path`` at ``spec``'s scale;
     returns the plan.  Raises :class:`PrintError` for a bad request or a
     file that cannot be written."""
-    r = renderer_for(scenario)
-    pp = plan(r.map_width, r.map_height, r.extent, spec)
-    data = pdf_bytes(scenario, r, pp, labels)
+    pp = plan_for(scenario, spec)
+    if isinstance(scenario, TerritoryScenario):
+        if labels:
+            raise PrintError("a territory map has no cells to label: its territories' names are printed anyway")
+        data = territory_pdf_bytes(scenario, pp)
+    else:
+        data = pdf_bytes(scenario, renderer_for(scenario), pp, labels)
 
     def check(f: Path) -> None:
         head = f.read_bytes()[:8]
@@ -73,27 +86,77 @@ def print_pdf(scenario: Scenario, path: str | Path, spec: PrintSpec, labels: boo
     return pp
 
 
-def pdf_bytes(scenario: Scenario, r: MapRenderer, pp: PrintPlan, labels: bool = False) -> bytes:
-    """The PDF of plan ``pp`` drawn with renderer ``r``."""
+def _pdf(title: str, pp: PrintPlan, dpi: int, draw: Callable[[QPainter, Page], None]) -> bytes:
+    """A PDF of ``pp``'s pages at ``dpi`` device units an inch, each drawn
+    by ``draw``."""
     buf = QBuffer()
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
     w = QPdfWriter(buf)
-    w.setResolution(DPI)
-    w.setTitle(f"{scenario.name} at {pp.spec.cell_mm:g} mm a cell")
+    w.setResolution(dpi)
+    w.setTitle(title)
     w.setCreator("Adjutant")
     w.setPageLayout(QPageLayout(QPageSize(QSizeF(pp.paper_w, pp.paper_h), QPageSize.Unit.Millimeter),
                                 QPageLayout.Orientation.Portrait, QMarginsF(0, 0, 0, 0)))
     p = QPainter()
     if not p.begin(w):
         raise PrintError("could not start the PDF")
-    layers = DEFAULT_LAYERS | {"labels"} if labels else DEFAULT_LAYERS - {"labels"}
     for i, page in enumerate(pp.pages):
         if i:
             w.newPage()
-        draw_page(p, scenario, r, pp, page, layers)
+        draw(p, page)
     p.end()
     buf.close()
     return bytes(buf.data().data())
+
+
+def pdf_bytes(scenario: Scenario, r: MapRenderer, pp: PrintPlan, labels: bool = False) -> bytes:
+    """The PDF of plan ``pp`` drawn with renderer ``r``."""
+    layers = DEFAULT_LAYERS | {"labels"} if labels else DEFAULT_LAYERS - {"labels"}
+    return _pdf(f"{scenario.name} at {pp.spec.cell_mm:g} mm a cell", pp, DPI,
+                lambda p, page: draw_page(p, scenario, r, pp, page, layers))
+
+
+def territory_pdf_bytes(scenario: TerritoryScenario, pp: PrintPlan) -> bytes:
+    """The PDF of a territory map's plan ``pp``.  The territory renderer
+    draws its outlines and borders with cosmetic pens (widths in device
+    units, whatever the scale) and its names at pixel sizes, so the PDF's
+    device unit is :data:`PAINT_DPI`'s pixel: an outline 0.8 px wide
+    prints 0.14 mm, an 11 px name 1.9 mm high."""
+    from PySide6.QtGui import QFont
+
+    import app.gui.territory.overlay  # noqa: F401  (first: the territory package imports its renderer)
+
+    from .render.territory import TerritoryRenderer
+
+    r = TerritoryRenderer(scenario, QFont())
+    return _pdf(f"{scenario.name}, {pp.spec.width_mm:g} mm wide", pp, PAINT_DPI,
+                lambda p, page: draw_territory_page(p, scenario, r, pp, page))
+
+
+def draw_territory_page(p: QPainter, scenario: TerritoryScenario, r: Any, pp: PrintPlan, page: Page) -> None:
+    """One sheet of a territory map: its window of the map inside the
+    margins, the registration crosses, cut ticks and the page label."""
+    import app.gui.territory.overlay as territory_overlay
+
+    dpmm = PAINT_DPI / MM_PER_INCH
+    z = pp.mm_per_unit * dpmm  # device units per map unit
+    k = pp.mm_per_unit
+    region = QRectF(page.x / k, page.y / k, page.w / k, page.h / k)  # map units
+    m = pp.spec.margin_mm
+    area = QRectF(0, 0, page.w * dpmm, page.h * dpmm)
+    p.save()
+    p.translate(m * dpmm, m * dpmm)
+    p.setClipRect(area)
+    p.fillRect(area, style.EXPORT_BACKGROUND)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    p.save()
+    r.render_static(p, region, z)
+    p.restore()
+    r.paint_top(p, (-region.x() * z, -region.y() * z), z, region, territory_overlay.EMPTY, set(), None)
+    p.restore()
+    _marks(p, pp, page, dpmm)
+    _label(p, scenario.name, f"the map {pp.spec.width_mm:g} mm wide ({pp.mm_per_unit:.4g} mm a map unit)",
+           pp, page, dpmm)
 
 
 def draw_page(p: QPainter, scenario: Scenario, r: MapRenderer, pp: PrintPlan, page: Page,
@@ -120,7 +183,8 @@ def draw_page(p: QPainter, scenario: Scenario, r: MapRenderer, pp: PrintPlan, pa
     r.paint_top(p, zoom, round(ox), round(oy), QRectF(area), layers, None, [])
     p.restore()
     _marks(p, pp, page, dpmm)
-    _label(p, scenario, pp, page, dpmm)
+    kind = "hex width across flats" if scenario.map.grid.kind.value == "hex" else "square side"
+    _label(p, scenario.name, f"{pp.spec.cell_mm:g} mm {kind}", pp, page, dpmm)
     if pp.spec.coordinates:
         _coordinates(p, scenario, r, pp, page, dpmm)
 
@@ -212,11 +276,11 @@ def _marks(p: QPainter, pp: PrintPlan, page: Page, dpmm: float) -> None:
     p.restore()
 
 
-def _label(p: QPainter, scenario: Scenario, pp: PrintPlan, page: Page, dpmm: float) -> None:
-    kind = "hex width across flats" if scenario.map.grid.kind.value == "hex" else "square side"
-    text = (f"{scenario.name} — page {page.label} (row {page.row + 1} of {pp.rows}, column {page.col + 1} of "
-            f"{pp.cols}) — {pp.spec.cell_mm:g} mm {kind} — print at 100 %, cut on the ticks, "
-            f"match the crosses")
+def _label(p: QPainter, name: str, scale: str, pp: PrintPlan, page: Page, dpmm: float) -> None:
+    """The page label in the bottom margin: the map's ``name``, the page,
+    the ``scale`` and how to print and join."""
+    text = (f"{name} — page {page.label} (row {page.row + 1} of {pp.rows}, column {page.col + 1} of "
+            f"{pp.cols}) — {scale} — print at 100 %, cut on the ticks, match the crosses")
     p.save()
     f = QFont()
     f.setPixelSize(max(1, round(2.4 * dpmm)))
@@ -228,4 +292,4 @@ def _label(p: QPainter, scenario: Scenario, pp: PrintPlan, page: Page, dpmm: flo
     p.restore()
 
 
-__all__ = ["DPI", "plan_for", "print_pdf"]
+__all__ = ["DPI", "PAINT_DPI", "plan_for", "print_pdf"]

@@ -88,3 +88,46 @@ def test_a_file_that_cannot_be_written_is_an_error_dialog_not_a_crash(qtbot, tmp
     qtbot.addWidget(d)
     assert not print_map(w, str(tmp_path / "no-such-folder" / "map.pdf"), d.spec())
     assert shown and "Cannot print" in shown[0]
+
+
+EUROPE = ROOT / "maps" / "railroad_module_europe.json"
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm is not installed (apt-get install poppler-utils)")
+def test_a_territory_window_prints_at_a_map_width_what_the_command_prints(qtbot, tmp_path) -> None:
+    w = open_map(qtbot, tmp_path, EUROPE)
+    assert type(w).__name__ == "TerritoryWindow"
+    assert w.act_print.shortcut().toString() == "Ctrl+P" and w.act_print in w.menuBar().actions()[0].menu().actions()
+    d = PrintDialog(w.document.scenario, w)
+    qtbot.addWidget(d)
+    assert d.territory and not d.labels.isVisibleTo(d) and not d.coordinates.isVisibleTo(d)
+    ok = d.buttons.button(QDialogButtonBox.StandardButton.Ok)
+    d.cell_size.setValue(400.0)
+    d.landscape.setChecked(True)
+    assert d.summary.text().startswith("4 pages (2 × 2) of 297 × 210 mm; the map is 400 × 280 mm"), d.summary.text()
+    assert ok.isEnabled() and d.spec().width_mm == 400.0
+    d.unit.setCurrentText("in")
+    assert abs(d.cell_size.value() - 400.0 / 25.4) < 0.01 and abs((d.spec().width_mm or 0) - 400.0) < 0.2
+    d.unit.setCurrentText("mm")
+    d.cell_size.setValue(20.0)
+    d.overlap.setValue(99.0)
+    assert d.summary.text().startswith("Cannot print: the overlap") and not ok.isEnabled()
+    d.overlap.setValue(10.0)
+    d.cell_size.setValue(400.0)
+    for size in ((1280, 820), (1366, 768)):
+        w.resize(*size)
+        d.show()
+        qtbot.waitExposed(d)
+        d.grab().save(str(tmp_path / f"territory-print-dialog-{size[0]}.png"))
+        assert d.summary.sizeHint().width() <= d.width()  # the verdict is not clipped
+    ours = tmp_path / "menu.pdf"
+    assert print_map(w, str(ours), d.spec())
+    assert "Wrote" in w.statusBar().currentMessage() and "400 mm wide" in w.statusBar().currentMessage()
+    theirs = tmp_path / "cli.pdf"
+    assert main(["print", str(EUROPE), "--width-mm", "400", "--landscape", "--out", str(theirs)]) == 0
+    for name, pdf in (("a", ours), ("b", theirs)):
+        subprocess.run(["pdftoppm", "-r", "40", str(pdf), str(tmp_path / name)], check=True)
+    a, b = sorted(tmp_path.glob("a-*.ppm")), sorted(tmp_path.glob("b-*.ppm"))
+    assert len(a) == len(b) == 4
+    for x, y in zip(a, b, strict=True):
+        assert x.read_bytes() == y.read_bytes()

@@ -1,9 +1,10 @@
-"""File > Print / Export PDF… of the grid editor (issue 20, item 5): the
-cell size (mm or inches), paper, orientation, margin, overlap and
-coordinate labels, with the page count the choice gives (or what is wrong
-with it) shown as the fields change; OK asks where to write and writes the
-PDF ``adjutant print`` writes for the same choice (``app/gui/print_pdf.py``),
-in the background with a progress dialog."""
+"""File > Print / Export PDF… of both editors (issue 20, item 5): the
+cell size (a territory map: the whole map's width), in mm or inches, the
+paper, orientation, margin, overlap and coordinate labels, with the page
+count the choice gives (or what is wrong with it) shown as the fields
+change; OK asks where to write and writes the PDF ``adjutant print`` writes
+for the same choice (``app/gui/print_pdf.py``), on the GUI thread under a
+wait cursor (it paints)."""
 
 from __future__ import annotations
 
@@ -25,30 +26,41 @@ from PySide6.QtWidgets import (
 )
 
 from engine.model import Scenario
-from engine.printing import MM_PER_INCH, PAPERS, PrintError, PrintSpec
+from engine.printing import MIN_CELL_MM, MIN_WIDTH_MM, MM_PER_INCH, PAPERS, PrintError, PrintSpec
+from engine.territory import TerritoryScenario
 
 PDF_FILTER = "PDF document (*.pdf)"
+TERRITORY_WIDTH_MM = 400.0
+"""The printed width the dialog first offers for a territory map."""
 
 
 class PrintDialog(QDialog):
     """The choices of a print; :meth:`spec` reads them."""
 
-    def __init__(self, scenario: Scenario, parent: QWidget | None = None) -> None:
+    def __init__(self, scenario: Scenario | TerritoryScenario, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Print / Export PDF")
         self.scenario = scenario
-        hexes = scenario.map.grid.kind.value == "hex"
+        self.territory = isinstance(scenario, TerritoryScenario)
+        """A territory map prints at a width of the whole map, not a cell size."""
         form = QFormLayout()
         self.cell_size = QDoubleSpinBox()
+        """The cell size, or a territory map's printed width (in :attr:`unit`)."""
         self.cell_size.setDecimals(2)
-        self.cell_size.setRange(2.0, 300.0)
-        self.cell_size.setValue(16.0 if hexes else 20.0)
+        self._least_mm, most_mm = (MIN_WIDTH_MM, 5000.0) if self.territory else (MIN_CELL_MM, 300.0)
+        self.cell_size.setRange(self._least_mm, most_mm)
         self.unit = QComboBox()
         self.unit.addItems(["mm", "in"])
         row = QHBoxLayout()
         row.addWidget(self.cell_size, 1)
         row.addWidget(self.unit)
-        form.addRow("Hex width across flats:" if hexes else "Square side:", row)
+        if isinstance(scenario, TerritoryScenario):
+            self.cell_size.setValue(TERRITORY_WIDTH_MM)
+            form.addRow("Map width:", row)
+        else:
+            hexes = scenario.map.grid.kind.value == "hex"
+            self.cell_size.setValue(16.0 if hexes else 20.0)
+            form.addRow("Hex width across flats:" if hexes else "Square side:", row)
         self.paper = QComboBox()
         self.paper.addItems([n.upper() if n[0] == "a" else n.title() for n in PAPERS])
         self.paper.setCurrentIndex(list(PAPERS).index("a4"))
@@ -69,6 +81,8 @@ class PrintDialog(QDialog):
         form.addRow("", self.labels)
         self.coordinates = QCheckBox("Coordinates in the margins")
         form.addRow("", self.coordinates)
+        for box_ in (self.labels, self.coordinates):  # a territory map has no cells to label
+            box_.setVisible(not self.territory)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setObjectName("printSummary")
@@ -94,14 +108,17 @@ class PrintDialog(QDialog):
         new = self.unit.currentText()
         if new != self._unit:
             v = self.cell_size.value()
-            self.cell_size.setRange(2.0 / MM_PER_INCH if new == "in" else 2.0, 300.0)
+            most = self.cell_size.maximum() * (1 / MM_PER_INCH if new == "in" else MM_PER_INCH)
+            self.cell_size.setRange(self._least_mm / MM_PER_INCH if new == "in" else self._least_mm, most)
             self.cell_size.setValue(v / MM_PER_INCH if new == "in" else v * MM_PER_INCH)
             self._unit = new
 
     def spec(self) -> PrintSpec:
-        mm = self.cell_size.value() * (MM_PER_INCH if self.unit.currentText() == "in" else 1.0)
-        return PrintSpec(round(mm, 4), list(PAPERS)[self.paper.currentIndex()], self.landscape.isChecked(),
-                         self.margin.value(), self.overlap.value(), self.coordinates.isChecked())
+        mm = round(self.cell_size.value() * (MM_PER_INCH if self.unit.currentText() == "in" else 1.0), 4)
+        paper, landscape = list(PAPERS)[self.paper.currentIndex()], self.landscape.isChecked()
+        if self.territory:
+            return PrintSpec(0.0, paper, landscape, self.margin.value(), self.overlap.value(), width_mm=mm)
+        return PrintSpec(mm, paper, landscape, self.margin.value(), self.overlap.value(), self.coordinates.isChecked())
 
     def _update(self) -> None:
         from app.gui.print_pdf import plan_for
@@ -132,7 +149,7 @@ def print_map(window: Any, path: str | None = None, spec: PrintSpec | None = Non
         dlg = PrintDialog(s, window)
         if dlg.exec() != QDialog.DialogCode.Accepted:
             return False
-        spec, labels = dlg.spec(), dlg.labels.isChecked()
+        spec, labels = dlg.spec(), dlg.labels.isChecked() and not dlg.territory
     if path is None:
         start = str(Path(window.document.path).with_suffix(".pdf")) if window.document.path else f"{s.name}.pdf"
         path, _ = QFileDialog.getSaveFileName(window, "Export PDF", start, PDF_FILTER)
@@ -145,7 +162,8 @@ def print_map(window: Any, path: str | None = None, spec: PrintSpec | None = Non
     except PrintError as e:
         window.show_error("Cannot print", f"{Path(path).name} cannot be written:", [str(e)])
         return False
-    window.statusBar().showMessage(f"Wrote {path}: {len(pp.pages)} page(s) at {spec.cell_mm:g} mm a cell", 10000)
+    at = f"the map {spec.width_mm:g} mm wide" if spec.width_mm is not None else f"{spec.cell_mm:g} mm a cell"
+    window.statusBar().showMessage(f"Wrote {path}: {len(pp.pages)} page(s), {at}", 10000)
     return True
 
 

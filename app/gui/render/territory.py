@@ -205,7 +205,8 @@ class TerritoryRenderer:
         """Paint the static layer of map rectangle ``region`` at zoom ``z``
         into ``p`` (whose (0, 0) is the region's top-left corner); only what
         meets ``limit`` (map coordinates, default: all of ``region``) is
-        drawn.  Export and tests call it directly."""
+        drawn, under ``p``'s own transform (a printed page's margin).
+        Export, printing and tests call it directly."""
         s = self.s
         m = s.map
         paths = self.paths(z)
@@ -219,7 +220,7 @@ class TerritoryRenderer:
             if not view.intersects(world):
                 continue
             p.save()
-            p.setTransform(QTransform.fromScale(z, z).translate(-region.x() + dx, -region.y()))
+            p.setTransform(QTransform.fromScale(z, z).translate(-region.x() + dx, -region.y()), True)
             for tid, t in m.territories.items():
                 path = paths.get(tid)
                 if path is None or path.isEmpty() or not path.boundingRect().intersects(view):
@@ -419,7 +420,7 @@ class TerritoryRenderer:
         paths = self.paths(z)
         for dx in self.copies(vis):
             p.save()
-            p.setTransform(QTransform.fromScale(z, z) * QTransform.fromTranslate(ox + dx * z, oy))
+            p.setTransform(QTransform.fromScale(z, z) * QTransform.fromTranslate(ox + dx * z, oy), True)
             c = s.map.backdrop_cell
             if ov.grid and c > 0 and c * z >= 5:
                 pen = QPen(QColor(40, 36, 30, 70), 1)
