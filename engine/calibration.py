@@ -23,6 +23,10 @@ only moves its own triangles) and continuous; its price is that the clicked
 points' residuals are absorbed, so the affine residuals stay the measure of
 how far the scan drifts.  See ``docs/file-format.md`` (the ``underlay`` record).
 
+A scan under a **territory map** is placed by a scale and an offset only
+(``pixel = offset + scale * map point``): :func:`fit_scale_offset` fits them
+to click pairs (a scan point and the map point it shows) by least squares.
+
 The inverse (image pixel -> cell) goes through the inverse affine map (and,
 for piecewise, a fixed-point iteration on the correction) and then the
 grid's own picking (:meth:`engine.grids.Layout.pick`), so both square grids
@@ -429,5 +433,94 @@ class Underlay:
         return Underlay(self.image, self.opacity, self.visible, list(cal.points), cal.piecewise, cal.affine)
 
 
-__all__ = ["MAX_PIXEL", "MIN_POINTS", "Affine", "Calibration", "CalibrationError", "ClickedPoint", "Underlay", "calibrate",
+# -- a scan under a territory map: a scale and an offset -----------------------
+
+SCALE_TOLERANCE = 1e-6
+"""A stored scale or offset agrees with its points' fit within this, relative
+to the scale (the loader's check)."""
+
+
+@dataclass(frozen=True)
+class MapPoint:
+    """A point of a scan (pixels ``x``, ``y``, y down) and the map point
+    ``at`` (map units) it shows: one click pair of a territory map's
+    calibration."""
+
+    x: float
+    y: float
+    at: tuple[float, float]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"x": self.x, "y": self.y, "at": [self.at[0], self.at[1]]}
+
+
+@dataclass(frozen=True)
+class ScaleFit:
+    """``pixel = offset + scale * map point``, the least-squares fit of
+    :class:`MapPoint` pairs, and how far off each pair is (map units: the
+    map point against where the fit puts its pixel)."""
+
+    scale: float
+    offset: tuple[float, float]
+    residuals: tuple[float, ...]
+
+    @property
+    def rms(self) -> float:
+        return math.sqrt(sum(r * r for r in self.residuals) / len(self.residuals)) if self.residuals else 0.0
+
+
+def map_points_from_data(data: Any, where: str = "points") -> list[MapPoint]:
+    """Click pairs from decoded JSON, a list of ``{"x": .., "y": .., "at": [x, y]}``;
+    raises :class:`CalibrationError` naming the first bad entry."""
+    if not isinstance(data, list):
+        raise CalibrationError(f"{where}: expected a list of {{\"x\": .., \"y\": .., \"at\": [x, y]}} objects, "
+                               f"got {type(data).__name__}")
+    out = []
+    for i, item in enumerate(data):
+        p = f"{where}[{i}]"
+        if not isinstance(item, dict):
+            raise CalibrationError(f"{p}: expected an object with x, y and at, got {type(item).__name__}")
+        unknown = sorted(set(item) - {"x", "y", "at"})
+        if unknown:
+            raise CalibrationError(f"{p}: unknown key '{unknown[0]}' (expected x, y and at)")
+        values = [item.get("x"), item.get("y")]
+        at = item.get("at")
+        if not isinstance(at, list) or len(at) != 2:
+            raise CalibrationError(f"{p}.at: expected the map point [x, y], got {at!r}")
+        for key, v in zip(("x", "y", "at[0]", "at[1]"), [*values, *at], strict=True):
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or abs(v) > MAX_PIXEL:
+                raise CalibrationError(f"{p}.{key}: expected a finite number, got {v!r}")
+        out.append(MapPoint(float(item["x"]), float(item["y"]), (float(at[0]), float(at[1]))))
+    return out
+
+
+def fit_scale_offset(points: Sequence[MapPoint]) -> ScaleFit:
+    """The scale and offset placing a scan under a territory map so that
+    each pair's pixel falls on its map point, by least squares over both
+    coordinates (three unknowns: two pairs at different map points fix
+    them).  Raises :class:`CalibrationError` for fewer than two pairs, pairs
+    all at one map point, or a fit that would mirror the scan."""
+    if len(points) < 2:
+        raise CalibrationError(f"a scale and an offset need two points, got {len(points)}")
+    m = np.array([p.at for p in points], dtype=float)
+    px = np.array([(p.x, p.y) for p in points], dtype=float)
+    spread = float(np.max(np.ptp(m, axis=0)))
+    if spread <= _FLAT * max(1.0, float(np.max(np.abs(m)))):
+        raise CalibrationError("the points are all at one place on the map: click two places apart")
+    n = len(points)
+    a = np.zeros((2 * n, 3))
+    a[0::2, 0], a[0::2, 1] = m[:, 0], 1.0
+    a[1::2, 0], a[1::2, 2] = m[:, 1], 1.0
+    b = px.reshape(-1)
+    (scale, ox, oy), *_ = np.linalg.lstsq(a, b, rcond=None)
+    if not scale > 0:
+        raise CalibrationError("these points would mirror the scan: each scan point must be clicked with the map "
+                               "point it shows")
+    fitted = (px - np.array([ox, oy])) / scale
+    residuals = tuple(float(v) for v in np.hypot(*(fitted - m).T))
+    return ScaleFit(float(scale), (float(ox), float(oy)), residuals)
+
+
+__all__ = ["MAX_PIXEL", "MIN_POINTS", "SCALE_TOLERANCE", "Affine", "Calibration", "CalibrationError", "ClickedPoint",
+           "MapPoint", "ScaleFit", "Underlay", "calibrate", "fit_scale_offset", "map_points_from_data",
            "points_from_data"]

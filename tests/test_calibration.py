@@ -317,3 +317,89 @@ def test_array_forms_agree_with_the_scalar_ones_and_invert(piecewise):
     outline = cal.corners_in_pixels(Cell(50, 50))
     assert len(outline) == 6 and all(cal.pixel_to_cell(x, y) in (Cell(50, 50), *m.grid.neighbours(Cell(50, 50)))
                                      for x, y in outline)
+
+
+# -- a scan under a territory map: scale and offset from click pairs ---------------
+
+from engine.calibration import MapPoint, fit_scale_offset, map_points_from_data  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(scale=st.floats(0.05, 40.0), ox=st.floats(-5000, 5000), oy=st.floats(-5000, 5000),
+       at=st.lists(st.tuples(st.floats(0, 1000), st.floats(0, 1000)), min_size=2, max_size=8,
+                   unique_by=lambda p: (round(p[0]), round(p[1]))))
+def test_a_known_placement_is_recovered_from_its_pairs(scale, ox, oy, at):
+    if max(abs(a[0] - b[0]) + abs(a[1] - b[1]) for a in at for b in at) < 1.0:
+        return  # too close together to tell a scale
+    pairs = [MapPoint(ox + scale * x, oy + scale * y, (x, y)) for x, y in at]
+    fit = fit_scale_offset(pairs)
+    assert math.isclose(fit.scale, scale, rel_tol=1e-7)
+    assert abs(fit.offset[0] - ox) < 1e-6 * max(1, abs(ox), scale * 1000)
+    assert abs(fit.offset[1] - oy) < 1e-6 * max(1, abs(oy), scale * 1000)
+    assert fit.rms < 1e-6
+
+
+def test_pair_residuals_are_the_least_squares_ones():
+    rng = np.random.default_rng(7)
+    at = rng.uniform(0, 400, (6, 2))
+    px = 12.0 + 3.0 * at + rng.normal(0, 2.0, at.shape)
+    pairs = [MapPoint(float(x), float(y), (float(a), float(b))) for (x, y), (a, b) in zip(px, at, strict=True)]
+    fit = fit_scale_offset(pairs)
+    # the normal equations' solution, and each pair's miss in map units
+    a = np.zeros((12, 3))
+    a[0::2, 0], a[0::2, 1], a[1::2, 0], a[1::2, 2] = at[:, 0], 1, at[:, 1], 1
+    want = np.linalg.solve(a.T @ a, a.T @ px.reshape(-1))
+    assert np.allclose([fit.scale, *fit.offset], want)
+    miss = np.hypot(*((px - want[1:]) / want[0] - at).T)
+    assert np.allclose(fit.residuals, miss) and math.isclose(fit.rms, float(np.sqrt(np.mean(miss ** 2))))
+
+
+@pytest.mark.parametrize(("pairs", "words"), [
+    ([MapPoint(0, 0, (1, 1))], "need two points"),
+    ([MapPoint(0, 0, (5, 5)), MapPoint(9, 9, (5, 5))], "all at one place"),
+    ([MapPoint(0, 0, (0, 0)), MapPoint(-10, -10, (5, 5))], "mirror"),
+])
+def test_pairs_that_cannot_place_a_scan_are_refused(pairs, words):
+    with pytest.raises(CalibrationError, match=words):
+        fit_scale_offset(pairs)
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    ("x", "expected a list"),
+    ([{"x": 1, "y": 2}], "points[0].at: expected the map point"),
+    ([{"x": 1, "y": float("nan"), "at": [0, 0]}], "points[0].y: expected a finite number"),
+    ([{"x": 1, "y": 2, "at": [0, 0], "label": "A"}], "unknown key 'label'"),
+])
+def test_malformed_pairs_are_refused_naming_the_entry(data, words):
+    with pytest.raises(CalibrationError) as e:
+        map_points_from_data(data)
+    assert words in str(e.value)
+
+
+def _territory_with_underlay(tmp_path: Path, underlay: dict) -> Path:
+    import json
+
+    data = json.loads((Path(__file__).resolve().parents[1] / "maps" / "aa_rail_options.json").read_text())
+    data["map"]["underlay"] = underlay
+    path = tmp_path / "map.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_territory_underlay_with_pairs_loads_when_its_placement_is_their_fit(tmp_path):
+    from engine.io import load_any
+
+    pairs = [MapPoint(20 + 4 * x, 8 + 4 * y, (x, y)) for x, y in [(0, 0), (300, 0), (100, 90)]]
+    rec = {"image": "scan.png", "scale": 4.0, "offset": [20.0, 8.0], "points": [p.to_dict() for p in pairs]}
+    s = load_any(_territory_with_underlay(tmp_path, rec))
+    assert s.map.underlay["points"] == rec["points"]
+    with pytest.raises(ScenarioError) as e:
+        load_any(_territory_with_underlay(tmp_path, {**rec, "scale": 4.5}))
+    assert "$.map.underlay.scale" in str(e.value.problems[0]) and "least-squares fit" in str(e.value.problems[0])
+    with pytest.raises(ScenarioError) as e:
+        load_any(_territory_with_underlay(tmp_path, {**rec, "offset": [0, 8.0]}))
+    assert "$.map.underlay.offset" in str(e.value.problems[0])
+    bad = {**rec, "points": [{"x": 1, "y": 2, "at": [0]}]}
+    with pytest.raises(ScenarioError) as e:
+        load_any(_territory_with_underlay(tmp_path, bad))
+    assert "$.map.underlay.points[0].at" in str(e.value.problems[0])

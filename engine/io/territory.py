@@ -155,8 +155,39 @@ class TerritoryBuilder(HeaderBuilder):
             off = u.get("offset", [0, 0])
             if not all(isinstance(v, (int, float)) and math.isfinite(v) for v in off):
                 self.bad("$.map.underlay.offset", "expected two finite numbers [x, y]")
+            self.underlay_points(u)
             tm.underlay = dict(u)
         return tm
+
+    def underlay_points(self, u: dict[str, Any]) -> None:
+        """The underlay's click pairs, when it has them: well formed and, two
+        or more, fitting the stored scale and offset (which the editor
+        writes from them)."""
+        if "points" not in u:
+            return
+        from ..calibration import SCALE_TOLERANCE, CalibrationError, fit_scale_offset, map_points_from_data
+
+        try:
+            points = map_points_from_data(u["points"], "$.map.underlay.points")
+            if len(points) < 2:
+                return
+            fit = fit_scale_offset(points)
+        except CalibrationError as e:
+            where, _, why = str(e).partition(": ")
+            if where.startswith("$"):
+                self.bad(where, why)
+            else:
+                self.bad("$.map.underlay.points", str(e))
+            return
+        scale = u.get("scale")
+        off = u.get("offset", [0, 0])
+        tol = SCALE_TOLERANCE * max(1.0, fit.scale)
+        if not isinstance(scale, (int, float)) or abs(scale - fit.scale) > tol:
+            self.bad("$.map.underlay.scale", f"{scale!r} does not match the least-squares fit of the points "
+                                             f"({fit.scale:.6g})")
+        elif any(abs(float(a) - b) > tol * max(1.0, abs(b)) for a, b in zip(off, fit.offset, strict=True)):
+            self.bad("$.map.underlay.offset", f"{off!r} does not match the least-squares fit of the points "
+                                              f"([{fit.offset[0]:.6g}, {fit.offset[1]:.6g}])")
 
     def tunits(self, units: list[dict[str, Any]], tm: TerritoryMap, side_ids: set[str]) -> list[TerritoryUnit]:
         out = []

@@ -99,3 +99,79 @@ def test_the_picture_lines_up_with_the_map(qtbot, tmp_path) -> None:
     in_picture = pic.pixelColor(int(mx * zpic), int(my * zpic))
     assert abs(on_screen.red() - in_picture.red()) + abs(on_screen.green() - in_picture.green()) \
         + abs(on_screen.blue() - in_picture.blue()) < 20
+
+
+def test_calibrate_a_misplaced_scan_by_clicking_pairs(qtbot, tmp_path) -> None:
+    """The picture of the Rail Options map, put under it too large and
+    shifted, is placed back by two click pairs through the canvas: a place
+    on the scan, then the same corner on the map (clicked 3 px off: it
+    snaps); each pair is one undo step storing the pairs with the placement
+    they fit; the pairs survive save and reopen; removing one keeps the
+    placement; pairs all at one map point are refused, changing nothing."""
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtTest import QTest
+
+    from app.gui.territory.underlay import image_to_view
+
+    s = load_any(ROOT / "maps" / "aa_rail_options.json")
+    folder = tmp_path / "maps"
+    folder.mkdir()
+    scan = folder / "picture.png"
+    w_px, _ = export_territory_map(s, scan)
+    z = w_px / s.map.width
+    path = folder / "map.json"
+    save_any(s, path)
+    w = open_map(qtbot, tmp_path, path)
+    panel, canvas, stack = w.underlay_panel, w.canvas, w.document.undo_stack
+    assert panel.add_image(str(scan))
+    w.dock_underlay.show()
+    wrong = {**w.scenario.map.underlay, "scale": 1.2 * z, "offset": [40.0, -30.0]}
+    assert panel._push(wrong, "misplace")
+    canvas.fit()
+    qtbot.wait(10)
+    m = w.scenario.map
+    corners = [next((x, y) for x, y in m.territories[t].shape.exterior.coords  # a corner inside the map
+                    if 5 < x < m.width - 5 and 5 < y < m.height - 5) for t in ("germany", "russia")]
+    assert abs(corners[0][0] - corners[1][0]) > 50
+    panel.calibrating.setChecked(True)
+    steps = stack.count()
+    for n, (cx, cy) in enumerate(corners, 1):
+        rec = w.scenario.map.underlay
+        on_scan = image_to_view(rec, canvas.origin(), canvas.zoom()).map(QPointF(cx * z, cy * z))
+        assert canvas.viewport().rect().contains(on_scan.toPoint())
+        QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=on_scan.toPoint())
+        assert panel._pending is not None and "now click the same place on the map" in panel.message.text(), panel.message.text()
+        on_map = canvas.map_to_view(cx, cy)
+        QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton,
+                         pos=QPoint(round(on_map.x()) + 3, round(on_map.y()) + 2))
+        assert stack.count() == steps + n and panel._pending is None
+        assert [p.at for p in panel.pairs()][-1] == (cx, cy)  # snapped onto the corner
+    rec = w.scenario.map.underlay
+    assert abs(rec["scale"] / z - 1) < 0.01, rec["scale"] / z
+    assert abs(rec["offset"][0]) < 4 and abs(rec["offset"][1]) < 4, rec["offset"]
+    assert panel.points.rowCount() == 2 and panel.points.item(0, 2).text() != "—"
+    assert "RMS" in panel.rms.text()
+    stack.undo()
+    assert len(panel.pairs()) == 1 and w.scenario.map.underlay["scale"] == 1.2 * z
+    stack.undo()
+    assert w.scenario.map.underlay == wrong and panel.points.rowCount() == 0
+    stack.redo()
+    stack.redo()
+    assert w.scenario.map.underlay == rec
+    for size in ((1280, 820), (1366, 768)):
+        w.resize(*size)
+        qtbot.wait(20)
+        w.grab().save(str(tmp_path / f"territory-calibrate-{size[0]}.png"))
+        assert panel.rms.isVisible() and panel.points.isVisible()
+    assert w.save()
+    assert load_any(path).map.underlay == rec
+    steps = stack.count()
+    panel.points.selectRow(1)
+    panel.remove_point.click()
+    assert stack.count() == steps + 1 and len(panel.pairs()) == 1
+    assert w.scenario.map.underlay["scale"] == rec["scale"]  # one pair left: the placement stays
+    refused = panel.add_point((5.0, 5.0), panel.pairs()[0].at)
+    assert refused is not None and "all at one place" in refused and stack.count() == steps + 1
+    w.close()
+    w2 = open_map(qtbot, tmp_path, path)
+    assert len(w2.underlay_panel.pairs()) == 2 and w2.underlay_panel.points.rowCount() == 2

@@ -17,6 +17,15 @@ named as asked, with ordinary borders to those it touches: one undo step,
 an ordinary territory from then on.  A region reaching the edge of the
 square, or overlapping a territory already there, is refused with the
 reason.
+
+**Calibrate by Clicking**: a click on the scan, then a click on the same
+place of the map (snapped to the nearest territory corner within
+:data:`SNAP_PX` pixels of the view), make a pair; from two pairs on, the
+scan's scale and offset are their least-squares fit
+(``engine.calibration.fit_scale_offset``), and every pair added or removed
+is one undo step that stores the pairs in the underlay record with the
+placement they give.  The dock lists each pair with how far off the fit
+leaves it (map units) and their RMS.
 """
 
 from __future__ import annotations
@@ -30,18 +39,23 @@ import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QCheckBox,
     QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
+    QHeaderView,
     QInputDialog,
     QLabel,
     QPushButton,
     QSlider,
+    QTableWidget,
+    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from engine.calibration import CalibrationError, MapPoint, fit_scale_offset, map_points_from_data
 from engine.editing.territory import MapUnderlayChange
 from engine.model import ModelError
 from engine.territory import Territory
@@ -52,6 +66,9 @@ IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.tif *.tiff);;All files (*)"
 WINDOW = 4096
 """The side of the square of the scan a click's region is traced within."""
 MAX_OVERLAP = 0.01
+SNAP_PX = 10.0
+"""A calibration click on the map snaps to the nearest territory corner
+within this many pixels of the view."""
 
 
 def image_to_view(record: dict[str, Any], origin: tuple[float, float], zoom: float) -> QTransform:
@@ -91,6 +108,25 @@ class TerritoryUnderlayPanel(QWidget):
         self.tolerance.setRange(1.0, 60.0)
         self.tolerance.setValue(8.0)
         self.tolerance.setPrefix("Colour tolerance ΔE ")
+        self.calibrating = QPushButton("Calibrate by Clicking")
+        self.calibrating.setCheckable(True)
+        self.calibrating.setToolTip("Click a place on the scan, then the same place on the map (a corner snaps); "
+                                    "two pairs or more place the scan")
+        self.tracing.toggled.connect(self._tracing_toggled)
+        self.calibrating.toggled.connect(self._calibrating_toggled)
+        self.points = QTableWidget(0, 3)
+        self.points.setHorizontalHeaderLabels(["scan px", "map point", "off by"])
+        self.points.verticalHeader().setVisible(False)
+        self.points.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.points.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.points.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.points.setMaximumHeight(150)
+        self.remove_point = QPushButton("Remove Point")
+        self.remove_point.clicked.connect(self._remove_selected)
+        self.rms = QLabel()
+        self.rms.setWordWrap(True)
+        self._pending: tuple[float, float] | None = None
+        """The scan pixel of a pair whose map point is still to be clicked."""
         row = QHBoxLayout()
         row.addWidget(add)
         row.addWidget(self.remove)
@@ -105,6 +141,12 @@ class TerritoryUnderlayPanel(QWidget):
         box.addLayout(op)
         box.addWidget(self.tracing)
         box.addWidget(self.tolerance)
+        box.addWidget(self.calibrating)
+        box.addWidget(self.points)
+        cal = QHBoxLayout()
+        cal.addWidget(self.rms, 1)
+        cal.addWidget(self.remove_point)
+        box.addLayout(cal)
         box.addStretch(1)
         self._filter = _ClickFilter(self)
         editor.canvas.viewport().installEventFilter(self._filter)
@@ -139,13 +181,16 @@ class TerritoryUnderlayPanel(QWidget):
         rec = self.record()
         self._filling = True
         try:
-            for w in (self.remove, self.show_box, self.opacity, self.tracing, self.tolerance):
+            for w in (self.remove, self.show_box, self.opacity, self.tracing, self.tolerance, self.calibrating,
+                      self.points):
                 w.setEnabled(rec is not None)
             if rec is not None:
                 self.show_box.setChecked(bool(rec.get("visible", True)))
                 self.opacity.setValue(round(100 * float(rec.get("opacity", 1.0))))
             else:
                 self.tracing.setChecked(False)
+                self.calibrating.setChecked(False)
+            self._show_points()
         finally:
             self._filling = False
         canvas = self.editor.canvas
@@ -262,22 +307,153 @@ class TerritoryUnderlayPanel(QWidget):
         if rec is None:
             return
         c = self.editor.canvas
+        if self.calibrating.isChecked() and self._pending is not None:
+            mx, my = c.view_to_map(pos)
+            self.add_point(self._pending, self.snap_corner(mx, my, SNAP_PX / c.zoom()))
+            return
         t = image_to_view(rec, c.origin(), c.zoom())
         inv, ok = t.inverted()
-        if ok:
-            p = inv.map(pos)
+        if not ok:
+            return
+        p = inv.map(pos)
+        if self.calibrating.isChecked():
+            self.take_scan_point(p.x(), p.y())
+        else:
             self.trace_at(p.x(), p.y())
+
+    # -- calibrating ---------------------------------------------------------
+    def pairs(self) -> list[MapPoint]:
+        """The click pairs stored in the underlay record."""
+        rec = self.record()
+        try:
+            return map_points_from_data(rec.get("points", []) if rec else [])
+        except CalibrationError:
+            return []
+
+    def _tracing_toggled(self, on: bool) -> None:
+        if on:
+            self.calibrating.setChecked(False)
+
+    def _calibrating_toggled(self, on: bool) -> None:
+        self._pending = None
+        if on:
+            self.tracing.setChecked(False)
+            self._say("Click a place on the scan you can find on the map (a corner of a border is best).")
+        elif not self._filling:
+            self._say("")
+
+    def take_scan_point(self, x: float, y: float) -> str | None:
+        """The first click of a pair: scan pixel (x, y); the reason when it
+        cannot be taken."""
+        pyr = self.pyramid
+        if pyr is not None and not (0 <= x < pyr.width and 0 <= y < pyr.height):
+            return self._say(f"Pixel ({x:.0f}, {y:.0f}) is off the {pyr.width} × {pyr.height} scan: click on it.")
+        self._pending = (x, y)
+        self._say(f"Scan point ({x:.0f}, {y:.0f}): now click the same place on the map (a corner within "
+                  f"{SNAP_PX:g} px snaps).")
+        return None
+
+    def snap_corner(self, x: float, y: float, radius: float) -> tuple[float, float]:
+        """The territory corner nearest map point (x, y) within ``radius``
+        (map units), or the point itself."""
+        best, best_d = (x, y), radius
+        for t in self.editor.scenario.map.territories.values():
+            shape = t.shape
+            if shape is None or shape.is_empty:
+                continue
+            x0, y0, x1, y1 = shape.bounds
+            if x < x0 - radius or x > x1 + radius or y < y0 - radius or y > y1 + radius:
+                continue
+            polys = getattr(shape, "geoms", [shape])
+            for poly in polys:
+                for ring in [poly.exterior, *poly.interiors]:
+                    xy = np.asarray(ring.coords)
+                    d = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
+                    i = int(np.argmin(d))
+                    if d[i] <= best_d:
+                        best, best_d = (float(xy[i, 0]), float(xy[i, 1])), float(d[i])
+        return best
+
+    def add_point(self, pixel: tuple[float, float], at: tuple[float, float]) -> str | None:
+        """Add the pair (scan ``pixel``, map point ``at``) and place the scan
+        by the fit of all pairs once there are two: one undo step; the
+        reason when the pairs cannot place it (nothing changes then)."""
+        self._pending = None
+        rec = self.record()
+        if rec is None:
+            return self._say("Add a scan first.")
+        pairs = [*self.pairs(), MapPoint(pixel[0], pixel[1], (at[0], at[1]))]
+        after = self._placed(rec, pairs)
+        if isinstance(after, str):
+            return self._say(f"Not added: {after}. Click a place on the scan again.")
+        self._push(after, "Calibrate underlay")
+        n = len(pairs)
+        self._say(f"Pair {n}: scan ({pixel[0]:.0f}, {pixel[1]:.0f}) on map ({at[0]:.4g}, {at[1]:.4g})."
+                  + (" Click one more pair to place the scan." if n < 2 else " Click another pair to refine."))
+        return None
+
+    def remove_point_at(self, i: int) -> str | None:
+        """Remove pair ``i`` (one undo step); the reason when the rest cannot
+        place the scan."""
+        rec = self.record()
+        pairs = self.pairs()
+        if rec is None or not 0 <= i < len(pairs):
+            return None
+        after = self._placed(rec, pairs[:i] + pairs[i + 1:])
+        if isinstance(after, str):
+            return self._say(f"Not removed: {after}.")
+        self._push(after, "Remove calibration point")
+        return None
+
+    def _remove_selected(self) -> None:
+        rows = sorted({ix.row() for ix in self.points.selectedIndexes()}, reverse=True)
+        if rows:
+            self.remove_point_at(rows[0])
+
+    @staticmethod
+    def _placed(rec: dict[str, Any], pairs: list[MapPoint]) -> dict[str, Any] | str:
+        """The record with ``pairs`` and, from two on, the placement they fit."""
+        out = {**rec, "points": [p.to_dict() for p in pairs]}
+        if not pairs:
+            del out["points"]
+        if len(pairs) >= 2:
+            try:
+                fit = fit_scale_offset(pairs)
+            except CalibrationError as e:
+                return str(e)
+            out["scale"], out["offset"] = fit.scale, [fit.offset[0], fit.offset[1]]
+        return out
+
+    def _show_points(self) -> None:
+        pairs = self.pairs()
+        residuals: tuple[float, ...] = ()
+        if len(pairs) >= 2:
+            try:
+                fit = fit_scale_offset(pairs)
+                residuals = fit.residuals
+                self.rms.setText(f"RMS {fit.rms:.2f} map units; {fit.scale:.4g} px a map unit")
+            except CalibrationError as e:
+                self.rms.setText(str(e))
+        else:
+            self.rms.setText("Two pairs place the scan." if self.record() is not None else "")
+        self.points.setRowCount(len(pairs))
+        for r, p in enumerate(pairs):
+            cells = [f"{p.x:.0f}, {p.y:.0f}", f"{p.at[0]:.4g}, {p.at[1]:.4g}",
+                     f"{residuals[r]:.2f}" if residuals else "—"]
+            for c, text in enumerate(cells):
+                self.points.setItem(r, c, QTableWidgetItem(text))
+        self.remove_point.setEnabled(bool(pairs))
 
 
 class _ClickFilter(QObject):
-    """Left clicks on the canvas trace while the button is down."""
+    """Left clicks on the canvas trace, or calibrate, while its button is down."""
 
     def __init__(self, panel: TerritoryUnderlayPanel) -> None:
         super().__init__(panel)
         self.panel = panel
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
-        if not self.panel.tracing.isChecked() or ev.type() not in (
+        if not (self.panel.tracing.isChecked() or self.panel.calibrating.isChecked()) or ev.type() not in (
                 QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease):
             return False
         if getattr(ev, "button", lambda: None)() != Qt.MouseButton.LeftButton:
