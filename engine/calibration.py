@@ -77,21 +77,31 @@ def _describe(i: int, p: ClickedPoint) -> str:
     return f"point {i + 1} (label '{p.label}')"
 
 
-def points_from_data(data: Any, where: str = "points") -> list[ClickedPoint]:
-    """Clicked points from decoded JSON, a list of ``{"x": .., "y": .., "label": ".."}``;
-    raises :class:`CalibrationError` naming the first bad entry (``where`` is
-    prefixed to its path, e.g. ``points[2].x``)."""
+def _entries(data: Any, where: str, keys: tuple[str, ...], shape: str) -> list[tuple[str, dict[str, Any]]]:
+    """The objects of a list of ``shape`` objects with the ``keys`` (JSON
+    path, object); raises :class:`CalibrationError` naming the first entry
+    that is no object or has another key."""
     if not isinstance(data, list):
-        raise CalibrationError(f"{where}: expected a list of {{\"x\": .., \"y\": .., \"label\": \"..\"}} objects, "
-                               f"got {type(data).__name__}")
+        raise CalibrationError(f"{where}: expected a list of {shape} objects, got {type(data).__name__}")
+    names = ", ".join(keys[:-1]) + f" and {keys[-1]}"
     out = []
     for i, item in enumerate(data):
         p = f"{where}[{i}]"
         if not isinstance(item, dict):
-            raise CalibrationError(f"{p}: expected an object with x, y and label, got {type(item).__name__}")
-        unknown = sorted(set(item) - {"x", "y", "label"})
+            raise CalibrationError(f"{p}: expected an object with {names}, got {type(item).__name__}")
+        unknown = sorted(set(item) - set(keys))
         if unknown:
-            raise CalibrationError(f"{p}: unknown key '{unknown[0]}' (expected x, y and label)")
+            raise CalibrationError(f"{p}: unknown key '{unknown[0]}' (expected {names})")
+        out.append((p, item))
+    return out
+
+
+def points_from_data(data: Any, where: str = "points") -> list[ClickedPoint]:
+    """Clicked points from decoded JSON, a list of ``{"x": .., "y": .., "label": ".."}``;
+    raises :class:`CalibrationError` naming the first bad entry (``where`` is
+    prefixed to its path, e.g. ``points[2].x``)."""
+    out = []
+    for p, item in _entries(data, where, ("x", "y", "label"), '{"x": .., "y": .., "label": ".."}'):
         for key in ("x", "y"):
             v = item.get(key)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -472,17 +482,8 @@ class ScaleFit:
 def map_points_from_data(data: Any, where: str = "points") -> list[MapPoint]:
     """Click pairs from decoded JSON, a list of ``{"x": .., "y": .., "at": [x, y]}``;
     raises :class:`CalibrationError` naming the first bad entry."""
-    if not isinstance(data, list):
-        raise CalibrationError(f"{where}: expected a list of {{\"x\": .., \"y\": .., \"at\": [x, y]}} objects, "
-                               f"got {type(data).__name__}")
     out = []
-    for i, item in enumerate(data):
-        p = f"{where}[{i}]"
-        if not isinstance(item, dict):
-            raise CalibrationError(f"{p}: expected an object with x, y and at, got {type(item).__name__}")
-        unknown = sorted(set(item) - {"x", "y", "at"})
-        if unknown:
-            raise CalibrationError(f"{p}: unknown key '{unknown[0]}' (expected x, y and at)")
+    for p, item in _entries(data, where, ("x", "y", "at"), '{"x": .., "y": .., "at": [x, y]}'):
         values = [item.get("x"), item.get("y")]
         at = item.get("at")
         if not isinstance(at, list) or len(at) != 2:

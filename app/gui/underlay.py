@@ -37,6 +37,7 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QImage, QPainter, QTransform
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget
 
 from engine.calibration import Affine, Underlay
 
@@ -228,5 +229,17 @@ def view_transform(a: Affine, layout_to_view: Callable[[float, float], QPointF])
     return QTransform(m11, m21, m12, m22, dx, dy)
 
 
-__all__ = ["CACHED_TILES", "FORMATS", "TILE", "PyramidPixels", "TilePyramid", "UnderlayError", "cache_root", "image_to_layout",
+def points_table(headers: list[str]) -> QTableWidget:
+    """The read-only table of calibration points both Underlay docks show:
+    one row a point, whole rows selected (for Remove Point)."""
+    table = QTableWidget(0, len(headers))
+    table.setHorizontalHeaderLabels(headers)
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    table.verticalHeader().setVisible(False)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    return table
+
+
+__all__ = ["CACHED_TILES", "FORMATS", "TILE", "PyramidPixels", "TilePyramid", "UnderlayError", "cache_root", "points_table", "image_to_layout",
            "view_transform"]

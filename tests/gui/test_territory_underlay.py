@@ -9,6 +9,7 @@ reported."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtGui import QImage
@@ -26,18 +27,30 @@ def _cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ADJUTANT_CACHE_DIR", str(tmp_path / "cache"))
 
 
-def test_trace_russia_back_from_the_picture(qtbot, tmp_path) -> None:
+def picture_and_map(tmp_path: Path, prepare: Any = None) -> tuple[Any, Path, float, Path]:
+    """The Rail Options map, its picture (``maps/picture.png``, 2000 px
+    wide) and the map saved beside it after ``prepare(scenario)``: the
+    scenario, the picture, its pixels per map unit and the map file."""
     s = load_any(ROOT / "maps" / "aa_rail_options.json")
     folder = tmp_path / "maps"
     folder.mkdir()
     scan = folder / "picture.png"
     w_px, _ = export_territory_map(s, scan)
-    z = w_px / s.map.width
-    truth = s.map.territories["russia"].shape
-    s.map.remove("russia")
-    s.units = [u for u in s.units if u.at != "russia"]
+    if prepare is not None:
+        prepare(s)
     path = folder / "map.json"
     save_any(s, path)
+    return s, scan, w_px / s.map.width, path
+
+
+def test_trace_russia_back_from_the_picture(qtbot, tmp_path) -> None:
+    truth = load_any(ROOT / "maps" / "aa_rail_options.json").map.territories["russia"].shape
+
+    def without_russia(s: Any) -> None:
+        s.map.remove("russia")
+        s.units = [u for u in s.units if u.at != "russia"]
+
+    s, scan, z, path = picture_and_map(tmp_path, without_russia)
     w = open_map(qtbot, tmp_path, path)
     panel = w.underlay_panel
     assert not w.dock_underlay.isVisible()
@@ -74,13 +87,7 @@ def test_trace_russia_back_from_the_picture(qtbot, tmp_path) -> None:
 def test_the_picture_lines_up_with_the_map(qtbot, tmp_path) -> None:
     """At full opacity the picture of the map, added under it, shows each
     territory's colour where the territory is."""
-    s = load_any(ROOT / "maps" / "aa_rail_options.json")
-    folder = tmp_path / "maps"
-    folder.mkdir()
-    scan = folder / "picture.png"
-    export_territory_map(s, scan)
-    path = folder / "map.json"
-    save_any(s, path)
+    s, scan, _z, path = picture_and_map(tmp_path)
     w = open_map(qtbot, tmp_path, path)
     assert w.underlay_panel.add_image(str(scan))
     w.underlay_panel.opacity.setValue(100)
@@ -113,14 +120,7 @@ def test_calibrate_a_misplaced_scan_by_clicking_pairs(qtbot, tmp_path) -> None:
 
     from app.gui.territory.underlay import image_to_view
 
-    s = load_any(ROOT / "maps" / "aa_rail_options.json")
-    folder = tmp_path / "maps"
-    folder.mkdir()
-    scan = folder / "picture.png"
-    w_px, _ = export_territory_map(s, scan)
-    z = w_px / s.map.width
-    path = folder / "map.json"
-    save_any(s, path)
+    s, scan, z, path = picture_and_map(tmp_path)
     w = open_map(qtbot, tmp_path, path)
     panel, canvas, stack = w.underlay_panel, w.canvas, w.document.undo_stack
     assert panel.add_image(str(scan))

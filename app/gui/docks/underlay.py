@@ -35,20 +35,17 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QFileDialog,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
     QSlider,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -59,7 +56,7 @@ from engine.editing import UnderlayChange
 from engine.model import ModelError
 
 from ..overlay import CellMarks, Overlay
-from ..underlay import PyramidPixels, TilePyramid, UnderlayError
+from ..underlay import PyramidPixels, TilePyramid, UnderlayError, points_table
 
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.tif *.tiff);;All files (*)"
 
@@ -87,12 +84,7 @@ class UnderlayPanel(QWidget):
         self.calibrating.setCheckable(True)
         self.piecewise = QCheckBox("Piecewise (for scans whose hexes drift)")
         self.piecewise.toggled.connect(self._piecewise_toggled)
-        self.table = QTableWidget(0, 3)
-        self.table.setHorizontalHeaderLabels(["Cell", "Pixel", "Residual"])
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table = points_table(["Cell", "Pixel", "Residual"])
         self.table.setMinimumHeight(60)
         self.drop = QPushButton("Remove Point")
         self.drop.clicked.connect(self._drop_selected)

@@ -39,17 +39,14 @@ import numpy as np
 from PySide6.QtCore import QEvent, QObject, QPointF, Qt
 from PySide6.QtGui import QTransform
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QDoubleSpinBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QInputDialog,
     QLabel,
     QPushButton,
     QSlider,
-    QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
@@ -60,7 +57,7 @@ from engine.editing.territory import MapUnderlayChange
 from engine.model import ModelError
 from engine.territory import Territory
 
-from ..underlay import PyramidPixels, TilePyramid, UnderlayError
+from ..underlay import PyramidPixels, TilePyramid, UnderlayError, points_table
 
 IMAGE_FILTER = "Images (*.png *.jpg *.jpeg *.tif *.tiff);;All files (*)"
 WINDOW = 4096
@@ -114,12 +111,7 @@ class TerritoryUnderlayPanel(QWidget):
                                     "two pairs or more place the scan")
         self.tracing.toggled.connect(self._tracing_toggled)
         self.calibrating.toggled.connect(self._calibrating_toggled)
-        self.points = QTableWidget(0, 3)
-        self.points.setHorizontalHeaderLabels(["scan px", "map point", "off by"])
-        self.points.verticalHeader().setVisible(False)
-        self.points.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.points.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.points.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.points = points_table(["scan px", "map point", "off by"])
         self.points.setMaximumHeight(150)
         self.remove_point = QPushButton("Remove Point")
         self.remove_point.clicked.connect(self._remove_selected)
