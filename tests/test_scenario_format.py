@@ -177,6 +177,20 @@ def test_huge_declared_size_is_refused_before_allocating() -> None:
     assert any("larger than the limit" in p for p in _problems(data))
 
 
+def test_an_integer_field_written_as_a_float_is_refused_not_a_crash() -> None:
+    """JSON Schema counts 40.0 as an integer; it reached the loader as a
+    float and numpy could not shape the map by it (a TypeError found by
+    the fuzzer).  The schema's integers are JSON integers."""
+    data = base_data()
+    w = data["map"]["grid"]["width"]
+    data["map"]["grid"]["width"] = float(w)
+    assert any("$.map.grid" in p for p in _problems(data))
+    data = base_data()
+    data["turn"] = 2.0
+    assert any("$.turn" in p and "integer" in p for p in _problems(data))
+    assert scenario_from_data(base_data(), "good.json").map.width == w  # as it was: loads
+
+
 def test_unreadable_files(tmp_path: Path) -> None:
     for content, expect in [(b"", "not valid JSON"), (b"\xff\xfe{", "not UTF-8"),
                             (b"[" * 100_000, "nested too deeply"), (b"[]", "expected object")]:

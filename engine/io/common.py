@@ -176,10 +176,17 @@ def grid_kind(data: Any) -> str | None:
 
 @lru_cache(maxsize=1)
 def _validator() -> Any:
+    """The scenario schema's validator.  An ``integer`` is a JSON integer:
+    JSON Schema also counts ``40.0`` as one, which would reach the loader
+    as a float (a grid 40.0 cells wide cannot shape an array), and the
+    plain-Python checks of the bulk records already read it so."""
     import jsonschema
 
     schema = json.loads(resource_path("scenario.schema.json").read_text(encoding="utf-8"))
-    return jsonschema.Draft202012Validator(schema)
+    base = jsonschema.Draft202012Validator
+    strict = base.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool))
+    return jsonschema.validators.extend(base, type_checker=strict)(schema)
 
 
 def _json_path(parts: Any) -> str:
