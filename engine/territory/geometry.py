@@ -390,6 +390,27 @@ def nearest_border(lines: Iterable[tuple[K, Sequence[Sequence[tuple[float, float
     return best
 
 
+def nearest_corner(shapes: Iterable[BaseGeometry], x: float, y: float,
+                   max_distance: float) -> tuple[float, float] | None:
+    """The corner (a vertex of any ring) of ``shapes`` nearest map point
+    (x, y), if within ``max_distance``; else ``None``: where a calibration
+    click on the map snaps."""
+    best: tuple[float, float] | None = None
+    best_d = max_distance
+    for shape in shapes:
+        if shape is None or shape.is_empty:
+            continue
+        x0, y0, x1, y1 = shape.bounds
+        if x < x0 - best_d or x > x1 + best_d or y < y0 - best_d or y > y1 + best_d:
+            continue
+        xy = shapely.get_coordinates(shape)
+        d = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
+        i = int(np.argmin(d))
+        if d[i] <= best_d:
+            best, best_d = (float(xy[i, 0]), float(xy[i, 1])), float(d[i])
+    return best
+
+
 Box = tuple[float, float, float, float]
 """A rectangle as (left, top, width, height)."""
 
@@ -407,5 +428,5 @@ def box_at(boxes: Sequence[Box], x: float, y: float, pad: float = 0.0) -> int | 
 
 __all__ = ["MAX_ALONG_STEPS", "MAX_BUDGET_PAIRS", "MAX_BUDGET_POINTS", "MAX_BUDGET_RINGS", "MAX_REPAIR_PAIRS", "Box",
            "GeometryBudget", "GeometryError", "PickIndex", "Shape", "border_lines", "box_at",
-           "derive_adjacency", "label_point", "nearest_border", "pick_index", "polygon_from_cells", "polygonal",
+           "derive_adjacency", "label_point", "nearest_border", "nearest_corner", "pick_index", "polygon_from_cells", "polygonal",
            "shape_from_rings", "shape_to_rings", "shared_border_length", "territories_along", "territory_at"]

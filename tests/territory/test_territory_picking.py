@@ -125,3 +125,18 @@ BOXES = [(0.0, 0.0, 30.0, 18.0), (33.0, 0.0, 30.0, 18.0)]
 ])
 def test_box_at(x, y, pad, want) -> None:
     assert box_at(BOXES, x, y, pad) == want
+
+
+def test_the_nearest_corner_within_reach_of_any_ring_is_found():
+    from shapely.geometry import MultiPolygon, Polygon
+
+    from engine.territory.geometry import nearest_corner
+
+    square = Polygon([(0, 0), (10, 0), (10, 10), (0, 10)], [[(4, 4), (6, 4), (6, 6), (4, 6)]])
+    islands = MultiPolygon([Polygon([(20, 0), (30, 0), (30, 5)]), Polygon([(40, 40), (50, 40), (50, 50)])])
+    shapes = [square, Polygon(), islands]
+    assert nearest_corner(shapes, 9.0, 1.5, 2.0) == (10.0, 0.0)
+    assert nearest_corner(shapes, 5.5, 4.5, 1.0) == (6.0, 4.0)  # a hole's corner
+    assert nearest_corner(shapes, 49.0, 41.0, 2.0) == (50.0, 40.0)  # the second island
+    assert nearest_corner(shapes, 15.0, 2.0, 3.0) is None  # nothing within reach
+    assert nearest_corner(shapes, 15.0, 0.0, 5.0) in {(10.0, 0.0), (20.0, 0.0)}

@@ -56,6 +56,7 @@ from engine.calibration import CalibrationError, MapPoint, fit_scale_offset, map
 from engine.editing.territory import MapUnderlayChange
 from engine.model import ModelError
 from engine.territory import Territory
+from engine.territory.geometry import nearest_corner
 
 from ..underlay import PyramidPixels, TilePyramid, UnderlayError, points_table
 
@@ -348,23 +349,8 @@ class TerritoryUnderlayPanel(QWidget):
     def snap_corner(self, x: float, y: float, radius: float) -> tuple[float, float]:
         """The territory corner nearest map point (x, y) within ``radius``
         (map units), or the point itself."""
-        best, best_d = (x, y), radius
-        for t in self.editor.scenario.map.territories.values():
-            shape = t.shape
-            if shape is None or shape.is_empty:
-                continue
-            x0, y0, x1, y1 = shape.bounds
-            if x < x0 - radius or x > x1 + radius or y < y0 - radius or y > y1 + radius:
-                continue
-            polys = getattr(shape, "geoms", [shape])
-            for poly in polys:
-                for ring in [poly.exterior, *poly.interiors]:
-                    xy = np.asarray(ring.coords)
-                    d = np.hypot(xy[:, 0] - x, xy[:, 1] - y)
-                    i = int(np.argmin(d))
-                    if d[i] <= best_d:
-                        best, best_d = (float(xy[i, 0]), float(xy[i, 1])), float(d[i])
-        return best
+        shapes = (t.shape for t in self.editor.scenario.map.territories.values())
+        return nearest_corner(shapes, x, y, radius) or (x, y)
 
     def add_point(self, pixel: tuple[float, float], at: tuple[float, float]) -> str | None:
         """Add the pair (scan ``pixel``, map point ``at``) and place the scan
@@ -398,9 +384,8 @@ class TerritoryUnderlayPanel(QWidget):
         return None
 
     def _remove_selected(self) -> None:
-        rows = sorted({ix.row() for ix in self.points.selectedIndexes()}, reverse=True)
-        if rows:
-            self.remove_point_at(rows[0])
+        if self.points.currentRow() >= 0:
+            self.remove_point_at(self.points.currentRow())
 
     @staticmethod
     def _placed(rec: dict[str, Any], pairs: list[MapPoint]) -> dict[str, Any] | str:
