@@ -140,9 +140,7 @@ def run_orders(args: argparse.Namespace) -> int:
     orders = read_orders(args.orders)
     first = len(game.journal)
     for i, raw in enumerate(orders):
-        uses_time = getattr(game.system, "uses_post_time", None)  # e.g. an ACW attack: the time is its input
-        order = dict(raw) if callable(uses_time) and uses_time(raw) else {k: v for k, v in raw.items()
-                                                                           if k != POST_TIME}
+        order = dict(raw) if game.system.uses_post_time(raw) else {k: v for k, v in raw.items() if k != POST_TIME}
         try:
             game.give(order, time=raw.get(POST_TIME))
         except ModelError as e:

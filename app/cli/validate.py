@@ -40,9 +40,8 @@ def _rules_problems(s: AnyScenario | None) -> list[str]:
         if module not in BUILTIN_MODULES:  # only the named system's module: the others may be slow to import
             continue
         for cls in vars(importlib.import_module(module)).values():
-            if (isinstance(cls, type) and issubclass(cls, RulesSystem) and getattr(cls, "name", None) == name
-                    and callable(getattr(cls, "setup_problems", None))):
-                system: Any = cls()  # setup_problems is an optional member of a system
+            if isinstance(cls, type) and issubclass(cls, RulesSystem) and getattr(cls, "name", None) == name:
+                system: RulesSystem[Any, Any] = cls()
                 out.extend(f"{name}: {p}" for p in system.setup_problems(s))
                 break
     return out

@@ -24,12 +24,10 @@ def setup_problems(scenario: Any) -> list[str]:
     out: list[str] = []
     for name in options:
         try:
-            system: Any = registry.get(name)
+            system = registry.get(name)
         except (KeyError, ModelError, ValueError):
             continue
-        check = getattr(system, "setup_problems", None)
-        if callable(check):
-            out.extend(f"{name}: {p}" for p in check(scenario))
+        out.extend(f"{name}: {p}" for p in system.setup_problems(scenario))
     return out
 
 

@@ -131,8 +131,7 @@ class TurnController(QObject):
         ``outcome`` hook, e.g. ACW's check at the end of every turn), or
         ``None`` while it goes on."""
         g = self.game()
-        hook = getattr(g.system, "outcome", None) if g is not None else None
-        return hook(self.document.scenario) if callable(hook) else None
+        return g.system.outcome(self.document.scenario) if g is not None else None
 
     def acted(self) -> Mapping[str, list[str]]:
         """What each unit did this turn (``TurnState.acted``)."""
@@ -236,8 +235,7 @@ def post_order(game: Game, order: Mapping[str, Any]) -> tuple[dict[str, Any], st
     ACW attack: ``uses_post_time``).  So the editor's entries are the CLI's."""
     raw = dict(order)
     time = raw.get(POST_TIME)
-    uses = getattr(game.system, "uses_post_time", None)
-    if not (callable(uses) and uses(raw)):
+    if not game.system.uses_post_time(raw):
         raw.pop(POST_TIME, None)
     return raw, time if isinstance(time, str) else None
 

@@ -35,7 +35,7 @@ import sys
 import types
 import typing
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar, runtime_checkable
@@ -459,6 +459,33 @@ class UnitsMoved:
 
 MapKind = Literal["square", "hex", "territory"]
 
+DEFAULT_ONCE: frozenset[str] = frozenset({"moved", "railed", "marched"})
+"""The actions a unit takes at most once a turn unless a system says otherwise."""
+
+
+class TurnView(Protocol):
+    """What a system's turn hooks see of the turn: its number, the phase and
+    the side to move (``None`` on a map without sides).  The turn engine's
+    :class:`engine.turns.state.TurnState` is one."""
+
+    @property
+    def turn(self) -> int: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def side(self) -> str | None: ...
+
+
+EffectTuple = tuple[str, Record] | tuple[str, Record, tuple[str, ...]]
+"""An end-of-phase effect as a system returns it: what it says, the record
+that undoes it and (optionally) the sentences that explain it."""
+
+_OPTIONS_KEPT = 32
+"""How many distinct option mappings :meth:`RulesSystem.options` keeps read, per system class."""
+_OPTIONS_CACHE: dict[type[Any], dict[str, Any]] = {}
+
 
 class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
     """One rules system.  Subclasses set the class attributes and implement
@@ -483,6 +510,12 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
     doc: ClassVar[str] = ""
     """The rule page, e.g. ``"docs/rules/gitm.md"``."""
 
+    # -- turn hooks: what :class:`engine.turns.game.Game` and the app ask --
+    phases: ClassVar[tuple[str, ...]] = ("orders",)
+    """A side's phases in turn order."""
+    once_per_turn: ClassVar[frozenset[str]] = DEFAULT_ONCE
+    """The actions (:meth:`action_of`) a unit takes at most once a turn."""
+
     @property
     def order_keys(self) -> tuple[str, ...]:
         """The order keys this system understands (the fields of :attr:`Order`)."""
@@ -499,8 +532,25 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
     def options(self, scenario: ScenarioT) -> OptionsT:
         """The options of ``scenario``'s ruleset (``ruleset.options[name]``)."""
         ruleset = getattr(scenario, "ruleset", None)
-        raw = ruleset.options.get(self.name) if ruleset is not None else None
-        return self.read_options(raw)
+        return self.ruleset_options(ruleset.options if ruleset is not None else {})
+
+    @typing.final
+    def ruleset_options(self, options: Mapping[str, Any]) -> OptionsT:
+        """The options a ruleset's ``options`` mapping sets for this system,
+        read by :meth:`read_options` once per distinct value (compared by its
+        text, so ``1`` and ``true`` differ) and kept per system class: the
+        editor may change the options at any time, and they are asked on
+        every adjudication.  The options are frozen, so one answer serves all."""
+        raw = options.get(self.name)
+        key = repr(raw)
+        kept = _OPTIONS_CACHE.setdefault(type(self), {})
+        found = kept.get(key)
+        if found is None:
+            found = self.read_options(raw)
+            if len(kept) >= _OPTIONS_KEPT:
+                kept.clear()
+            kept[key] = found
+        return typing.cast(OptionsT, found)
 
     def read_order(self, order: Mapping[str, Any]) -> Any:
         """``order`` read into an :attr:`Order`; raises :class:`OptionError`
@@ -527,6 +577,48 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
             raise RefusedOrder(f"{self.name} refuses the order: " + " ".join(verdict.reasons))
         return self.effect(scenario, order, verdict)
 
+    # -- turn hooks (defaults: one phase, no effects, nothing refused) --
+
+    def side_order(self, scenario: ScenarioT) -> list[str]:
+        """The sides in the order they move (default: the scenario's sides in file order)."""
+        return [s.id for s in typing.cast(Any, scenario).sides]
+
+    def action_of(self, order: Mapping[str, Any]) -> str:
+        """The action ``order`` takes (``moved``, ``railed``...), counted by
+        :attr:`once_per_turn`."""
+        return "moved"
+
+    def order_phases(self, order: Mapping[str, Any]) -> tuple[str, ...] | None:
+        """The phases ``order`` may be given in; ``None``: any phase."""
+        return None
+
+    def turn_use(self, scenario: ScenarioT, order: Mapping[str, Any], verdict: Verdict) -> Mapping[str, int]:
+        """What a carried-out order spent this turn, by key (added to the turn
+        state's ``used``, which the system's check may read)."""
+        return {}
+
+    def end_phase_refusal(self, scenario: ScenarioT, turn: TurnView) -> str | None:
+        """Why the phase may not end now (one sentence), or ``None``."""
+        return None
+
+    def end_phase_effects(self, scenario: ScenarioT, turn: TurnView) -> Sequence[EffectTuple]:
+        """Carry out what happens at the end of ``turn``'s phase; each
+        effect's record undoes it."""
+        return ()
+
+    def outcome(self, scenario: ScenarioT) -> str | None:
+        """How the game ended (a side's victory, one sentence), or ``None`` while it goes on."""
+        return None
+
+    def uses_post_time(self, order: Mapping[str, Any]) -> bool:
+        """Whether ``order``'s ``time`` is an input of the rules (kept in the
+        order), not only the journal entry's stamp."""
+        return False
+
+    def setup_problems(self, scenario: ScenarioT) -> list[str]:
+        """What is wrong with the scenario's set-up before play, one sentence each."""
+        return []
+
     def to_data(self) -> dict[str, Any]:
         """What the system is, as data (for ``adjutant info`` and tests)."""
         return {"name": self.name, "title": self.title, "map_kinds": sorted(self.map_kinds),
@@ -537,7 +629,8 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
 
 
 __all__ = [
-    "BUILTIN_MODULES", "MAP_KINDS", "AtLeast", "AtMost", "MapKind", "NonEmpty", "OptionError", "PlainVerdict",
-    "Reader", "Record", "RefusedOrder", "RulesSystem", "UnitMove", "UnitsMoved", "Verdict", "for_map_kind", "get",
-    "names", "option_help", "read_options", "register", "systems", "unregister",
+    "BUILTIN_MODULES", "DEFAULT_ONCE", "MAP_KINDS", "AtLeast", "AtMost", "EffectTuple", "MapKind", "NonEmpty",
+    "OptionError", "PlainVerdict", "Reader", "Record", "RefusedOrder", "RulesSystem", "TurnView", "UnitMove",
+    "UnitsMoved", "Verdict", "for_map_kind", "get", "names", "option_help", "read_options", "register", "systems",
+    "unregister",
 ]

@@ -57,7 +57,6 @@ Speed
 
 from __future__ import annotations
 
-import copy
 import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -67,7 +66,7 @@ import numpy as np
 
 from ..grids import Cell, step_class
 from ..model import GridMap, ModelError, Ruleset, Scenario, Unit
-from .base import AtLeast, NonEmpty, RulesSystem, UnitsMoved, Verdict, read_options
+from .base import AtLeast, NonEmpty, RulesSystem, UnitsMoved, Verdict
 from .registry import register
 
 SYSTEM = "cwol_rail"
@@ -112,18 +111,9 @@ class RailOptions:
     def from_ruleset(cls, ruleset: Ruleset) -> RailOptions:
         """The options a ruleset sets, defaults for the rest; raises
         :class:`~engine.rules.base.OptionError` naming a bad or unknown key
-        (read by :func:`~engine.rules.base.read_options`).  The last answer
-        is kept with a copy of the raw options and reused while they are equal."""
-        raw = ruleset.options.get(SYSTEM)
-        last = _LAST_OPTIONS.get(cls)
-        if last is not None and last[0] == raw:
-            return last[1]
-        opts = read_options(cls, raw, f"ruleset.options.{SYSTEM}")
-        _LAST_OPTIONS[cls] = (copy.deepcopy(raw), opts)
-        return opts
-
-
-_LAST_OPTIONS: dict[type[RailOptions], tuple[Any, RailOptions]] = {}
+        (read by :func:`~engine.rules.base.read_options`, kept read by
+        :meth:`CwolRail.ruleset_options`)."""
+        return CwolRail().ruleset_options(ruleset.options)
 
 
 # ---------------------------------------------------------------------------
@@ -587,9 +577,6 @@ class CwolRail(RulesSystem[Scenario, RailOptions]):
 
     def action_of(self, order: Mapping[str, Any]) -> str:
         return "railed"
-
-    def options(self, scenario: Scenario) -> RailOptions:
-        return RailOptions.from_ruleset(scenario.ruleset)
 
     def check(self, scenario: Scenario, order: Mapping[str, Any]) -> RailMove:
         o: CwolRailOrder = self.read_order(order)

@@ -67,7 +67,7 @@ import numpy as np
 from ..grids import Cell, SquareGrid
 from ..labels import NumericNumbering
 from ..model import GridMap, ModelError, Scenario, Unit
-from .base import AtLeast, RulesSystem, UnitsMoved, Verdict, read_options
+from .base import AtLeast, RulesSystem, UnitsMoved, Verdict
 from .registry import register
 
 SYSTEM = "gitm"
@@ -216,19 +216,8 @@ class GitmOptions:
     def from_scenario(cls, scenario: Scenario) -> GitmOptions:
         """Read and validate the options (:func:`~engine.rules.base.read_options`);
         raises :class:`~engine.rules.base.OptionError` naming the bad key.
-        (Cached by the options' text: the editor may change them at any
-        time, so identity would not do.)"""
-        raw = scenario.ruleset.options.get(SYSTEM)
-        key = repr(raw)
-        cached = _OPTIONS_CACHE.get(key)
-        if cached is None:
-            if len(_OPTIONS_CACHE) > 64:
-                _OPTIONS_CACHE.clear()
-            cached = _OPTIONS_CACHE[key] = read_options(cls, raw, f"ruleset.options.{SYSTEM}")
-        return cached
-
-
-_OPTIONS_CACHE: dict[str, GitmOptions] = {}
+        Read through :meth:`Gitm.options`, which keeps them read."""
+        return Gitm().options(scenario)
 
 
 # ---------------------------------------------------------------------------
@@ -845,9 +834,6 @@ class Gitm(RulesSystem[Scenario, GitmOptions]):
 
     def action_of(self, order: Mapping[str, Any]) -> str:
         return "marched"
-
-    def options(self, scenario: Scenario) -> GitmOptions:
-        return GitmOptions.from_scenario(scenario)
 
     def check(self, scenario: Scenario, order: Mapping[str, Any]) -> MarchResult:
         o: GitmOrder = self.read_order(order)

@@ -24,14 +24,10 @@ after the last side the turn number grows and every unit may act again.
 ``undo`` takes back the last entry (its record, or for an end of phase the
 turn state as it was), so the editor's undo and the journal stay one.
 
-A system takes part by setting, beside the :class:`RulesSystem` interface:
-``phases`` (tuple of phase names; default one phase, ``"orders"``),
-``once_per_turn`` (actions a unit takes at most once a turn; default moved,
-railed, marched), ``action_of(order)`` (default ``"moved"``),
-``order_phases(order)`` (default: every phase), ``side_order(scenario)``
-(default: the scenario's sides in file order) and
-``end_phase_effects(scenario, turn)`` (default: none).  See
-``docs/developing.md``.
+A system takes part through the turn hooks declared, with their defaults,
+on :class:`RulesSystem`: ``phases``, ``once_per_turn``, ``action_of``,
+``order_phases``, ``side_order``, ``turn_use``, ``end_phase_refusal`` and
+``end_phase_effects``.  See ``docs/developing.md``.
 """
 
 from __future__ import annotations
@@ -46,8 +42,6 @@ from engine.rules.base import Record, RulesSystem, Verdict, get
 from .delta import GAME_KEY, DeltaMismatch, Snapshot, apply_delta, apply_turn, diff_turn
 from .journal import BranchOrigin, Entry, EntryKind, Journal, JournalError
 from .state import TurnState
-
-DEFAULT_ONCE = frozenset({"moved", "railed", "marched"})
 
 VERBS = {"moved": "moves", "railed": "moves by rail", "marched": "marches", "fought": "fights",
          "retreated": "retreats", "fortified": "fortifies", "reinforced": "is reinforced", "bought": "buys",
@@ -118,21 +112,16 @@ class Game:
 
     @property
     def phases(self) -> tuple[str, ...]:
-        phases = getattr(self.system, "phases", None)
-        return tuple(phases) if phases else ("orders",)
+        return tuple(self.system.phases) or ("orders",)
 
     def sides(self) -> list[str]:
-        order = getattr(self.system, "side_order", None)
-        if callable(order):
-            return list(order(self.scenario))
-        return [s.id for s in self.scenario.sides]
+        return list(self.system.side_order(self.scenario))
 
     def _once(self) -> frozenset[str]:
-        return frozenset(getattr(self.system, "once_per_turn", DEFAULT_ONCE))
+        return frozenset(self.system.once_per_turn)
 
     def _action(self, order: Mapping[str, Any]) -> str:
-        f = getattr(self.system, "action_of", None)
-        return str(f(order)) if callable(f) else "moved"
+        return str(self.system.action_of(order))
 
     def side_name(self, side: str | None) -> str:
         if side is None:
@@ -151,8 +140,7 @@ class Game:
         if not isinstance(order, Mapping):
             raise ModelError(f"an order must be an object of keys and values, got {order!r}")
         reasons: list[str] = []
-        phases_of = getattr(self.system, "order_phases", None)
-        allowed = phases_of(order) if callable(phases_of) else None
+        allowed = self.system.order_phases(order)
         if allowed and self.turn.phase not in allowed:
             reasons.append(f"This order belongs to the {' or '.join(allowed)} phase; "
                            f"the game is in the {self.turn.phase} phase.")
@@ -202,10 +190,8 @@ class Game:
         who = order.get("unit")
         if isinstance(who, str):
             self.turn.record(who, action)
-        spends = getattr(self.system, "turn_use", None)
-        if callable(spends):
-            for key, n in dict(spends(self.scenario, order, verdict.system)).items():
-                self.turn.used[key] = self.turn.used.get(key, 0) + int(n)
+        for key, n in dict(self.system.turn_use(self.scenario, order, verdict.system)).items():
+            self.turn.used[key] = self.turn.used.get(key, 0) + int(n)
         delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
         game = diff_turn(before.to_data(), self.turn.to_data())
         if game:
@@ -228,14 +214,12 @@ class Game:
         phase, or (after the last side) to the next turn.  A system's
         ``end_phase_refusal(scenario, turn)`` (optional) may refuse: the
         :class:`ModelError` carries its sentence and nothing changes."""
-        refusal = getattr(self.system, "end_phase_refusal", None)
-        why = refusal(self.scenario, self.turn) if callable(refusal) else None
+        why = self.system.end_phase_refusal(self.scenario, self.turn)
         if why:
             raise ModelError(f"the {self.turn.phase} phase cannot end: {why}")
         before = self.turn.copy()
         start = Snapshot.take(self.scenario)
-        hook = getattr(self.system, "end_phase_effects", None)
-        effects = [EffectRecord(*fx) for fx in hook(self.scenario, self.turn)] if callable(hook) else []
+        effects = [EffectRecord(*fx) for fx in self.system.end_phase_effects(self.scenario, self.turn)]
         out = []
         for fx, delta in zip(effects, self._effect_deltas(effects, start), strict=True):
             out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="effect",

@@ -192,7 +192,11 @@ def default_options() -> AcwOptions:
 
 
 def ruleset_options(ruleset: Ruleset) -> AcwOptions:
-    raw = ruleset.options.get(SYSTEM)
+    return options_from_raw(ruleset.options.get(SYSTEM))
+
+
+def options_from_raw(raw: Any) -> AcwOptions:
+    """The options a ruleset's ``acw`` entry sets (``None``: every default)."""
     if raw is not None and not isinstance(raw, dict):
         raise OptionError("the ruleset's 'acw' options must be an object")
     return options_from_dict(raw or {})

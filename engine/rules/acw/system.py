@@ -28,7 +28,7 @@ from engine.model import ModelError, Scenario
 from ..base import RulesSystem, Verdict
 from ..registry import register
 from .movement import MoveCheck, check_move
-from .options import SYSTEM, AcwOptions, options_for
+from .options import SYSTEM, AcwOptions, options_for, options_from_raw
 from .orders import ACTIONS, TURN_PROPS, AcwChange, AcwVerdict, acted, apply_order, check_order, end_refusal, kind_of
 from .reinforcement import city_cell, points
 from .turns import end_of_turn, victory
@@ -119,8 +119,8 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
     moves once a turn (the turn engine's default once-a-turn ``moved``);
     units that did not move fortify at the end of their side's turn."""
 
-    def options(self, scenario: Scenario) -> AcwOptions:
-        return options_for(scenario)
+    def read_options(self, raw: Mapping[str, Any] | None) -> AcwOptions:
+        return options_from_raw(raw)
 
     def side_order(self, scenario: Scenario) -> list[str]:
         """The Union moves first, then the other sides in file order."""

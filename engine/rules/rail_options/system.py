@@ -21,7 +21,7 @@ from engine.territory.model import TerritoryScenario
 from ..base import RulesSystem, Verdict
 from ..registry import register
 from .adjudicator import RailOptionsAdjudicator
-from .config import SYSTEM, OptionNumber, RailConfig, config_from_dict, config_of
+from .config import SYSTEM, OptionNumber, RailConfig, config_of
 from .economy import ACTIONS, TURN_ACTIONS, EconomyRecord, EconomyVerdict, carry_out, judge
 from .records import RecordedMove, record_move
 from .results import RailVerdict
@@ -73,10 +73,7 @@ class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
         return (phase,) if isinstance(phase, str) else ("noncombat",)
 
     def read_options(self, raw: Mapping[str, Any] | None) -> RailConfig:
-        return config_from_dict(raw or {})
-
-    def options(self, scenario: TerritoryScenario) -> RailConfig:
-        return config_of(scenario.ruleset.options)
+        return config_of({} if raw is None else {SYSTEM: raw})
 
     def check(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> RailVerdict | EconomyVerdict:
         """A rail move's :class:`RailVerdict`, or for an order with an

@@ -91,9 +91,6 @@ class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
         assert isinstance(verdict, RailPlan)
         return {f"{SPENT}{u.territory}": u.used for u in verdict.usage}
 
-    def options(self, scenario: TerritoryScenario) -> RailroadOptions:
-        return RailRules(scenario).options
-
     def check(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> RailPlan:
         """The order routed alone (:func:`plan`); an order by count is
         refused when fewer units than it names stand ready in its start."""
