@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
-from engine.labels import numbering_from_dict
+from engine.numbering import numbering_from_dict
 from engine.model import Faction, GridMap, Place, Ruleset, Scenario, TerrainType, Unit, UnitType
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -201,24 +201,3 @@ class CcrrNumbering(Numbering):
 
     def describe(self) -> str:
         return f"CCRR {self.order}, {self.digits} digits from {self.first}, e.g. {self.example()}"
-
-
-def numbering_from_dict(data: dict[str, Any]) -> Numbering:
-    """Build a numbering from its file description; raises
-    :class:`LabelError` (a ``ValueError``) with the reason."""
-    scheme = data.get("scheme")
-    args = {k: v for k, v in data.items() if k != "scheme"}
-    try:
-        if scheme == "numeric":
-            return NumericNumbering(**args)
-        if scheme == "cwol":
-            return CwolNumbering(**args)
-        if scheme == "ccrr":
-            return CcrrNumbering(**args)
-    except TypeError as e:
-        raise LabelError(f"bad option for numbering '{scheme}': {e}") from None
-    if scheme == "axes":
-        from .numbering import axes_from_dict  # the general scheme (issue 20)
-
-        return axes_from_dict(data)
-    raise LabelError(f"unknown numbering scheme {scheme!r}; expected 'numeric', 'cwol', 'ccrr' or 'axes'")

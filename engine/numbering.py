@@ -1,4 +1,5 @@
-"""Any numbering (issue 20, item 4): the ``axes`` scheme, described by data.
+"""Any numbering: the ``axes`` scheme, described by data, and
+:func:`numbering_from_dict`, the reader of every scheme's file description.
 
 The schemes real games use differ in a few choices, each one a field here:
 
@@ -41,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .grids import Cell
-from .labels import LabelError, Numbering
+from .labels import CcrrNumbering, CwolNumbering, LabelError, Numbering, NumericNumbering
 
 STYLES = ("number", "letters", "alpha")
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -327,3 +328,22 @@ def axes_from_dict(data: dict[str, Any]) -> AxesNumbering:
         raise LabelError(f"numbering 'axes': bad oblique or boards ({e})") from None
     return AxesNumbering(Axis.from_dict(data.get("col", {}), "column"), Axis.from_dict(data.get("row", {}), "row"),
                          str(data.get("first", "col")), str(data.get("separator", "")), oblique, boards)
+
+
+def numbering_from_dict(data: dict[str, Any]) -> Numbering:
+    """Build a numbering of any scheme from its file description; raises
+    :class:`LabelError` (a ``ValueError``) with the reason."""
+    scheme = data.get("scheme")
+    args = {k: v for k, v in data.items() if k != "scheme"}
+    try:
+        if scheme == "numeric":
+            return NumericNumbering(**args)
+        if scheme == "cwol":
+            return CwolNumbering(**args)
+        if scheme == "ccrr":
+            return CcrrNumbering(**args)
+    except TypeError as e:
+        raise LabelError(f"bad option for numbering '{scheme}': {e}") from None
+    if scheme == "axes":
+        return axes_from_dict(data)
+    raise LabelError(f"unknown numbering scheme {scheme!r}; expected 'numeric', 'cwol', 'ccrr' or 'axes'")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.grids import Cell
-from engine.labels import CcrrNumbering, CwolNumbering, LabelError, NumericNumbering, numbering_from_dict
+from engine.labels import CcrrNumbering, CwolNumbering, LabelError, NumericNumbering
+from engine.numbering import numbering_from_dict
 
 
 def test_cwol_round_trip_over_every_cell_of_260x260() -> None:

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.grids import Cell, HexGrid, SquareGrid
-from engine.labels import LabelError, numbering_from_dict
+from engine.labels import LabelError
+from engine.numbering import numbering_from_dict
 from engine.numbering import AxesNumbering, Axis, Boards, Oblique
 
 N = 100

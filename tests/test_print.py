@@ -19,7 +19,7 @@ import pytest
 from app.cli import main
 from engine.grids import Cell, HexGrid, SquareGrid
 from engine.io import save_scenario
-from engine.labels import numbering_from_dict
+from engine.numbering import numbering_from_dict
 from engine.model import GridMap, Ruleset, Scenario, TerrainType
 from engine.printing import PrintError, PrintPlan, PrintSpec, paper_size, plan, plan_territory
 

@@ -197,14 +197,14 @@ class UnitChange:
 @dataclass(frozen=True, eq=False)
 class NumberingChange:
     """The map's numbering before and after, as their file descriptions
-    (:func:`engine.labels.numbering_from_dict`): every label changes, so the
+    (:func:`engine.numbering.numbering_from_dict`): every label changes, so the
     labels layer is touched whole."""
 
     before: dict[str, Any]
     after: dict[str, Any]
 
     def _set(self, s: Scenario, data: dict[str, Any]) -> Touched:
-        from ..labels import numbering_from_dict
+        from ..numbering import numbering_from_dict
 
         s.map.numbering = numbering_from_dict(data)
         return Touched(whole=frozenset({"labels"}))

@@ -230,7 +230,8 @@ def plan_numbering(s: Scenario, data: dict[str, Any]) -> NumberingChange | None:
     what is wrong when ``data`` is no numbering, or one that cannot label
     every cell of the map, or whose labels are not all different where the
     map's places and units stand."""
-    from ..labels import LabelError, numbering_from_dict
+    from ..labels import LabelError
+    from ..numbering import numbering_from_dict
 
     new = numbering_from_dict(data)
     m = s.map

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..labels import numbering_from_dict
 from ..model import Faction, GridMap, ModelError, Ruleset, Scenario, TerrainType, UnitType, make_grid
+from ..numbering import numbering_from_dict
 
 
 def basic_ruleset() -> tuple[Ruleset, list[Faction]]:

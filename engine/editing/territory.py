@@ -13,8 +13,9 @@ frozen records of one change to a :class:`~engine.territory.TerritoryScenario`
   props) set or removed;
 * :class:`TerritoryAdded` — a new territory with ordinary borders to every
   territory its shape shares a side with;
-* :class:`RailMoveEdit` — a rail move the Rail Options rules allowed
-  (``record_move``/``undo_move`` of :mod:`engine.rules.rail_options`).
+* :class:`RulesMoveEdit` — a unit's move a rules system allowed and planned
+  (a :class:`PlannedMove`, e.g. Rail Options' ``plan_rail_move``): editing
+  never imports a rules system, the system's record carries itself out.
 
 The ``plan_*`` functions look at the scenario and return the record that
 would make a change, ``None`` when nothing would change (so the editor
@@ -36,10 +37,9 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Protocol
 
 from ..model import ModelError
-from ..rules.rail_options import RailVerdict, RecordedMove, record_move, undo_move
 from ..territory.geometry import shared_border_length
 from ..territory.model import BorderKind, Territory, TerritoryScenario
 
@@ -186,27 +186,42 @@ class TerritoryAdded:
         return TerritoryTouched(frozenset((self.territory.id,)), borders=True, shapes=True)
 
 
-@dataclass(frozen=True, slots=True)
-class RailMoveEdit:
-    """A rail move the rules allowed (``verdict``), recorded by
-    ``record_move`` and taken back by ``undo_move``
-    (``docs/rules/rail-options.md``).  ``recorded`` is what ``record_move``
-    creates on the state the move was planned on (the rail-options state,
-    its list of moves), so undoing removes exactly that."""
+class PlannedMove(Protocol):
+    """A unit's move a rules system allowed, planned against the scenario as
+    it is: ``redo`` carries it out, ``undo`` takes back exactly what ``redo``
+    did.  ``unit`` moves from territory ``start`` to ``to``."""
 
-    verdict: RailVerdict
-    recorded: RecordedMove
+    @property
+    def unit(self) -> str: ...
+
+    @property
+    def start(self) -> str: ...
+
+    @property
+    def to(self) -> str: ...
+
+    def redo(self, s: TerritoryScenario) -> None: ...
+
+    def undo(self, s: TerritoryScenario) -> None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class RulesMoveEdit:
+    """A rules system's planned move (``move``) as an edit: applied by its
+    ``redo``, reverted by its ``undo``; touches the unit and both ends."""
+
+    move: PlannedMove
 
     def _touched(self) -> TerritoryTouched:
-        v = self.verdict
-        return TerritoryTouched(frozenset((v.start, v.to)), units=frozenset((v.unit,)))
+        m = self.move
+        return TerritoryTouched(frozenset((m.start, m.to)), units=frozenset((m.unit,)))
 
     def apply(self, s: TerritoryScenario) -> TerritoryTouched:
-        record_move(s, self.verdict)
+        self.move.redo(s)
         return self._touched()
 
     def revert(self, s: TerritoryScenario) -> TerritoryTouched:
-        undo_move(s, self.verdict.unit, self.recorded)
+        self.move.undo(s)
         return self._touched()
 
 
@@ -229,7 +244,7 @@ class MapUnderlayChange:
         return TerritoryTouched()
 
 
-TerritoryEdit = AttributeChange | FeatureChange | BorderChange | TerritoryAdded | RailMoveEdit | MapUnderlayChange
+TerritoryEdit = AttributeChange | FeatureChange | BorderChange | TerritoryAdded | RulesMoveEdit | MapUnderlayChange
 
 
 def apply_edits(s: TerritoryScenario, edits: Sequence[TerritoryEdit]) -> TerritoryTouched:
@@ -330,22 +345,6 @@ def plan_add_territory(s: TerritoryScenario, t: Territory) -> TerritoryAdded:
     return TerritoryAdded(_copy_territory(t), neighbours)
 
 
-def plan_rail_move(s: TerritoryScenario, verdict: RailVerdict) -> RailMoveEdit:
-    """Make the rail move ``verdict`` allowed; a refused verdict raises its
-    reason.
-
-    What ``record_move`` creates depends only on the scenario's rail-options
-    state, so the plan finds it by recording the move and undoing it at once
-    (exact inverses, ``docs/rules/rail-options.md``): the scenario is left as
-    it was.  Raises :class:`~engine.rules.rail_options.RailOptionsError` (a
-    :class:`ModelError`) when the unit is not where the verdict starts."""
-    if not verdict.allowed:
-        raise ModelError(verdict.reason)
-    recorded = record_move(s, verdict)
-    undo_move(s, verdict.unit, recorded)
-    return RailMoveEdit(verdict, recorded)
-
-
 __all__ = ["COUNT_FIELDS", "SIDE_FIELDS", "TERRITORY_FIELDS", "AttributeChange", "BorderChange", "BorderSpec",
-           "FeatureChange", "RailMoveEdit", "TerritoryAdded", "TerritoryEdit", "TerritoryTouched", "apply_edits",
-           "plan_add_territory", "plan_attribute", "plan_border", "plan_feature", "plan_rail_move", "revert_edits"]
+           "FeatureChange", "PlannedMove", "RulesMoveEdit", "TerritoryAdded", "TerritoryEdit", "TerritoryTouched",
+           "apply_edits", "plan_add_territory", "plan_attribute", "plan_border", "plan_feature", "revert_edits"]

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..grids import Cell, Edge, GridError
-from ..labels import LabelError, numbering_from_dict
+from ..labels import LabelError
 from ..model import (
     NO_SIDE,
     NO_SIDE_SYMBOL,
@@ -38,6 +38,7 @@ from ..model import (
     iter_chains,
     make_grid,
 )
+from ..numbering import numbering_from_dict
 from .atomic import write_text_atomic
 from .common import (
     MAX_CELLS,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
-from engine.labels import numbering_from_dict
+from engine.numbering import numbering_from_dict
 from engine.model import Faction, GridMap, Place, Ruleset, Scenario, TerrainType, Unit, UnitType
 
 TERRAIN = [

@@ -49,6 +49,7 @@ from test_undo_invariants import run_machine
 
 from engine.editing.territory import (
     TERRITORY_FIELDS,
+    RulesMoveEdit,
     TerritoryEdit,
     TerritoryTouched,
     apply_edits,
@@ -56,14 +57,19 @@ from engine.editing.territory import (
     plan_attribute,
     plan_border,
     plan_feature,
-    plan_rail_move,
     revert_edits,
 )
 from engine.io import load_any
 from engine.io.territory import dumps_territory_scenario, loads_territory_scenario
 from engine.model import ModelError
+from engine.rules import rail_options
 from engine.rules.rail_options import RailOptionsError, RailVerdict, judge, reach
 from engine.territory import BorderKind, Territory, TerritoryScenario
+
+
+def plan_rail_move(s: TerritoryScenario, verdict: RailVerdict) -> RulesMoveEdit:
+    """Rail Options' planned move as the editor pushes it."""
+    return RulesMoveEdit(rail_options.plan_rail_move(s, verdict))
 
 MAPS = Path(__file__).resolve().parents[2] / "maps"
 SAMPLES = ("aa_rail_options.json", "railroad_module_europe.json")

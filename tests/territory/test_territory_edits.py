@@ -15,20 +15,26 @@ from engine.editing.territory import (
     AttributeChange,
     BorderSpec,
     FeatureChange,
+    RulesMoveEdit,
     TerritoryTouched,
     apply_edits,
     plan_add_territory,
     plan_attribute,
     plan_border,
     plan_feature,
-    plan_rail_move,
     revert_edits,
 )
 from engine.io import load_any
 from engine.io.territory import dumps_territory_scenario
 from engine.model import ModelError
-from engine.rules.rail_options import judge
+from engine.rules import rail_options
+from engine.rules.rail_options import RailVerdict, judge
 from engine.territory import BorderKind, Territory, TerritoryScenario
+
+
+def plan_rail_move(s: TerritoryScenario, verdict: RailVerdict) -> RulesMoveEdit:
+    """Rail Options' planned move as the editor pushes it."""
+    return RulesMoveEdit(rail_options.plan_rail_move(s, verdict))
 
 SAMPLE = Path(__file__).resolve().parents[2] / "maps" / "aa_rail_options.json"
 

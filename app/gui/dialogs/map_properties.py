@@ -36,8 +36,9 @@ from PySide6.QtWidgets import (
 
 from engine.editing import plan_numbering
 from engine.grids import Cell
-from engine.labels import LabelError, Numbering, numbering_from_dict
+from engine.labels import LabelError, Numbering
 from engine.model import Scenario
+from engine.numbering import numbering_from_dict
 
 STYLES = {"number": "Numbers", "letters": "Letters (A…Z, AA, BB…)", "alpha": "Letters (A…Z, AA, AB…)"}
 

@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
 from engine.editing import new_scenario
 from engine.grids import Cell
 from engine.io import ScenarioError, load_scenario
-from engine.labels import numbering_from_dict
 from engine.model import Faction, Ruleset, Scenario
+from engine.numbering import numbering_from_dict
 from engine.paths import MAPS
 
 BUILT_IN = "basic"

@@ -38,7 +38,7 @@ from engine.editing.territory import (
     BorderChange,
     FeatureChange,
     MapUnderlayChange,
-    RailMoveEdit,
+    RulesMoveEdit,
     TerritoryAdded,
     TerritoryEdit,
     TerritoryTouched,
@@ -47,13 +47,12 @@ from engine.editing.territory import (
     plan_attribute,
     plan_border,
     plan_feature,
-    plan_rail_move,
     revert_edits,
 )
 from engine.io import load_text_checked, save_any
 from engine.io.territory import dumps_territory_scenario
 from engine.model import ModelError
-from engine.rules.rail_options import RailVerdict
+from engine.rules.rail_options import RailVerdict, plan_rail_move
 from engine.territory import BorderKind, Territory, TerritoryScenario
 
 from ..commands import push_edits
@@ -140,7 +139,7 @@ class TerritoryDocument(DocumentBase):
     def rail_move(self, verdict: RailVerdict) -> None:
         """Apply an allowed rail move (engine ``record_move``) as one undo
         step; undo takes it back (``undo_move``)."""
-        self.push_edit(plan_rail_move(self.scenario, verdict))
+        self.push_edit(RulesMoveEdit(plan_rail_move(self.scenario, verdict)))
 
     # -- files (DocumentBase hooks) ----------------------------------------
     def replace(self, scenario: TerritoryScenario, path: str | None, modified: bool = False) -> None:
@@ -188,8 +187,8 @@ def describe(s: TerritoryScenario, edits: Sequence[TerritoryEdit]) -> str:
         return f"border {m.label(e.a)}–{m.label(e.b)}: {what}"
     if isinstance(e, TerritoryAdded):
         return f"new territory {e.territory.name}"
-    if isinstance(e, RailMoveEdit):
-        v = e.verdict
+    if isinstance(e, RulesMoveEdit):
+        v = e.move
         return f"rail {v.unit}: {m.label(v.start)} → {m.label(v.to)}"
     if isinstance(e, MapUnderlayChange):
         return "add underlay" if e.before is None else ("remove underlay" if e.after is None else "underlay")

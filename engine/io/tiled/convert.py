@@ -54,8 +54,9 @@ from typing import Any
 import numpy as np
 
 from ...grids import Grid, HexGrid, SquareGrid
-from ...labels import CcrrNumbering, LabelError, Numbering, NumericNumbering, numbering_from_dict
+from ...labels import CcrrNumbering, LabelError, Numbering, NumericNumbering
 from ...model import GridMap, ModelError, Ruleset, Scenario, TerrainType
+from ...numbering import numbering_from_dict
 from ..common import ScenarioError
 from ..grid import scenario_from_data, scenario_to_data
 from ..png import parse_color

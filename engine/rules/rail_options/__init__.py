@@ -67,13 +67,13 @@ from .config import (
 )
 from .network import Barrier, RailGround
 from .options import OPTIONS, Option1, Option2, Option3, Option4, RailOption, option_class
-from .records import RecordedMove, record_move, undo_move
+from .records import PlannedRailMove, RecordedMove, plan_rail_move, record_move, undo_move
 from .results import NationLoad, RailReach, RailVerdict, Reached, StationLoad, capacity_data
 from .system import RailOptionsOrder, RailOptionsSystem
 
 __all__ = ["CROSSING", "INF", "NO_RAIL_BORDERS", "OPTIONS", "OPTION_NAMES", "PHASES", "RAILROAD", "STATION",
            "SYSTEM", "Barrier", "NationLoad", "Option1", "Option2", "Option3", "Option4", "RailConfig",
-           "RailGround", "RailOption", "RailOptionsAdjudicator", "RailOptionsError", "RailOptionsOrder",
-           "RailOptionsSystem", "RailReach", "RailVerdict", "Reached", "RecordedMove", "StationLoad",
-           "capacity_data", "config_from_dict", "config_of", "judge", "option_class", "reach", "record_move",
-           "undo_move"]
+           "PlannedRailMove", "RailGround", "RailOption", "RailOptionsAdjudicator", "RailOptionsError",
+           "RailOptionsOrder", "RailOptionsSystem", "RailReach", "RailVerdict", "Reached", "RecordedMove",
+           "StationLoad", "capacity_data", "config_from_dict", "config_of", "judge", "option_class", "plan_rail_move",
+           "reach", "record_move", "undo_move"]

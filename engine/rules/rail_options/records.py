@@ -52,6 +52,52 @@ def record_move(scenario: TerritoryScenario, verdict: RailVerdict) -> RecordedMo
     return RecordedMove(u.id, made_state, made_moves)
 
 
+@dataclass(frozen=True)
+class PlannedRailMove:
+    """An allowed rail move planned for an undo history (an
+    :class:`engine.editing.territory.PlannedMove`): ``redo`` records the
+    move (:func:`record_move`), ``undo`` takes back exactly what it did
+    (``recorded``: what ``record_move`` creates on the state the move was
+    planned on, the rail-options state and its list of moves)."""
+
+    verdict: RailVerdict
+    recorded: RecordedMove
+
+    @property
+    def unit(self) -> str:
+        return self.verdict.unit
+
+    @property
+    def start(self) -> str:
+        return self.verdict.start
+
+    @property
+    def to(self) -> str:
+        return self.verdict.to
+
+    def redo(self, scenario: TerritoryScenario) -> None:
+        record_move(scenario, self.verdict)
+
+    def undo(self, scenario: TerritoryScenario) -> None:
+        undo_move(scenario, self.verdict.unit, self.recorded)
+
+
+def plan_rail_move(scenario: TerritoryScenario, verdict: RailVerdict) -> PlannedRailMove:
+    """Plan the allowed rail move ``verdict``; a refused verdict raises its
+    reason (:class:`RailOptionsError`, as does a unit not where the verdict
+    starts).
+
+    What ``record_move`` creates depends only on the scenario's rail-options
+    state, so the plan finds it by recording the move and undoing it at once
+    (exact inverses, ``docs/rules/rail-options.md``): the scenario is left as
+    it was."""
+    if not verdict.allowed:
+        raise RailOptionsError(verdict.reason)
+    recorded = record_move(scenario, verdict)
+    undo_move(scenario, verdict.unit, recorded)
+    return PlannedRailMove(verdict, recorded)
+
+
 def undo_move(scenario: TerritoryScenario, unit_id: str, recorded: RecordedMove | None = None) -> None:
     """Take back the unit's rail move of this turn (the inverse of
     :func:`record_move`).  Given what ``record_move`` returned, it also
