@@ -44,6 +44,7 @@ from .setup_check import install as install_setup_check
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 from .turns import install as install_turns
 from .turns import replay_blocks
+from .windows import register_window
 
 
 class MainWindow(EditorWindow):
@@ -458,6 +459,9 @@ class MainWindow(EditorWindow):
                 self.layers.set_visible(key, key in layers)
         tool = str(s.value("tool", "brush"))
         self.set_tool(tool if tool in self.tools else "brush")
+
+
+register_window(("grid",), MainWindow)
 
 
 def ensure_app() -> QApplication:

@@ -22,6 +22,7 @@ from engine.model import ModelError
 
 from .autosave import MapLocks, Recovery, describe_holder, find_recoveries, map_kind
 from .dialogs.recovery import RecoveryDialog, RecoveryRow
+from .windows import window_class
 
 
 class RecoveryMixin:
@@ -119,10 +120,7 @@ class RecoveryMixin:
         window of its kind (kept until it is closed)."""
         if isinstance(scenario, self.scenario_type) and not self.document.is_modified():
             return self
-        from .main_window import MainWindow
-        from .territory import TerritoryWindow
-
-        cls = TerritoryWindow if map_kind(scenario) == "territory" else MainWindow
+        cls = window_class(map_kind(scenario))
         win = cls(scenario, None, self.settings, self.state_dir)
         win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         # forget a closed window (it is deleted on the C++ side)

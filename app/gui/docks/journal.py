@@ -19,12 +19,13 @@ showing a replay and opening a branch are the window's (``show`` and
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ..turns import TurnController
+if TYPE_CHECKING:
+    from ..turns import TurnController
 
 ROLE = Qt.ItemDataRole.UserRole
 """An item's journal position (1 = the first entry; 0 = before any)."""

@@ -12,7 +12,8 @@ that rail on the map.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from PySide6.QtCore import Qt, QTime
 from PySide6.QtWidgets import (
@@ -33,8 +34,22 @@ from engine.rules.acw.options import options_for
 from engine.rules.acw.reinforcement import points
 from engine.rules.acw.units import display_name
 
-if TYPE_CHECKING:
-    from .combat import CombatPanel
+
+class CombatPanel(Protocol):
+    """What the tab needs of the panel that owns it
+    (:class:`app.gui.docks.combat.CombatPanel` is one): the scenario, the side
+    to move, giving an order, and the rail shown held to the edge."""
+
+    rail_side: str | None
+
+    @property
+    def scenario(self) -> Scenario: ...
+
+    def side(self) -> str | None: ...
+
+    def give(self, order: Mapping[str, Any]) -> tuple[bool, str]: ...
+
+    def draw(self) -> None: ...
 
 
 def label(text: str = "", name: str | None = None) -> QLabel:

@@ -4,14 +4,27 @@ only when the dock is first shown."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-if TYPE_CHECKING:
-    from .acw import Attack
+from engine.rules.acw import Odds
+
+
+class Attack(Protocol):
+    """The attack the plot shows (:class:`app.gui.previews.acw.Attack` is
+    one): where it comes from, the hex attacked, its odds."""
+
+    @property
+    def from_label(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def odds(self) -> Odds: ...
 
 ATTACKER_BRUSH = "#3b6fb6"
 DEFENDER_BRUSH = "#d9822b"

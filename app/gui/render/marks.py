@@ -27,20 +27,38 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
 
 from app.gui.overlay import CellMark, CellMarks, CellSeq, EdgeMark, Item, Marker, Overlay, PathLine
-from engine.grids import Cell, SquareLayout
+from engine.grids import Cell, Layout, SquareLayout
 
 from . import style
 from .paths import polygons_path
 
-if TYPE_CHECKING:
-    from .base import MapRenderer
+
+class MapRenderer(Protocol):
+    """What the overlay painter needs of a grid renderer
+    (:class:`app.gui.render.base.MapRenderer` is one): its layout, cell
+    geometry at a zoom, and its own overlay painter."""
+
+    @property
+    def layout(self) -> Layout: ...
+
+    @property
+    def corner_offsets(self) -> np.ndarray[Any, Any]: ...
+
+    def cell_px(self, zoom: float) -> float: ...
+
+    def centers(self, cols: np.ndarray[Any, Any],
+                rows: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]: ...
+
+    def cell_ranges(self, zoom: float, rect: QRect | QRectF, pad: int = 1) -> tuple[range, range]: ...
+
+    def overlay_painter(self) -> OverlayPainter: ...
 
 LAYER_MARGIN = 384
 """Scene pixels the cached layer reaches beyond the view on each side, so a

@@ -45,6 +45,7 @@ from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from ..setup_check import install as install_setup_check
 from ..turns import install as install_turns
 from ..turns import replay_blocks
+from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument, not_a_territory_map
 from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, RailToolPanel, TerritoryInspector
@@ -442,5 +443,7 @@ class TerritoryWindow(EditorWindow):
         if self.scenario.map.underlay is not None:  # a map with a scan shows its dock, whatever was saved
             self.dock_underlay.show()
 
+
+register_window(("territory",), TerritoryWindow)
 
 __all__ = ["TerritoryWindow", "blank_territory_scenario"]
