@@ -31,6 +31,7 @@ from .dialogs.new_map import NewMapDialog
 from .docks.combat import install as install_combat
 from .docks.history import HistoryView
 from .docks.inspector import InspectorPanel
+from .docks.journal import replay_blocks
 from .docks.layers import LayersPanel
 from .docks.legend import LegendPanel
 from .docks.palette import ToolPalette
@@ -43,8 +44,7 @@ from .previews import Preview
 from .setup_check import install as install_setup_check
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 from .turns import install as install_turns
-from .turns import replay_blocks
-from .windows import register_window
+from .windows import register_window, window_class
 
 
 class MainWindow(EditorWindow):
@@ -418,9 +418,7 @@ class MainWindow(EditorWindow):
     def _open_other_kind(self, scenario: Any, path: str) -> bool:
         """Open a territory scenario in a territory editor window beside
         this one (the current grid map stays as it is)."""
-        from .territory import TerritoryWindow
-
-        win = TerritoryWindow(scenario, path, self.settings, self.state_dir)
+        win = window_class("territory")(scenario, path, self.settings, self.state_dir)
         win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         # A closed window is deleted on the C++ side: forget it then, so no
         # call ever reaches a deleted window (issue 18, item 2).

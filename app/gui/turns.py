@@ -354,17 +354,6 @@ def install(window: Any) -> TurnController:
     return turns
 
 
-def replay_blocks(window: Any) -> bool:
-    """Whether the window shows a replayed position (read-only): then a
-    click on the map edits nothing and the status bar says so."""
-    panel = getattr(window, "journal_panel", None)
-    if panel is None or panel.replaying is None:
-        return False
-    window.statusBar().showMessage(f"Showing the map after journal entry {panel.replaying} (read-only): "
-                                   f"press Latest in the Journal dock to edit again", 10000)
-    return True
-
-
 def plan_order(o: Any) -> dict[str, Any]:
     """A Module I rail plan's order (:class:`engine.rules.railroads.rules.RailOrder`)
     as the ``railroads`` system reads it: ``{"unit", "to"}`` or ``{"nation",

@@ -285,7 +285,7 @@ class CombatPanel(QWidget):
     def give(self, order: Mapping[str, Any]) -> tuple[bool, str]:
         """Give ``order`` through the window's turn controller (the window
         then plays the game); the outcome is also said in the status bar."""
-        from ..turns import replay_blocks
+        from .journal import replay_blocks
 
         if replay_blocks(self.window_):
             return False, "the window shows a replayed position (read-only)"

@@ -39,12 +39,12 @@ from engine.territory import TerritoryMap, TerritoryScenario
 
 from ..autosave import INTERVAL_MS
 from ..docks.history import HistoryView
+from ..docks.journal import replay_blocks
 from ..docks.legend import TerritoryLegendPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from ..setup_check import install as install_setup_check
 from ..turns import install as install_turns
-from ..turns import replay_blocks
 from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument, not_a_territory_map
