@@ -337,7 +337,7 @@ class Game:
         ``end_phase_refusal(scenario, turn)`` (optional) may refuse: the
         :class:`ModelError` carries its sentence and nothing changes."""
         refusal = getattr(self.system, "end_phase_refusal", None)
-        why = refusal(self.scenario, self.turn) if callable(refusal) else None
+        why = self.setup_refusal() or (refusal(self.scenario, self.turn) if callable(refusal) else None)
         if why:
             raise ModelError(f"the {self.turn.phase} phase cannot end: {why}")
         before = self.turn.copy()
