@@ -60,12 +60,13 @@ def cli(*argv: str) -> str:
     return out.getvalue()
 
 
-def give(path: Path, orders: list[dict[str, Any]], work: Path) -> None:
+def give(path: Path, orders: list[dict[str, Any]], work: Path, side: str | None = None) -> None:
+    """Give ``orders`` as the orders file of ``side`` (the side to move when ``None``)."""
     if not orders:
         return
     f = work / "orders.json"
     f.write_text(json.dumps(orders), encoding="utf-8")
-    cli("orders", str(path), "--orders", str(f))
+    cli("orders", str(path), "--orders", str(f), *(["--side", side] if side else []))
 
 
 def game(path: Path) -> Game:
@@ -145,7 +146,7 @@ def play_side(path: Path, work: Path) -> None:
         if retreats:
             r = retreats[0]
             plan = retreat_options(s, s.map.parse_label(r["hex"]), units=[s.unit(i) for i in r["units"]])
-            give(path, [{"retreat": r["hex"], "to": plan.hexes[0].label}], work)
+            give(path, [{"retreat": r["hex"], "to": plan.hexes[0].label}], work, str(r["side"]))
             continue
         if not owed_combats(s):
             break
@@ -156,10 +157,10 @@ def play_side(path: Path, work: Path) -> None:
         defend = s.map.label(targets[0])
         orders: list[dict[str, Any]] = []
         attack: dict[str, Any] = {"attack": s.map.label(attacker.at), "defend": defend, "time": stamp(turn, n)}
-        for cav, hexes in cavalry_choices(s, targets[0]):  # the cavalry's choice comes first
+        for cav, hexes in cavalry_choices(s, targets[0]):  # the cavalry's owner chooses first
             orders.append({"withdraw": cav, "to": hexes[0]} if hexes else {"stand": cav})
         if orders:
-            give(path, orders, work)
+            give(path, orders, work, s.unit(orders[0].get("withdraw") or orders[0]["stand"]).side)
             continue
         give(path, [attack], work)
         n += 1

@@ -9,7 +9,12 @@ move, journal every step and write the file back through
 order against the state including the orders already applied this turn and
 prints each verdict with its reasons; ``--dry-run`` writes nothing.
 ``end-turn`` runs the system's end-of-phase effects and hands the move to the
-next side (``--phase``: ends only the current phase).  See ``docs/cli.md`` ("Turns") and ``docs/turns.md``.
+next side (``--phase``: ends only the current phase).  An orders file is one
+side's (``--side`` or its ``"side"`` key; the side to move when neither) and
+is applied order by order: an order that is another side's to give, or that
+cannot be carried out, is refused with its reasons and the others go on.
+``pending`` lists the choices waiting for a side's answer and, with
+``--defaults``, gives the rules' default for each.  See ``docs/cli.md`` ("Turns") and ``docs/turns.md``.
 """
 
 from __future__ import annotations
@@ -26,8 +31,9 @@ if TYPE_CHECKING:
     from engine.turns.journal import Entry
 
 COMMANDS = {
-    "orders": "check and apply a list of orders for the side to move; journal them and write the file",
+    "orders": "check and apply one side's list of orders; journal them and write the file",
     "end-turn": "end the side to move's turn (its end-of-phase effects) and hand the move on",
+    "pending": "list the choices waiting for a side's answer; --defaults gives the rules' default for each",
 }
 """The commands :func:`register` adds, with their one-line help (read without
 importing this module: see app/cli/__init__.py)."""
@@ -47,10 +53,24 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                     "or the input is bad (then nothing is written).")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--orders", required=True, metavar="ORDERS.json")
+    p.add_argument("--side", metavar="SIDE",
+                   help="the side giving the orders (default: the file's \"side\" key, else the side to move); "
+                        "an order that is another side's to give is refused")
     p.add_argument("--dry-run", action="store_true", help="check and print, but do not write the file")
     _system_flag(p)
     add_json_flag(p)
     p.set_defaults(func=run_orders)
+    p = sub.add_parser(
+        "pending", help=COMMANDS["pending"],
+        description="List the choices the rules leave to a side that wait for its answer (a defender's retreat, "
+                    "a cavalry unit's withdraw or stand), with the order the rules give when it goes unanswered. "
+                    "With --defaults, give those orders (journalled as the owning side's) and write the file.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--defaults", action="store_true", help="answer every pending choice with the rules' default")
+    p.add_argument("--dry-run", action="store_true", help="print what would happen, but do not write the file")
+    _system_flag(p)
+    add_json_flag(p)
+    p.set_defaults(func=run_pending)
     p = sub.add_parser(
         "end-turn", help=COMMANDS["end-turn"],
         description="End every remaining phase of the side to move: run the rules system's end-of-phase effects "
@@ -98,6 +118,13 @@ def save_game(game: Game, path: str) -> None:
 def read_orders(path: str) -> list[dict[str, Any]]:
     """The orders of an orders file: a list of objects, or ``{"orders":
     [...]}``; :class:`CliError` names the file and the bad item."""
+    return read_orders_file(path)[0]
+
+
+def read_orders_file(path: str) -> tuple[list[dict[str, Any]], str | None]:
+    """The orders of an orders file and the side it says it is from (its
+    ``"side"`` key, or ``None``): a list of objects, or ``{"side": SIDE,
+    "orders": [...]}``; :class:`CliError` names the file and the bad item."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -109,6 +136,14 @@ def read_orders(path: str) -> list[dict[str, Any]]:
     orders = data.get("orders") if isinstance(data, dict) else data
     if not isinstance(orders, list):
         raise CliError(f"{path}: expected a list of orders or {{\"orders\": [...]}}")
+    side = data.get("side") if isinstance(data, dict) else None
+    if side is not None and not isinstance(side, str):
+        raise CliError(f"{path}: \"side\" must be a side id, got {side!r}")
+    if isinstance(data, dict):
+        extra = sorted(set(data) - {"orders", "side"})
+        if extra:
+            raise CliError(f"{path}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(extra)} "
+                           f"(an orders file has \"side\" and \"orders\")")
     for i, o in enumerate(orders):
         if not isinstance(o, dict):
             raise CliError(f"{path}: order {i + 1}: expected an object like {{\"unit\": ID, \"to\": ...}}, "
@@ -116,7 +151,7 @@ def read_orders(path: str) -> list[dict[str, Any]]:
         t = o.get(POST_TIME)
         if t is not None and not isinstance(t, str):
             raise CliError(f"{path}: order {i + 1}: \"{POST_TIME}\" must be the post's time as text, got {t!r}")
-    return orders
+    return orders, side
 
 
 def entry_line(e: Entry, position: int) -> str:
@@ -133,30 +168,49 @@ def turn_line(game: Game) -> str:
     return f"turn {t.turn}, {t.phase} phase: the {game.side_name(t.side)} to move"
 
 
-def run_orders(args: argparse.Namespace) -> int:
+def orders_side(game: Game, named: str | None, in_file: str | None, where: str) -> str | None:
+    """The side an orders file is from: ``--side``, else the file's
+    ``"side"``, else the side to move; :class:`CliError` for an unknown side
+    or a flag and a file that disagree."""
     from engine.model import ModelError
 
+    if named is not None and in_file is not None and named != in_file:
+        raise CliError(f"{where}: the file says it is the orders of {in_file!r}, --side says {named!r}")
+    side = named if named is not None else in_file
+    if side is None:
+        return game.turn.side
+    try:
+        return str(game.scenario.side(side).id)
+    except ModelError as e:
+        raise CliError(f"{where}: {e}") from None
+
+
+def run_orders(args: argparse.Namespace) -> int:
+    """Apply the file's orders one by one: each is carried out or refused
+    (with its reasons, journalled) on its own; a refused order changes
+    nothing and does not stop the others."""
     game = load_game(args.file, args.system)
-    orders = read_orders(args.orders)
+    orders, in_file = read_orders_file(args.orders)
+    side = orders_side(game, args.side, in_file, args.orders)
     first = len(game.journal)
-    for i, raw in enumerate(orders):
+    for raw in orders:
         order = dict(raw) if game.system.uses_post_time(raw) else {k: v for k, v in raw.items() if k != POST_TIME}
-        try:
-            game.give(order, time=raw.get(POST_TIME))
-        except ModelError as e:
-            raise CliError(f"{args.orders}: order {i + 1} ({json.dumps(raw, ensure_ascii=False)[:80]}): {e}; "
-                           f"nothing was written") from None
+        game.give(order, time=raw.get(POST_TIME), side=side)
     entries = game.journal.entries[first:]
     refused = sum(e.kind == "refused" for e in entries)
     if not args.dry_run:
         save_game(game, args.file)
-    data = {"file": args.file, "written": not args.dry_run, "system": game.system.name,
+    pending = game.pending()
+    data = {"file": args.file, "written": not args.dry_run, "system": game.system.name, "side": side,
             "entries": [dict(e.to_data(), position=first + k + 1) for k, e in enumerate(entries)],
-            "carried_out": len(entries) - refused, "refused": refused, "turn": game.turn.to_data()}
+            "carried_out": len(entries) - refused, "refused": refused, "turn": game.turn.to_data(),
+            "pending": [p.to_data() for p in pending]}
 
     def text() -> str:
-        lines = [f"{args.file}: {game.system.title}, {len(orders)} order{'s' if len(orders) != 1 else ''}"]
+        lines = [f"{args.file}: {game.system.title}, {len(orders)} order{'s' if len(orders) != 1 else ''} "
+                 f"of the {game.side_name(side)}"]
         lines += [entry_line(e, first + k + 1) for k, e in enumerate(entries)]
+        lines += [pending_line(p, game) for p in pending]
         lines.append(f"{len(entries) - refused} carried out, {refused} refused; now {turn_line(game)}"
                      + ("; not written (--dry-run)" if args.dry_run else f"; written to {args.file}"))
         return "\n".join(lines)
@@ -189,3 +243,37 @@ def run_end_turn(args: argparse.Namespace) -> int:
 
     emit(args, data, text)
     return EXIT_OK
+
+
+def pending_line(p: Any, game: Game) -> str:
+    """A pending choice as a line: whose it is, what, the default."""
+    return (f"  waiting for the {game.side_name(p.side)}: {p.summary} "
+            f"(unanswered, the rules give {json.dumps(dict(p.default), ensure_ascii=False)})")
+
+
+def run_pending(args: argparse.Namespace) -> int:
+    game = load_game(args.file, args.system)
+    first = len(game.journal)
+    waiting = game.pending()
+    if args.defaults:
+        game.give_defaults()
+    entries = game.journal.entries[first:]
+    written = bool(entries) and not args.dry_run
+    if written:
+        save_game(game, args.file)
+    refused = sum(e.kind == "refused" for e in entries)
+    data = {"file": args.file, "written": written, "system": game.system.name,
+            "pending": [p.to_data() for p in waiting],
+            "entries": [dict(e.to_data(), position=first + k + 1) for k, e in enumerate(entries)],
+            "turn": game.turn.to_data()}
+
+    def text() -> str:
+        lines = [f"{args.file}: {game.system.title}, {len(waiting)} choice{'s' if len(waiting) != 1 else ''} "
+                 f"waiting"]
+        lines += [pending_line(p, game) for p in waiting]
+        lines += [entry_line(e, first + k + 1) for k, e in enumerate(entries)]
+        lines.append(f"now {turn_line(game)}" + (f"; written to {args.file}" if written else ""))
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return EXIT_FAIL if refused else EXIT_OK

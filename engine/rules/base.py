@@ -325,6 +325,19 @@ def _key(f: dataclasses.Field[Any]) -> str:
     return str(f.metadata.get("key", f.name))
 
 
+SELECTS_RULES = "selects_rules"
+"""The field metadata key marking an order key that selects rules (see
+:func:`selects_rules`)."""
+
+
+def selects_rules(default: Any = None) -> Any:
+    """A dataclass field for an order key that would select rules (an
+    option number, a reading): ``option: int | None = selects_rules()``.
+    :meth:`RulesSystem.order_key_refusals` refuses it unless the system's
+    :meth:`RulesSystem.player_choices` leaves it to the player."""
+    return dataclasses.field(default=default, metadata={SELECTS_RULES: True})
+
+
 def read_options(cls: type[T], raw: Mapping[str, Any] | None, where: str, *, key_style: str | None = None,
                  error: type[ModelError] = OptionError) -> T:
     """An instance of the frozen dataclass ``cls`` from the mapping ``raw``.
@@ -516,10 +529,51 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
     once_per_turn: ClassVar[frozenset[str]] = DEFAULT_ONCE
     """The actions (:meth:`action_of`) a unit takes at most once a turn."""
 
+    order_forms: ClassVar[tuple[type[Any], ...]] = ()
+    """Further order dataclasses beside :attr:`Order`, for a system with
+    several kinds of order (ACW's attack and retreat, Rail Options' economy
+    orders).  :attr:`Order` and these are the one declaration of the keys an
+    order may carry (:meth:`order_key_refusals`)."""
+
     @property
     def order_keys(self) -> tuple[str, ...]:
-        """The order keys this system understands (the fields of :attr:`Order`)."""
-        return tuple(_key(f) for f in dataclasses.fields(self.Order))
+        """The order keys this system understands: the fields of
+        :attr:`Order` and of :attr:`order_forms`, each once, in order."""
+        keys: dict[str, None] = {}
+        for form in (self.Order, *self.order_forms):
+            keys.update((_key(f), None) for f in dataclasses.fields(form))
+        return tuple(keys)
+
+    @property
+    def rule_keys(self) -> tuple[str, ...]:
+        """The order keys that would select rules (an option, a reading):
+        fields declared with :func:`selects_rules`.  An order may carry one
+        only when :meth:`player_choices` leaves it to the player."""
+        keys: dict[str, None] = {}
+        for form in (self.Order, *self.order_forms):
+            keys.update((_key(f), None) for f in dataclasses.fields(form) if f.metadata.get(SELECTS_RULES))
+        return tuple(keys)
+
+    def player_choices(self, scenario: ScenarioT) -> frozenset[str]:
+        """The :attr:`rule_keys` the scenario leaves to the player giving
+        the order (none by default: the scenario's ruleset decides the rules)."""
+        return frozenset()
+
+    def order_key_refusals(self, scenario: ScenarioT, order: Mapping[str, Any]) -> list[str]:
+        """A sentence for each key of ``order`` this system's orders may not
+        carry: a key no order form declares, or a key that selects rules the
+        scenario does not leave to the player.  The turn engine refuses such
+        an order with these reasons before the rules are asked."""
+        known = self.order_keys
+        rules = set(self.rule_keys) - set(self.player_choices(scenario))
+        out = []
+        for key in order:
+            if key not in known:
+                out.append(f"the order key {str(key)!r} is not a key of a {self.name} order "
+                           f"(its keys: {', '.join(known)})")
+            elif key in rules:
+                out.append(f"the order key {key!r} selects rules; the scenario's ruleset decides them")
+        return out
 
     @property
     def option_keys(self) -> tuple[str, ...]:
@@ -619,6 +673,17 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
         """What is wrong with the scenario's set-up before play, one sentence each."""
         return []
 
+    def order_author(self, scenario: ScenarioT, order: Mapping[str, Any]) -> str | None:
+        """The side whose choice ``order`` is when the rules give it to a side
+        that may not be the one to move (a defender's retreat); ``None``: the
+        side to move gives it."""
+        return None
+
+    def pending_choices(self, scenario: ScenarioT) -> Sequence[tuple[str, str, Mapping[str, Any]]]:
+        """The choices waiting for a side's answer, each ``(side, what, the
+        rules' default order)``."""
+        return ()
+
     def to_data(self) -> dict[str, Any]:
         """What the system is, as data (for ``adjutant info`` and tests)."""
         return {"name": self.name, "title": self.title, "map_kinds": sorted(self.map_kinds),
@@ -629,8 +694,8 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
 
 
 __all__ = [
-    "BUILTIN_MODULES", "DEFAULT_ONCE", "MAP_KINDS", "AtLeast", "AtMost", "EffectTuple", "MapKind", "NonEmpty",
-    "OptionError", "PlainVerdict", "Reader", "Record", "RefusedOrder", "RulesSystem", "TurnView", "UnitMove",
-    "UnitsMoved", "Verdict", "for_map_kind", "get", "names", "option_help", "read_options", "register", "systems",
-    "unregister",
+    "BUILTIN_MODULES", "DEFAULT_ONCE", "MAP_KINDS", "SELECTS_RULES", "AtLeast", "AtMost", "EffectTuple", "MapKind",
+    "NonEmpty", "OptionError", "PlainVerdict", "Reader", "Record", "RefusedOrder", "RulesSystem", "TurnView",
+    "UnitMove", "UnitsMoved", "Verdict", "for_map_kind", "get", "names", "option_help", "read_options", "register",
+    "selects_rules", "systems", "unregister",
 ]

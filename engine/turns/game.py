@@ -58,12 +58,37 @@ class TurnVerdict:
     ok: bool
     reasons: tuple[str, ...]
     system: Verdict | None
+    author: str | None = None
+    """The side that gave the order (its orders file's side), when one was named."""
 
     def to_data(self) -> dict[str, Any]:
         data: dict[str, Any] = {"ok": self.ok, "reasons": list(self.reasons)}
         if self.system is not None:
             data["verdict"] = self.system.to_data()
+        if self.author is not None:
+            data["author"] = self.author
         return data
+
+
+@dataclass(frozen=True)
+class Pending:
+    """A choice the rules leave to a side that is waiting for its answer
+    (a defender's retreat, cavalry's withdraw or stand): the side it
+    belongs to, what it is, and the order the rules give when it goes
+    unanswered."""
+
+    side: str
+    summary: str
+    default: Mapping[str, Any]
+
+    def to_data(self) -> dict[str, Any]:
+        return {"side": self.side, "summary": self.summary, "default": dict(self.default)}
+
+
+SETUP_ACCEPTED = "setup_accepted"
+"""The key of ``scenario.state`` by which a scenario accepts its set-up as
+it stands (``true``): the problems its system's ``setup_problems`` names
+no longer refuse the first order (``docs/turns.md``, "Set-up")."""
 
 
 class EffectRecord(NamedTuple):
@@ -134,16 +159,55 @@ class Game:
     # ------------------------------------------------------------------
     # orders
 
-    def check(self, order: Mapping[str, Any]) -> TurnVerdict:
+    def author(self, order: Mapping[str, Any]) -> str | None:
+        """The side whose order ``order`` is: the side to move, or for a
+        choice the rules give another side (a defender's retreat) that side,
+        as the system's ``order_author(scenario, order)`` says."""
+        side = self.system.order_author(self.scenario, order)
+        return str(side) if side is not None else self.turn.side
+
+    def check(self, order: Mapping[str, Any], side: str | None = None) -> TurnVerdict:
         """The verdict on ``order`` now, with the orders already applied this
-        turn counted.  Never changes anything."""
+        turn counted.  ``side`` is the side giving it (its orders file's);
+        ``None`` is the game master, who may give any side's order.  An
+        order that cannot be carried out -- a key its system's orders do not
+        have, an unknown unit, a malformed value -- is refused with the
+        reason.  Never changes anything."""
         if not isinstance(order, Mapping):
             raise ModelError(f"an order must be an object of keys and values, got {order!r}")
+        reasons = self.system.order_key_refusals(self.scenario, order)
+        if reasons:
+            return TurnVerdict(False, tuple(reasons), None, side)
+        try:
+            reasons = self._turn_reasons(order, side)
+            if reasons:
+                return TurnVerdict(False, tuple(reasons), None, side)
+            verdict = self.system.check(self.scenario, order)
+        except ModelError as e:
+            return TurnVerdict(False, (str(e),), None, side)
+        return TurnVerdict(bool(verdict.ok), tuple(verdict.reasons), verdict, side)
+
+    def _turn_reasons(self, order: Mapping[str, Any], side: str | None) -> list[str]:
+        """The turn's reasons against ``order``: its author, the side to
+        move, the phase, once a turn, the set-up."""
         reasons: list[str] = []
+        setup = self.setup_refusal()
+        if setup:
+            reasons.append(setup)
+        author = self.author(order)
+        if side is not None and author is not None and side != author:
+            reasons.append(f"This order is the {_possessive(self.side_name(author))} to give; these orders are "
+                           f"the {_possessive(self.side_name(side))}.")
         allowed = self.system.order_phases(order)
         if allowed and self.turn.phase not in allowed:
             reasons.append(f"This order belongs to the {' or '.join(allowed)} phase; "
                            f"the game is in the {self.turn.phase} phase.")
+        nation = order.get("nation")
+        if isinstance(nation, str) and self.turn.side is not None:
+            who = self.scenario.side(nation).id  # ModelError names an unknown side
+            if who != self.turn.side:
+                reasons.append(f"It is the {_possessive(self.side_name(self.turn.side))} move: "
+                               f"{self.side_name(who)} cannot act now.")
         unit_id = order.get("unit")
         if isinstance(unit_id, str):
             unit = self.scenario.unit(unit_id)  # ModelError names an unknown unit
@@ -155,10 +219,46 @@ class Game:
                 verb = VERBS.get(action, action)
                 reasons.append(f"{unit_id} has already {action} this turn ({self._where(unit_id, action)}); "
                                f"a unit {verb} once a turn.")
-        if reasons:
-            return TurnVerdict(False, tuple(reasons), None)
-        verdict = self.system.check(self.scenario, order)
-        return TurnVerdict(bool(verdict.ok), tuple(verdict.reasons), verdict)
+        return reasons
+
+    def setup_refusal(self) -> str | None:
+        """Why no order may be carried out yet: the set-up problems the
+        system's ``setup_problems`` names, while the game has not
+        begun (no entry but refused orders) and the scenario does not accept
+        its set-up (``state.setup_accepted``)."""
+        if self.scenario.state.get(SETUP_ACCEPTED) is True:
+            return None
+        if any(e.kind != "refused" for e in self.journal):
+            return None
+        found = list(self.system.setup_problems(self.scenario))
+        if not found:
+            return None
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        return (f"The set-up is not the rules': {found[0]}{more}; correct it, or accept it by setting "
+                f"state.{SETUP_ACCEPTED} to true in the scenario.")
+
+    def pending(self) -> list[Pending]:
+        """The choices the rules leave to a side that are waiting for its
+        answer (the system's ``pending_choices(scenario)``)."""
+        return [p if isinstance(p, Pending) else Pending(*p) for p in self.system.pending_choices(self.scenario)]
+
+    def give_defaults(self, time: str | None = None) -> list[Entry]:
+        """Answer every pending choice with the rules' default, each as an
+        order of the side it belongs to, journalled as any order is.  Stops
+        at a default the rules refuse (its refusal is journalled)."""
+        out: list[Entry] = []
+        seen: set[str] = set()
+        while True:
+            waiting = [p for p in self.pending() if p.summary not in seen]
+            if not waiting:
+                return out
+            p = waiting[0]
+            seen.add(p.summary)
+            e = self.give(p.default, time=time, side=p.side,
+                          summary=f"{_summary(p.default)} (unanswered: the rules' default)")
+            out.append(e)
+            if e.kind == "refused":
+                return out
 
     def _where(self, unit_id: str, action: str) -> str:
         for i in range(len(self.journal) - 1, -1, -1):
@@ -169,13 +269,16 @@ class Game:
                 return f"journal entry {i + 1}"
         return "this turn"
 
-    def give(self, order: Mapping[str, Any], time: str | None = None, summary: str | None = None) -> Entry:
+    def give(self, order: Mapping[str, Any], time: str | None = None, summary: str | None = None,
+             side: str | None = None) -> Entry:
         """Check ``order`` and carry it out, or refuse it; either way the
         journal gets an entry, which is returned (``kind`` ``"order"`` or
         ``"refused"``).  ``time`` is the time of the post where the rules
-        take a number from it.  An applied order's ``effect`` holds the
-        action, the system's record and the data-level ``delta``."""
-        verdict = self.check(order)
+        take a number from it; ``side`` the side giving the order (see
+        :meth:`check`), kept in the entry's verdict as ``author``.  An
+        applied order's ``effect`` holds the action, the system's record and
+        the data-level ``delta``."""
+        verdict = self.check(order, side)
         text = summary or _summary(order)
         if not verdict.ok:
             entry = self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
@@ -214,7 +317,7 @@ class Game:
         phase, or (after the last side) to the next turn.  A system's
         ``end_phase_refusal(scenario, turn)`` (optional) may refuse: the
         :class:`ModelError` carries its sentence and nothing changes."""
-        why = self.system.end_phase_refusal(self.scenario, self.turn)
+        why = self.setup_refusal() or self.system.end_phase_refusal(self.scenario, self.turn)
         if why:
             raise ModelError(f"the {self.turn.phase} phase cannot end: {why}")
         before = self.turn.copy()

@@ -27,8 +27,10 @@ def sample() -> Scenario:
 
 
 def place(s: Scenario, where: dict[str, str]) -> None:
+    """Put units where a test wants them; the scenario accepts the set-up it makes."""
     for uid, label in where.items():
         s.unit(uid).at = s.map.parse_label(label)
+    s.state["setup_accepted"] = True
 
 
 def worked_example() -> Game:
@@ -234,7 +236,9 @@ def test_cli_orders_and_combat_apply(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert loaded.scenario.unit("CS-51").strength == 1
     orders = tmp_path / "orders.json"
     orders.write_text(json.dumps([{"retreat": "0714", "to": "0815"}]), encoding="utf-8")
-    assert main(["orders", str(path), "--orders", str(orders)]) == 0
+    assert main(["orders", str(path), "--orders", str(orders)]) == 1  # the Union's file: the retreat is the Rebels'
+    assert "This order is the Rebels' to give; these orders are the Union's." in capsys.readouterr().out
+    assert main(["orders", str(path), "--orders", str(orders), "--side", "rebel"]) == 0
     assert main(["end-turn", str(path)]) == 0
     capsys.readouterr()
     assert main(["combat", str(path), "--attack", "0613", "--defend", "0815", "--time", "9:51:45", "--apply"]) == 1
@@ -276,14 +280,17 @@ def test_the_scripted_campaign_regenerates_its_report(tmp_path: Path) -> None:
     ({"unit": "US-13", "factors": 0}, "factors"),
     ({"new_unit": "US-99", "type": "dragoons", "at": "0310"}, "dragoons"),
 ])
-def test_a_malformed_order_is_named_and_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                                           order: dict[str, Any], message: str) -> None:
+def test_a_malformed_order_is_refused_naming_why_and_changes_nothing_else(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], order: dict[str, Any], message: str) -> None:
     path = tmp_path / "game.json"
-    text = dumps_any(worked_example().scenario)
-    path.write_text(text, encoding="utf-8")
+    start = worked_example().scenario
+    path.write_text(dumps_any(start), encoding="utf-8")
     orders = tmp_path / "orders.json"
     orders.write_text(json.dumps([order]), encoding="utf-8")
     assert main(["orders", str(path), "--orders", str(orders)]) == 1
-    err = capsys.readouterr().err
-    assert "order 1" in err and message in err and "nothing was written" in err and "Traceback" not in err
-    assert path.read_text(encoding="utf-8") == text
+    out, err = capsys.readouterr()
+    assert "REFUSED" in out and message in out and "Traceback" not in err
+    after = Game(load_any(str(path)))
+    assert [e.kind for e in after.journal] == ["refused"]
+    assert [(u.id, u.at, u.strength, u.props) for u in after.scenario.units] == \
+        [(u.id, u.at, u.strength, u.props) for u in start.units]

@@ -199,7 +199,8 @@ def test_the_system_is_registered_for_territory_maps() -> None:
     system = get("rail_options")
     assert isinstance(system, RailOptionsSystem)
     assert system in for_map_kind("territory") and system not in for_map_kind("hex")
-    assert set(system.order_keys) == {"unit", "to", "option", "phase"}
+    assert set(system.order_keys) == {"unit", "to", "option", "phase", "action", "nation", "piece", "count",
+                                      "territory", "bombers", "aa", "dice", "seed"}
     assert system.options(sample()) == RailConfig(option=1)
 
 

@@ -72,21 +72,25 @@ def test_dry_run_writes_nothing(game: Path, tmp_path: Path, capsys: pytest.Captu
     assert game.read_bytes() == before
 
 
-def test_a_bad_order_names_it_and_writes_nothing(game: Path, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
-    before = game.read_bytes()
-    o = orders(tmp_path, [{"unit": "CS1IN", "to": "E4-X4"}, {"unit": "NOPE", "to": "E4-X4"}])
+def test_a_file_is_applied_order_by_order_and_every_refusal_keeps_its_reason(
+        game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    o = orders(tmp_path, [{"unit": "NOPE", "to": "E4-X4"}, {"unit": "CS1IN", "to": "E4-X4", "speed": 3},
+                          {"unit": "CS1IN", "to": "E4-X4"}])
     code, out, err = run(["orders", str(game), "--orders", o, "--json"], capsys)
     assert code == 1 and "Traceback" not in err
-    assert "order 2" in json.loads(out)["error"] and "NOPE" in json.loads(out)["error"]
-    assert game.read_bytes() == before
-    code, _, err = run(["orders", str(game), "--orders", orders(tmp_path, [{"unit": "CS1IN", "to": "E4-X4",
-                                                                             "speed": 3}])], capsys)
-    assert code == 1 and "speed" in err and "order 1" in err
+    res = json.loads(out)
+    assert [e["kind"] for e in res["entries"]] == ["refused", "refused", "order"]
+    assert "NOPE" in res["entries"][0]["reasons"][0]
+    assert res["entries"][1]["reasons"] == ["the order key 'speed' is not a key of a cwol_rail order (its keys: "
+                                            "unit, to)"]
+    data = json.loads(game.read_text(encoding="utf-8"))
+    assert next(u for u in data["units"] if u["id"] == "CS1IN")["at"] == "E4-X4"
+    before = game.read_bytes()
     code, _, err = run(["orders", str(game), "--orders", orders(tmp_path, [["CS1IN"]])], capsys)
     assert code == 1 and "order 1: expected an object" in err
     code, _, err = run(["orders", str(game), "--orders", str(tmp_path / "missing.json")], capsys)
     assert code == 1 and "missing.json: no such file" in err
+    assert game.read_bytes() == before  # a file that is not a list of orders changes nothing
 
 
 def played(game: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

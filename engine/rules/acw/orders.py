@@ -111,6 +111,9 @@ KINDS: tuple[tuple[str, str, type[Any]], ...] = (
 """(the key that marks the order, its kind, its dataclass); an order with
 none of these keys is a move."""
 
+ORDER_FORMS: tuple[type[Any], ...] = tuple(cls for _, _, cls in KINDS)
+"""The order dataclasses beside the move (the system's ``order_forms``)."""
+
 ACTIONS = {"attack": "fought", "retreat": "retreated", "post": "reinforced", "purchase": "reinforced",
            "new_unit": "bought", "withdraw": "retreated", "stand": "fought", "move": "moved"}
 """The turn engine's action for each kind (``docs/turns.md``)."""
@@ -227,8 +230,8 @@ def owed_combats(scenario: Scenario) -> list[str]:
     lab = scenario.map.label
     out = []
     for u in scenario.units:
-        if u.side != side or not u.props.get("moved") or u.props.get("fought"):
-            continue
+        if u.side != side or not u.props.get("moved") or u.props.get("fought") or u.strength <= 0:
+            continue  # a unit with no factors has nothing to fight with: it owes no combat
         near = [n for n in scenario.map.grid.neighbours(u.at) if n in enemy]
         if near:
             out.append(f"{display_name(u)} ({u.id}) entered {lab(u.at)}, next to the enemy in "
@@ -356,12 +359,59 @@ def _check_withdraw(scenario: Scenario, o: WithdrawOrder) -> AcwVerdict:
 
 def _check_stand(scenario: Scenario, o: StandOrder) -> AcwVerdict:
     u = scenario.unit(o.stand)
-    engaged, _ = _cavalry_options(scenario, u, options_for(scenario))
+    engaged, hexes = _cavalry_options(scenario, u, options_for(scenario))
     if not engaged:
         return _no("stand", f"{display_name(u)} ({u.id}) is not cavalry engaged by infantry of the side to move")
+    if not hexes:
+        return _no("stand", f"{display_name(u)} ({u.id}) has no hex to withdraw to, so it has no choice to make: "
+                            f"it stands without an order")
     if u.id in _decided(scenario):
         return _no("stand", f"{display_name(u)} ({u.id}) has already made its choice this turn")
     return AcwVerdict("stand", True, (f"{display_name(u)} ({u.id}) declines the retreat, stands in {scenario.map.label(u.at)}",), {"unit": u.id})
+
+
+def order_author(scenario: Scenario, order: Mapping[str, Any]) -> str | None:
+    """The side whose choice ``order`` is when the rules give it to a side
+    that may not be the one to move: a retreat is the retreating force's
+    owner's, a cavalry withdraw or stand the cavalry's owner's.  ``None``
+    for every other order (the side to move gives it)."""
+    kind = kind_of(order)
+    if kind == "retreat":
+        r = _find_retreat(scenario, str(order.get("retreat")))
+        return str(r["side"]) if r is not None else None
+    if kind in ("withdraw", "stand"):
+        uid = order.get(kind)
+        if isinstance(uid, str) and any(u.id == uid for u in scenario.units):
+            return scenario.unit(uid).side
+    return None
+
+
+def pending_choices(scenario: Scenario) -> list[tuple[str, str, dict[str, Any]]]:
+    """The choices waiting for a side's answer, each ``(side, what, the
+    rules' default order)``: every retreat owed (default: the first hex
+    :func:`~.retreat.retreat_options` lists, the safest) and every cavalry
+    unit engaged by infantry of the side to move that has a hex to
+    withdraw to and has not chosen (default: it stands)."""
+    if game_over(scenario):
+        return []
+    out: list[tuple[str, str, dict[str, Any]]] = []
+    gm = scenario.map
+    for r in pending_retreats(scenario):
+        force = [scenario.unit(i) for i in r["units"]]
+        plan = retreat_options(scenario, gm.parse_label(r["hex"]), units=force)
+        if plan.hexes:
+            out.append((str(r["side"]), f"the retreat of {', '.join(r['units'])} from {r['hex']}",
+                        {"retreat": r["hex"], "to": plan.hexes[0].label}))
+    if out:
+        return out
+    o = options_for(scenario)
+    decided = _decided(scenario)
+    for u in scenario.units:
+        engaged, hexes = _cavalry_options(scenario, u, o)
+        if engaged and hexes and u.id not in decided:
+            out.append((u.side, f"whether {display_name(u)} ({u.id}) withdraws before the battle",
+                        {"stand": u.id}))
+    return out
 
 
 def _find_retreat(scenario: Scenario, who: str) -> dict[str, Any] | None:

@@ -29,7 +29,20 @@ from ..base import RulesSystem, Verdict
 from ..registry import register
 from .movement import MoveCheck, check_move
 from .options import SYSTEM, AcwOptions, options_for, options_from_raw
-from .orders import ACTIONS, TURN_PROPS, AcwChange, AcwVerdict, acted, apply_order, check_order, end_refusal, kind_of
+from .orders import (
+    ACTIONS,
+    ORDER_FORMS,
+    TURN_PROPS,
+    AcwChange,
+    AcwVerdict,
+    acted,
+    apply_order,
+    check_order,
+    end_refusal,
+    kind_of,
+    order_author,
+    pending_choices,
+)
 from .reinforcement import city_cell, points
 from .turns import end_of_turn, victory
 
@@ -112,6 +125,7 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
     map_kinds = frozenset({"hex"})
     Options = AcwOptions
     Order = AcwMoveOrder
+    order_forms = ORDER_FORMS
     doc = "docs/rules/acw.md"
 
     phases = ("movement",)
@@ -155,20 +169,20 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         state.pop("cavalry", None)
         o = options_for(scenario)
         extra = []
-        scenario.state[SYSTEM] = state
-        try:
-            v = victory(scenario, turn_complete=nxt == sides[0])
-        except ModelError:  # a map without the objective cities has no victory conditions
-            v = None
-        if v is not None and v.game_over:
-            state["victory"] = v.to_data()
-            extra.append(f"VICTORY: {v.reason}")
-        elif nxt == sides[0] and nxt == o.union_side and o.union_points_per_turn:
+        if nxt == sides[0] and nxt == o.union_side and o.union_points_per_turn:
             gain = o.union_points_per_turn
             have = points(scenario, nxt) + gain
             state["points"] = dict(state.get("points", {}), **{nxt: have})
             extra.append(f"a new turn: the Union gains {gain} reinforcement point{'s' if gain != 1 else ''} "
                          f"({have} banked)")
+        scenario.state[SYSTEM] = state
+        try:
+            v = victory(scenario, turn_complete=nxt == sides[0], mover=turn.side)
+        except ModelError:  # a map without the objective cities has no victory conditions
+            v = None
+        if v is not None and v.game_over:
+            state["victory"] = v.to_data()
+            extra.append(f"VICTORY: {v.reason}")
         name = scenario.side(turn.side).name
         summary = "; ".join([f"the {name} fortify {fortify} unit{'s' if fortify != 1 else ''}",
                              f"the {scenario.side(nxt).name} move next", *extra])
@@ -195,6 +209,16 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
 
         return game_over(scenario)
 
+    def order_author(self, scenario: Scenario, order: Mapping[str, Any]) -> str | None:
+        """The side whose choice the order is: a retreat's, a cavalry
+        withdraw's or stand's owner (:func:`~.orders.order_author`)."""
+        return order_author(scenario, order)
+
+    def pending_choices(self, scenario: Scenario) -> list[tuple[str, str, dict[str, Any]]]:
+        """Retreats owed and cavalry choices waiting for their owner, with
+        the rules' defaults (:func:`~.orders.pending_choices`)."""
+        return pending_choices(scenario)
+
     def end_phase_refusal(self, scenario: Scenario, turn: Any) -> str | None:
         """Why the side to move may not end its move: a combat owed by a unit
         that entered a hex next to the enemy, a retreat owed, or the game is over."""
@@ -204,8 +228,7 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         """Every unit standing more than ``deploy_distance`` (1) hex from its
         side's deployment cities (Union A, B, C; Rebels E, I, H, G), while
         the game has not started (turn 1, no journal)."""
-        game = scenario.state.get("game")
-        if scenario.turn > 1 or isinstance(game, Mapping) and game.get("journal"):
+        if scenario.turn > 1 or _begun(scenario):
             return []
         o = options_for(scenario)
         zones = {o.union_side: o.union_deploy, o.rebel_side: o.rebel_deploy}
@@ -244,6 +267,14 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
         u.at = verdict.target
         u.props.update(MOVE_PROPS)
         return record
+
+
+def _begun(scenario: Scenario) -> bool:
+    """Whether the game's journal holds an entry other than a refused order."""
+    game = scenario.state.get("game")
+    journal = game.get("journal") if isinstance(game, Mapping) else None
+    entries = journal.get("entries") if isinstance(journal, Mapping) else None
+    return isinstance(entries, list) and any(isinstance(e, Mapping) and e.get("kind") != "refused" for e in entries)
 
 
 def _move_refusal(scenario: Scenario, unit: str) -> str | None:

@@ -77,9 +77,12 @@ class Victory:
         return {"outcome": self.outcome, "game_over": self.game_over, "reason": self.reason}
 
 
-def victory(scenario: Scenario, *, turn_complete: bool = False) -> Victory:
+def victory(scenario: Scenario, *, turn_complete: bool = False, mover: str | None = None) -> Victory:
     """The victory standing now (``turn_complete``: the current turn has been
-    played out, which matters for the Rebels' 12 turns)."""
+    played out, which matters for the Rebels' 12 turns).  ``mover`` is the
+    side whose move just ended: when both objectives are held and
+    ``state.acw.captured`` records neither, the city the other side holds
+    fell first (the mover's capture is the one its move made)."""
     o = options_for(scenario)
     union, rebel = o.union_side, o.rebel_side
     m, a = city_cell(scenario, o.union_objective), city_cell(scenario, o.rebel_objective)
@@ -91,6 +94,8 @@ def victory(scenario: Scenario, *, turn_complete: bool = False) -> Victory:
     rebel_has = holds(scenario, rebel, a)
     if union_has and rebel_has:
         first = scenario.state.get(SYSTEM, {}).get("captured")
+        if first not in (o.union_objective, o.rebel_objective) and mover in (union, rebel):
+            first = o.rebel_objective if mover == union else o.union_objective
         if first not in (o.union_objective, o.rebel_objective):
             return Victory(None, f"both {o.union_objective} and {o.rebel_objective} are taken; record which fell "
                                  "first in state.acw.captured to decide")

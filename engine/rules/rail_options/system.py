@@ -1,9 +1,10 @@
 """Rail Options as a registered rules system
 (:class:`engine.rules.base.RulesSystem`).
 
-An order rails one unit: ``{"unit": ID, "to": TERRITORY}``, optionally
-under another ``option`` than the scenario's (a what-if) and in the
-``combat`` phase.  :meth:`RailOptionsSystem.check` is
+An order rails one unit: ``{"unit": ID, "to": TERRITORY}``, optionally in
+the ``combat`` phase; ``option`` (another option than the scenario's, a
+what-if for :meth:`RailOptionsSystem.check` alone) selects rules, so the turn
+engine refuses it in a game.  :meth:`RailOptionsSystem.check` is
 :meth:`~.adjudicator.RailOptionsAdjudicator.judge`'s :class:`~.results.RailVerdict`;
 :meth:`RailOptionsSystem.apply` records the move (:func:`~.records.record_move`)
 and returns the :class:`~.records.RecordedMove` whose ``undo`` takes it back
@@ -18,7 +19,7 @@ from typing import Any, Literal
 
 from engine.territory.model import TerritoryScenario
 
-from ..base import RulesSystem, Verdict
+from ..base import RulesSystem, Verdict, selects_rules
 from ..registry import register
 from .adjudicator import RailOptionsAdjudicator
 from .config import SYSTEM, OptionNumber, RailConfig, config_of
@@ -35,8 +36,24 @@ class RailOptionsOrder:
 
     unit: str
     to: str
-    option: OptionNumber | None = None
+    option: OptionNumber | None = selects_rules()
     phase: Literal["noncombat", "combat"] = "noncombat"
+
+
+@dataclass(frozen=True)
+class RailEconomyOrder:
+    """The keys of an economy order (``action`` buy, place, bomb, destroy or
+    capture; :mod:`.economy` reads and judges them)."""
+
+    action: str
+    nation: str
+    piece: str | None = None
+    count: int | None = None
+    territory: str | None = None
+    bombers: int | None = None
+    aa: tuple[int, ...] | None = None
+    dice: tuple[int, ...] | None = None
+    seed: int | None = None
 
 
 @register
@@ -48,6 +65,7 @@ class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
     map_kinds = frozenset({"territory"})
     Options = RailConfig
     Order = RailOptionsOrder
+    order_forms = (RailEconomyOrder,)
     doc = "docs/rules/rail-options.md"
     phases = ("purchase", "combat", "noncombat", "place")
     """A nation's phases in turn order (``docs/rules/rail-options.md``,
