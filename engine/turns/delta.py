@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.model import ModelError, Unit
-from engine.territory.model import TerritoryUnit
 
 GAME_KEY = "game"
 """Where a game keeps its data in ``scenario.state`` (never part of a delta:
@@ -302,6 +301,8 @@ def _set_unit(scenario: Any, u: Any, data: Mapping[str, Any]) -> None:
 
 def _new_unit(scenario: Any, uid: str, data: Mapping[str, Any]) -> Any:
     if _is_territory(scenario):
+        from engine.territory.model import TerritoryUnit  # only a territory map's game needs networkx and shapely
+
         return TerritoryUnit(uid, data["side"], data["type"], data["at"], data["strength"], data["name"],
                              copy.deepcopy(data["props"]))
     return Unit(uid, data["side"], data["type"], scenario.map.parse_label(data["at"]), data["strength"],

@@ -419,9 +419,12 @@ def _resolve(scenario: Any, system: RulesSystem[Any, Any] | str | None) -> Rules
         return system
     if isinstance(system, str):
         return get(system)
-    from engine.rules.base import systems
+    from engine.rules.base import BUILTIN_MODULES, systems
 
     options = getattr(getattr(scenario, "ruleset", None), "options", {}) or {}
+    named = [name for name in options if isinstance(name, str) and f"engine.rules.{name}" in BUILTIN_MODULES]
+    if len(named) == 1 and len(options) == 1:  # the one system the ruleset names: import its module only
+        return get(named[0])
     found = [s for s in systems() if s.name in options]
     if len(found) == 1:
         return found[0]
