@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 from engine.model import ModelError
 from engine.rules.base import Record, RulesSystem, Verdict, get
 
-from .delta import GAME_KEY, DeltaMismatch, Snapshot, apply_delta, apply_turn, diff_turn
+from .delta import GAME_KEY, DeltaMismatch, Snapshot, apply_delta, apply_turn, check_shape, diff_turn
 from .journal import BranchOrigin, Entry, EntryKind, Journal, JournalError
 from .state import TurnState
 
@@ -100,7 +100,8 @@ class Game:
         self._records: list[Record | None] = []
         if isinstance(data, Mapping):
             self.turn = TurnState.from_data(data.get("turn", {}), f"state.{GAME_KEY}.turn")
-            self.journal = Journal.from_data(data.get("journal", {}), f"state.{GAME_KEY}.journal")
+            self.journal = Journal.from_data(data.get("journal", {}), f"state.{GAME_KEY}.journal",
+                                             self.turn.to_data())
             self._records = [None] * len(self.journal)
             self._replay()
         else:
@@ -314,6 +315,7 @@ class Game:
         turn = self.turn
         if isinstance(delta, Mapping):
             try:
+                check_shape(self.scenario, delta, where)
                 turn = TurnState.from_data(apply_turn(self.turn.to_data(), delta.get("game", {}), False, where))
                 if held is not None:
                     held.undo(self.scenario)
@@ -353,6 +355,8 @@ class Game:
                                    f"changed (effect.delta); the game cannot be replayed")
             where = f"state.{GAME_KEY}.journal: {e.label(i + 1)} does not match the scenario"
             try:
+                if not forward:  # the walk back has checked what the walk forwards reads
+                    check_shape(scenario, delta, f"state.{GAME_KEY}.journal: {e.label(i + 1)}")
                 turn = apply_turn(turn, delta.get("game", {}), forward, where)
                 apply_delta(scenario, delta, forward, where, check=not forward)  # the walk back checked them
             except DeltaMismatch as err:
@@ -374,7 +378,7 @@ class Game:
             self.scenario.state = full
         turn = self._walk(copy, len(self.journal), n, self.turn.to_data())
         copy.state[GAME_KEY] = {"system": self.system.name, "turn": turn,
-                                "journal": self.journal.upto(n).to_data()}
+                                "journal": self.journal.upto(n).to_data(turn)}
         return copy
 
     def branch(self, n: int, source: str) -> Any:
@@ -382,7 +386,7 @@ class Game:
         a branch of ``source`` (the original's name or file) at entry ``n``."""
         copy = self.at(n)
         journal = self.journal.branch(n, source)
-        copy.state[GAME_KEY]["journal"] = journal.to_data()
+        copy.state[GAME_KEY]["journal"] = journal.to_data(copy.state[GAME_KEY]["turn"])
         return copy
 
     @property
@@ -399,7 +403,7 @@ class Game:
 
     def _save(self) -> None:
         self.scenario.state[GAME_KEY] = {"system": self.system.name, "turn": self.turn.to_data(),
-                                         "journal": self.journal.to_data()}
+                                         "journal": self.journal.to_data(self.turn.to_data())}
 
 
 def _possessive(name: str) -> str:

@@ -28,8 +28,12 @@ from typing import Any, Literal, get_args
 
 from engine.model import ModelError
 
-FORMAT = 1
-"""Version of the journal's data layout."""
+FORMAT = 2
+"""Version of the journal's data layout: 2 adds the ``seal`` (written by a
+game, which knows its turn state); 1, without it, is still read."""
+
+FORMATS = (1, 2)
+"""The journal layouts read."""
 
 GENESIS = "0" * 64
 """The ``prev`` of the first entry: the hash of "nothing before it"."""
@@ -56,6 +60,16 @@ def canonical_json(data: Any) -> str:
     """The one text hashes are taken over: sorted keys, no spaces, no NaN or
     Infinity (refused with ``ValueError``), non-ASCII kept as UTF-8."""
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def seal(count: int, head: str, turn: Mapping[str, Any]) -> str:
+    """The hash that commits the end of a journal: its count, its head and
+    the turn state after its last entry (``TurnState.to_data()``).  Dropping
+    entries from the end (even a refused order, which changes nothing else)
+    and copying an earlier hash into ``head`` leaves a seal that no longer
+    fits; making one that fits takes hashing, as forging the chain does."""
+    text = f"seal\n{count}\n{head}\n" + canonical_json(dict(turn))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _digest(prev: str, body: Mapping[str, Any]) -> str:
@@ -205,11 +219,17 @@ class Journal:
             out.setdefault(e.turn, []).append(i)
         return out
 
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"format": FORMAT, "count": len(self._entries), "head": self.head,
-                                "entries": self._entry_data()}
+    def to_data(self, turn: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The journal as plain data.  With ``turn`` (the game's turn state
+        after the last entry, ``TurnState.to_data()``) the data is sealed
+        (:func:`seal`, format 2); without, it is format 1 (a journal alone)."""
+        data: dict[str, Any] = {"format": FORMAT if turn is not None else 1, "count": len(self._entries),
+                                "head": self.head}
+        if turn is not None:
+            data["seal"] = seal(len(self._entries), self.head, turn)
         if self.branch_of is not None:
             data["branch_of"] = self.branch_of.to_data()
+        data["entries"] = self._entry_data()
         return data
 
     def _entry_data(self) -> list[dict[str, Any]]:
@@ -221,14 +241,20 @@ class Journal:
         return out
 
     @classmethod
-    def from_data(cls, data: Any, where: str = "journal") -> Journal:
+    def from_data(cls, data: Any, where: str = "journal", turn: Mapping[str, Any] | None = None) -> Journal:
         """Read and verify a journal; :class:`JournalError` names the first
-        entry that was changed, moved or lost, or the field that is malformed."""
+        entry that was changed, moved or lost, or the field that is malformed.
+        A sealed journal (format 2) is checked against ``turn`` (the turn
+        state saved beside it), when given: a journal cut short is refused."""
         if not isinstance(data, Mapping):
             raise JournalError(f"{where}: expected an object, got {_kind(data)}")
         fmt = data.get("format")
-        if fmt != FORMAT:
-            raise JournalError(f"{where}.format: expected {FORMAT}, got {fmt!r}")
+        if fmt not in FORMATS or isinstance(fmt, bool):
+            raise JournalError(f"{where}.format: expected {' or '.join(map(str, FORMATS))}, got {fmt!r}")
+        sealed_with = data.get("seal")
+        if fmt >= 2 and (not isinstance(sealed_with, str) or len(sealed_with) != 64
+                         or sealed_with.strip("0123456789abcdef")):
+            raise JournalError(f"{where}.seal: expected a SHA-256 hash (64 hex digits), got {sealed_with!r}")
         raw = data.get("entries")
         if not isinstance(raw, list):
             raise JournalError(f"{where}.entries: expected a list, got {_kind(raw)}")
@@ -270,6 +296,9 @@ class Journal:
                                    f"{len(entries)} are left (the last {count - len(entries)} are missing)")
             raise JournalError(f"{where}: the journal's count ({count}) and head do not match its "
                                f"{len(entries)} entries: entries were added or removed by hand")
+        if fmt >= 2 and turn is not None and sealed_with != seal(count, head, turn):
+            raise JournalError(f"{where}.seal: the journal's end does not match its seal: entries were dropped "
+                               f"from its end, or its count, head or the turn state were edited by hand")
         j = cls(branch_of=branch_of)
         j._entries = entries
         j._data = kept
