@@ -74,6 +74,11 @@ def _unit_key(u: Any) -> tuple[Any, ...]:
     return (u.side, u.type, u.at, u.strength, u.name, _text(u.props) if u.props else "")
 
 
+def territory_data(t: Any) -> dict[str, Any]:
+    """A territory's fields an order can change, as plain data (a copy)."""
+    return _territory_data(t)
+
+
 def _territory_data(t: Any) -> dict[str, Any]:
     return {f: copy.deepcopy(getattr(t, f)) for f in TERRITORY_FIELDS}
 

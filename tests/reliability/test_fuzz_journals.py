@@ -51,6 +51,7 @@ def _played() -> Scenario:
 
 PLAYED = _played()
 GAME = copy.deepcopy(PLAYED.state["game"])
+GAME["journal"]["entries"] = list(GAME["journal"]["entries"])  # each entry's data, not its line
 BARE = PLAYED.copy()
 BARE.state = {k: v for k, v in PLAYED.state.items() if k != "game"}
 
