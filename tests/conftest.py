@@ -6,6 +6,10 @@ import os
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+if "ADJUTANT_CACHE_DIR" not in os.environ:  # verified journals and tile pyramids: never the user's own cache
+    import tempfile
+
+    os.environ["ADJUTANT_CACHE_DIR"] = tempfile.mkdtemp(prefix="adjutant-test-cache-")
 
 import pytest  # noqa: E402
 

@@ -47,8 +47,25 @@ def _rules_problems(s: AnyScenario | None) -> list[str]:
     return out
 
 
+def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
+    """What loading the scenario's game finds (``state.game``: the journal's
+    hash chain and seal, the replay of every entry against the file), as
+    :class:`engine.turns.game.Game` reads it; nothing for a file without a
+    game."""
+    if s is None or not isinstance(getattr(s, "state", None), dict) or "game" not in s.state:
+        return []
+    from engine.model import ModelError
+    from engine.turns.game import Game
+
+    try:
+        Game(s)
+    except ModelError as e:
+        return [f"{f}: {e}"]
+    return []
+
+
 def run(args: argparse.Namespace) -> int:
-    results = [(f, probs or _rules_problems(s)) for f, s, probs in iter_loaded(args.files)]
+    results = [(f, probs or _game_problems(f, s) or _rules_problems(s)) for f, s, probs in iter_loaded(args.files)]
     ok = all(not probs for _, probs in results)
     data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs]}
                                    for f, probs in results]}

@@ -23,6 +23,7 @@ from typing import Any
 from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
 from ..paths import resource_path
 from .inputs import read_regular
+from .journal_file import JournalLines, split_entries
 
 FORMAT = "adjutant-scenario"
 VERSION = 1
@@ -90,7 +91,7 @@ def non_finite_problems(data: Any, source: str) -> list[Problem]:
     print them.  Checked at C speed (``json.dumps(allow_nan=False)``); the
     path is looked for only when there is one."""
     try:
-        json.dumps(data, allow_nan=False)
+        json.dumps(data, allow_nan=False, default=_lines_as_nothing)
         return []
     except ValueError:
         pass
@@ -106,6 +107,14 @@ def non_finite_problems(data: Any, source: str) -> list[Problem]:
     return []
 
 
+def _lines_as_nothing(value: Any) -> None:
+    """A journal's entries kept as text (:class:`JournalLines`) hold no
+    number a reader decodes: their own reader checks them."""
+    if isinstance(value, JournalLines):
+        return None
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
 def parse_json(text: str, source: str) -> Any:
     """Decoded JSON, or :class:`ScenarioError` with where the text is not
     JSON (also for nesting too deep and integers too long to convert; a
@@ -113,6 +122,15 @@ def parse_json(text: str, source: str) -> Any:
     after the readers' own checks, by :func:`non_finite_problems`)."""
     if text.startswith("\ufeff"):  # a UTF-8 byte order mark, as some editors write
         text = text[1:]
+    split = split_entries(text)
+    if split is not None:  # a game's journal one entry per line: its entries stay text until asked for
+        data = _with_lines(split[0], split[1])
+        if data is not None:
+            if "\\u" in split[0]:
+                problems = text_problems(data, source, _XML_FORBIDDEN)
+                if problems:
+                    raise ScenarioError(capped(problems, source))
+            return data
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
@@ -125,6 +143,27 @@ def parse_json(text: str, source: str) -> Any:
         problems = text_problems(data, source, _XML_FORBIDDEN)
         if problems:
             raise ScenarioError(capped(problems, source))
+    return data
+
+
+def _with_lines(doc: str, lines: JournalLines) -> Any:
+    """The document ``doc`` (a file's text with its journal's entries taken
+    out) with ``lines`` in ``state.game.journal.entries``; ``None`` when it
+    does not decode, or when the entries taken out were not there (the
+    last key of the document, of ``state``, of ``game`` and of ``journal``),
+    so that the file is read whole and means what its JSON says."""
+    try:
+        data = json.loads(doc)
+    except (ValueError, RecursionError):
+        return None
+    node = data
+    for key in ("state", "game", "journal", "entries"):
+        if not isinstance(node, dict) or not node or list(node)[-1] != key:
+            return None
+        parent, node = node, node[key]
+    if node != []:
+        return None
+    parent["entries"] = lines
     return data
 
 

@@ -56,6 +56,7 @@ from .common import (
     read_text,
     schema_problems,
 )
+from .journal_file import dumps_with_journal
 
 KINDS = ("square", "hex")
 """The ``map.grid.kind`` values this module reads."""
@@ -323,7 +324,8 @@ def scenario_to_data(s: Scenario) -> dict[str, Any]:
 def dumps_scenario(s: Scenario) -> str:
     """Diff-friendly JSON text: one map row, river, link chain, unit or
     terrain type per line."""
-    return dumps_compact(scenario_to_data(s)) + "\n"
+    data = scenario_to_data(s)
+    return (dumps_with_journal(data, dumps_compact) or dumps_compact(data)) + "\n"
 
 
 

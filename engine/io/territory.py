@@ -35,6 +35,7 @@ from .common import (
     read_text,
     schema_problems,
 )
+from .journal_file import dumps_with_journal
 
 KIND = "territory"
 MAX_TERRITORIES = 20000
@@ -307,7 +308,8 @@ def dumps_territory_data(value: Any, indent: int = 0) -> str:
 
 def dumps_territory_scenario(s: TerritoryScenario) -> str:
     """The scenario's file text (see :func:`dumps_territory_data`)."""
-    return dumps_territory_data(territory_scenario_to_data(s)) + "\n"
+    data = territory_scenario_to_data(s)
+    return (dumps_with_journal(data, dumps_territory_data) or dumps_territory_data(data)) + "\n"
 
 
 def save_territory_scenario(s: TerritoryScenario, path: str | os.PathLike[str]) -> None:

@@ -107,8 +107,13 @@ def names() -> list[str]:
 
 def get(name: str) -> RulesSystem[Any, Any]:
     """The system registered as ``name``; raises :class:`ModelError` listing
-    the known names."""
-    _load_builtins()
+    the known names.  A built-in system is found by importing its own module
+    only (the others may be slow to import: scipy, networkx); every built-in
+    module is imported only when the name is not one of theirs."""
+    if name not in _SYSTEMS and f"{__package__}.{name}" in BUILTIN_MODULES:
+        importlib.import_module(f"{__package__}.{name}")
+    if name not in _SYSTEMS:
+        _load_builtins()
     try:
         return _SYSTEMS[name]
     except KeyError:

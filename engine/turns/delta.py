@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.model import ModelError, Unit
-from engine.territory.model import TerritoryUnit
 
 GAME_KEY = "game"
 """Where a game keeps its data in ``scenario.state`` (never part of a delta:
@@ -73,6 +72,11 @@ def _text(value: Any) -> str:
 
 def _unit_key(u: Any) -> tuple[Any, ...]:
     return (u.side, u.type, u.at, u.strength, u.name, _text(u.props) if u.props else "")
+
+
+def territory_data(t: Any) -> dict[str, Any]:
+    """A territory's fields an order can change, as plain data (a copy)."""
+    return _territory_data(t)
 
 
 def _territory_data(t: Any) -> dict[str, Any]:
@@ -245,6 +249,187 @@ def apply_delta(scenario: Any, delta: Mapping[str, Any], forward: bool = True, w
             setattr(t, f, copy.deepcopy(pair[dst][f]))
 
 
+def _whole(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _opt_text(v: Any) -> bool:
+    return v is None or isinstance(v, str)
+
+
+UNIT_FIELD_TYPES: dict[str, tuple[str, Any]] = {
+    "side": ("text", lambda v: isinstance(v, str)),
+    "type": ("text", lambda v: isinstance(v, str)),
+    "at": ("a place (text)", lambda v: isinstance(v, str)),
+    "strength": ("a whole number", _whole),
+    "name": ("text or null", _opt_text),
+    "props": ("an object", lambda v: isinstance(v, dict)),
+}
+"""The fields of a unit in a delta, what each must be, and the test."""
+
+TERRITORY_FIELD_TYPES: dict[str, tuple[str, Any]] = {
+    "name": ("text", lambda v: isinstance(v, str)),
+    "sea": ("true or false", lambda v: isinstance(v, bool)),
+    "value": ("a whole number", _whole),
+    "owner": ("a side (text) or null", _opt_text),
+    "controller": ("a side (text) or null", _opt_text),
+    "control_since": ("a whole number", _whole),
+    "control_since_side": ("a side (text) or null", _opt_text),
+    "impassable": ("true or false", lambda v: isinstance(v, bool)),
+    "features": ("an object", lambda v: isinstance(v, dict)),
+}
+"""The fields of a territory in a delta, what each must be, and the test."""
+
+TURN_FIELD_TYPES: dict[str, tuple[str, Any]] = {
+    "turn": ("a whole number", _whole),
+    "phase": ("text", lambda v: isinstance(v, str)),
+    "side": ("a side (text) or null", _opt_text),
+}
+"""The scalar fields of the turn state a delta's ``game`` part may change."""
+
+TURN_MAPS: dict[str, tuple[str, Any]] = {
+    "acted": ("a list of actions (text) or null",
+              lambda v: v is None or (isinstance(v, list) and all(isinstance(a, str) for a in v))),
+    "used": ("a whole number or null", lambda v: v is None or _whole(v)),
+    "banked": ("a whole number or null", lambda v: v is None or _whole(v)),
+}
+"""The object fields of the turn state a delta's ``game`` part may change, by key."""
+
+
+def _shown_value(v: Any) -> str:
+    text = repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _pair(v: Any) -> bool:
+    return isinstance(v, list) and len(v) == 2
+
+
+def check_shape(scenario: Any, delta: Any, where: str) -> None:
+    """Refuse a delta whose parts are not of the types :func:`apply_delta`
+    and :func:`apply_turn` read (a hand-made or damaged record whose hash
+    was computed again): :class:`DeltaMismatch` names the field
+    (``effect.delta.units.US-1[1].at``) and what it must be.  Labels are
+    checked against the map (a grid's cells, a territory map's ids)."""
+    at = f"{where}: effect.delta"
+    if not isinstance(delta, Mapping):
+        raise DeltaMismatch(f"{at}: expected an object, got {_shown_value(delta)}")
+    for key in delta:
+        if key not in ("turn", "units", "order", "state", "territories", "game"):
+            raise DeltaMismatch(f"{at}.{key}: not a part of a delta (turn, units, order, state, territories, game)")
+    if "turn" in delta:
+        t = delta["turn"]
+        if not (_pair(t) and all(_whole(x) and 0 <= x < 2**31 for x in t)):
+            raise DeltaMismatch(f"{at}.turn: expected [before, after] turn numbers, got {_shown_value(t)}")
+    units = delta.get("units", {})
+    if not isinstance(units, Mapping):
+        raise DeltaMismatch(f"{at}.units: expected an object of unit ids, got {_shown_value(units)}")
+    for uid, pair in units.items():
+        if not _pair(pair):
+            raise DeltaMismatch(f"{at}.units.{uid}: expected [before, after], got {_shown_value(pair)}")
+        for side, data in enumerate(pair):
+            if data is None:
+                continue
+            if not isinstance(data, Mapping):
+                raise DeltaMismatch(f"{at}.units.{uid}[{side}]: expected a unit's fields or null, "
+                                    f"got {_shown_value(data)}")
+            whole = pair[1 - side] is None  # a unit created or removed: every field is there
+            for k, (what, ok) in UNIT_FIELD_TYPES.items():
+                if k not in data:
+                    if whole:
+                        raise DeltaMismatch(f"{at}.units.{uid}[{side}]: has no {k}")
+                    continue
+                if not ok(data[k]):
+                    raise DeltaMismatch(f"{at}.units.{uid}[{side}].{k}: expected {what}, got {_shown_value(data[k])}")
+            for k in data:
+                if k not in UNIT_FIELD_TYPES:
+                    raise DeltaMismatch(f"{at}.units.{uid}[{side}].{k}: not a field of a unit")
+            if "at" in data:
+                _check_place(scenario, data["at"], f"{at}.units.{uid}[{side}].at")
+    if "order" in delta:
+        o = delta["order"]
+        if not (_pair(o) and all(isinstance(ids, list) and all(isinstance(i, str) for i in ids) for ids in o)):
+            raise DeltaMismatch(f"{at}.order: expected [before, after] lists of unit ids, got {_shown_value(o)}")
+        for side, ids in enumerate(o):
+            if len(set(ids)) != len(ids):
+                raise DeltaMismatch(f"{at}.order[{side}]: names a unit twice")
+        for uid in set(o[0]) ^ set(o[1]):
+            pair = units.get(uid)
+            side = 0 if uid in o[0] else 1
+            if pair is None or pair[side] is None or pair[1 - side] is not None:
+                raise DeltaMismatch(f"{at}.order: unit {uid} is in one list and not the other, but the delta "
+                                    f"does not {'remove' if side == 0 else 'create'} it")
+    made = [uid for uid, pair in units.items() if pair[0] is None or pair[1] is None]
+    if made and "order" not in delta:
+        raise DeltaMismatch(f"{at}.units.{made[0]}: a unit created or removed needs the units' order "
+                            f"(effect.delta.order)")
+    state = delta.get("state", {})
+    if not isinstance(state, Mapping) or not all(_pair(p) for p in state.values()):
+        raise DeltaMismatch(f"{at}.state: expected an object of [before, after] pairs, got {_shown_value(state)}")
+    if GAME_KEY in state:
+        raise DeltaMismatch(f"{at}.state.{GAME_KEY}: the game's own data is never part of a delta")
+    terrs = delta.get("territories", {})
+    if not isinstance(terrs, Mapping):
+        raise DeltaMismatch(f"{at}.territories: expected an object of territory ids, got {_shown_value(terrs)}")
+    if terrs and not _is_territory(scenario):
+        raise DeltaMismatch(f"{at}.territories: this map has no territories")
+    for tid, pair in terrs.items():
+        if not _pair(pair):
+            raise DeltaMismatch(f"{at}.territories.{tid}: expected [before, after], got {_shown_value(pair)}")
+        if tid not in scenario.map.territories:
+            raise DeltaMismatch(f"{at}.territories.{tid}: no such territory on the map")
+        for side, data in enumerate(pair):
+            if not isinstance(data, Mapping):
+                raise DeltaMismatch(f"{at}.territories.{tid}[{side}]: expected a territory's fields, "
+                                    f"got {_shown_value(data)}")
+            for k, (what, ok) in TERRITORY_FIELD_TYPES.items():
+                if k not in data:
+                    raise DeltaMismatch(f"{at}.territories.{tid}[{side}]: has no {k}")
+                if not ok(data[k]):
+                    raise DeltaMismatch(f"{at}.territories.{tid}[{side}].{k}: expected {what}, "
+                                        f"got {_shown_value(data[k])}")
+    check_turn_shape(delta.get("game", {}), f"{at}.game")
+
+
+def check_turn_shape(diff: Any, at: str) -> None:
+    """Refuse a turn-state difference (a delta's ``game`` part) whose parts
+    are not of the types :func:`apply_turn` reads; :class:`DeltaMismatch`
+    names the field."""
+    if not isinstance(diff, Mapping):
+        raise DeltaMismatch(f"{at}: expected an object, got {_shown_value(diff)}")
+    for k, change in diff.items():
+        if k in TURN_FIELD_TYPES:
+            what, ok = TURN_FIELD_TYPES[k]
+            if not (_pair(change) and all(ok(x) for x in change)):
+                raise DeltaMismatch(f"{at}.{k}: expected [before, after], each {what}, got {_shown_value(change)}")
+        elif k in TURN_MAPS:
+            what, ok = TURN_MAPS[k]
+            if not isinstance(change, Mapping):
+                raise DeltaMismatch(f"{at}.{k}: expected an object of [before, after] pairs, "
+                                    f"got {_shown_value(change)}")
+            for kk, pair in change.items():
+                if not (_pair(pair) and all(ok(x) for x in pair)):
+                    raise DeltaMismatch(f"{at}.{k}.{kk}: expected [before, after], each {what}, "
+                                        f"got {_shown_value(pair)}")
+        else:
+            raise DeltaMismatch(f"{at}.{k}: not a part of the turn state "
+                                f"({', '.join([*TURN_FIELD_TYPES, *TURN_MAPS])})")
+
+
+def _check_place(scenario: Any, label: str, at: str) -> None:
+    if _is_territory(scenario):
+        if label not in scenario.map.territories:
+            raise DeltaMismatch(f"{at}: no territory {_shown_value(label)} on the map")
+        return
+    try:
+        cell = scenario.map.parse_label(label)
+        inside = scenario.map.grid.contains(cell)
+    except (ValueError, TypeError, OverflowError):
+        inside = False
+    if not inside:
+        raise DeltaMismatch(f"{at}: {_shown_value(label)} is not a cell of the map")
+
+
 def _check(scenario: Any, delta: Mapping[str, Any], src: int, where: str) -> None:
     if "turn" in delta and scenario.turn != delta["turn"][src]:
         raise DeltaMismatch(f"{where}: the scenario is at turn {scenario.turn}, the record says "
@@ -302,6 +487,8 @@ def _set_unit(scenario: Any, u: Any, data: Mapping[str, Any]) -> None:
 
 def _new_unit(scenario: Any, uid: str, data: Mapping[str, Any]) -> Any:
     if _is_territory(scenario):
+        from engine.territory.model import TerritoryUnit  # only a territory map's game needs networkx and shapely
+
         return TerritoryUnit(uid, data["side"], data["type"], data["at"], data["strength"], data["name"],
                              copy.deepcopy(data["props"]))
     return Unit(uid, data["side"], data["type"], scenario.map.parse_label(data["at"]), data["strength"],

@@ -32,15 +32,28 @@ on :class:`RulesSystem`: ``phases``, ``once_per_turn``, ``action_of``,
 
 from __future__ import annotations
 
+import copy
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from engine.io.journal_file import JournalLines, remember_verified, verified
 from engine.model import ModelError
 from engine.rules.base import Record, RulesSystem, Verdict, get
 
-from .delta import GAME_KEY, DeltaMismatch, Snapshot, apply_delta, apply_turn, diff_turn
-from .journal import BranchOrigin, Entry, EntryKind, Journal, JournalError
+from .delta import (
+    GAME_KEY,
+    DeltaMismatch,
+    Snapshot,
+    apply_delta,
+    apply_turn,
+    check_shape,
+    diff_turn,
+    territory_data,
+    unit_data,
+)
+from .journal import BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
 from .state import TurnState
 
 VERBS = {"moved": "moves", "railed": "moves by rail", "marched": "marches", "fought": "fights",
@@ -117,11 +130,20 @@ class Game:
             system = data["system"]
         self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
         self._records: list[Record | None] = []
+        self._anchors: dict[int, _Anchor] = {}
         if isinstance(data, Mapping):
             self.turn = TurnState.from_data(data.get("turn", {}), f"state.{GAME_KEY}.turn")
-            self.journal = Journal.from_data(data.get("journal", {}), f"state.{GAME_KEY}.journal")
+            journal = data.get("journal", {})
+            lines = journal.get("entries") if isinstance(journal, Mapping) else None
+            position = self.position() if isinstance(lines, JournalLines) else ""
+            trusted = bool(position) and isinstance(lines, JournalLines) and verified(lines, position)
+            self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
+                                             trusted=trusted)
             self._records = [None] * len(self.journal)
-            self._replay()
+            if not trusted:
+                self._replay()
+                if position and isinstance(lines, JournalLines):
+                    remember_verified(lines, position)
         else:
             sides = self.sides()
             self.turn = TurnState(turn=max(1, int(getattr(scenario, "turn", 1))), phase=self.phases[0],
@@ -401,6 +423,7 @@ class Game:
         turn = self.turn
         if isinstance(delta, Mapping):
             try:
+                check_shape(self.scenario, delta, where)
                 turn = TurnState.from_data(apply_turn(self.turn.to_data(), delta.get("game", {}), False, where))
                 if held is not None:
                     held.undo(self.scenario)
@@ -410,6 +433,7 @@ class Game:
                 raise JournalError(str(e)) from None
         self.journal.pop()
         self._records.pop()
+        self._anchors.pop(n, None)
         self.turn = turn
         self._save()
         return entry
@@ -440,6 +464,8 @@ class Game:
                                    f"changed (effect.delta); the game cannot be replayed")
             where = f"state.{GAME_KEY}.journal: {e.label(i + 1)} does not match the scenario"
             try:
+                if not forward:  # the walk back has checked what the walk forwards reads
+                    check_shape(scenario, delta, f"state.{GAME_KEY}.journal: {e.label(i + 1)}")
                 turn = apply_turn(turn, delta.get("game", {}), forward, where)
                 apply_delta(scenario, delta, forward, where, check=not forward)  # the walk back checked them
             except DeltaMismatch as err:
@@ -449,7 +475,13 @@ class Game:
     def at(self, n: int) -> Any:
         """A copy of the scenario as it was after entry ``n`` (0: before the
         first), with its game data (turn state, the first ``n`` entries) as
-        they were then: the editor's read-only replay."""
+        they were then: the editor's read-only replay.
+
+        The walk starts from the nearest position already reached (the
+        present, a position asked for before, or a checkpoint kept every
+        :data:`ANCHOR_EVERY` entries on the way), so stepping one entry
+        back or forwards costs one entry, and any position at most
+        :data:`ANCHOR_EVERY` entries once the journal has been walked."""
         if not 0 <= n <= len(self.journal):
             raise JournalError(f"no entry {n}: the journal has {len(self.journal)} entries (0 to "
                                f"{len(self.journal)})")
@@ -459,17 +491,64 @@ class Game:
             copy = self.scenario.copy()  # without the journal: copying it would cost more than the replay
         finally:
             self.scenario.state = full
-        turn = self._walk(copy, len(self.journal), n, self.turn.to_data())
+        end = len(self.journal)
+        self._anchors = {k: a for k, a in self._anchors.items() if k < end}
+        frm = min([end, *self._anchors], key=lambda k: (abs(k - n), k != end))
+        if frm == end:
+            turn = self.turn.to_data()
+        else:
+            turn = self._anchors[frm].restore(copy)
+        step = -1 if n < frm else 1
+        while frm != n:
+            nxt = (frm // ANCHOR_EVERY + (1 if step > 0 else 0)) * ANCHOR_EVERY
+            if step < 0 and nxt == frm:
+                nxt -= ANCHOR_EVERY
+            nxt = min(nxt, n) if step > 0 else max(nxt, n)
+            turn = self._walk(copy, frm, nxt, turn)
+            frm = nxt
+            if frm % ANCHOR_EVERY == 0 or frm == n:
+                self._anchors[frm] = _Anchor.take(copy, turn)
+        recent = [k for k in self._anchors if k % ANCHOR_EVERY]
+        for k in recent[:-2]:  # keep the checkpoints and the last two positions asked for
+            del self._anchors[k]
         copy.state[GAME_KEY] = {"system": self.system.name, "turn": turn,
-                                "journal": self.journal.upto(n).to_data()}
+                                "journal": self.journal.upto(n).to_data(turn)}
         return copy
+
+    def position(self) -> str:
+        """A digest of where the game stands: the turn state, every unit,
+        the scenario's state (but the game's own), its turn number, its
+        territories and the map's cells' names; what a replay of the
+        journal must end in (:func:`engine.io.journal_file.verified`).
+        Empty when the scenario holds data with no canonical text."""
+        s = self.scenario
+        territories = getattr(s.map, "territories", None)
+        grid = {} if territories is not None else {"grid": s.map.grid.to_dict(),
+                                                   "numbering": s.map.numbering.to_dict()}
+        data = {"system": self.system.name, "turn": self.turn.to_data(), "scenario_turn": s.turn, "map": grid,
+                "units": [[u.id, unit_data(s, u)] for u in s.units],
+                "state": {k: v for k, v in s.state.items() if k != GAME_KEY},
+                "territories": {tid: territory_data(t) for tid, t in (territories or {}).items()}}
+        try:
+            text = canonical_json(data)
+        except (ValueError, TypeError):
+            return ""
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def remember(self) -> None:
+        """Record this game's journal and position as verified (after the
+        file holding them was written), so the next read of the file need
+        not verify and replay the journal again."""
+        position = self.position()
+        if position:
+            remember_verified(self.journal.lines, position)
 
     def branch(self, n: int, source: str) -> Any:
         """A new scenario at entry ``n`` for a what-if, its journal marked as
         a branch of ``source`` (the original's name or file) at entry ``n``."""
         copy = self.at(n)
         journal = self.journal.branch(n, source)
-        copy.state[GAME_KEY]["journal"] = journal.to_data()
+        copy.state[GAME_KEY]["journal"] = journal.to_data(copy.state[GAME_KEY]["turn"])
         return copy
 
     @property
@@ -486,7 +565,44 @@ class Game:
 
     def _save(self) -> None:
         self.scenario.state[GAME_KEY] = {"system": self.system.name, "turn": self.turn.to_data(),
-                                         "journal": self.journal.to_data()}
+                                         "journal": self.journal.to_data(self.turn.to_data())}
+
+
+ANCHOR_EVERY = 256
+"""Entries between the checkpoints :meth:`Game.at` keeps as it walks."""
+
+
+@dataclass(frozen=True)
+class _Anchor:
+    """What entries change, as it was at one position of the journal (the
+    rest of a scenario is taken from the present: entries never change
+    it)."""
+
+    units: list[Any]
+    state: dict[str, Any]
+    scenario_turn: int
+    territories: dict[str, dict[str, Any]]
+    turn: dict[str, Any]
+
+    @classmethod
+    def take(cls, s: Any, turn: dict[str, Any]) -> _Anchor:
+        territories = getattr(s.map, "territories", None) or {}
+        return cls(copy.deepcopy(s.units), copy.deepcopy({k: v for k, v in s.state.items() if k != GAME_KEY}),
+                   s.turn, {tid: territory_data(t) for tid, t in territories.items()}, copy.deepcopy(turn))
+
+    def restore(self, s: Any) -> dict[str, Any]:
+        """Set ``s`` (a copy of the present scenario) to this position;
+        returns the turn state's data there."""
+        s.units[:] = copy.deepcopy(self.units)
+        s.state = copy.deepcopy(self.state)
+        s.turn = self.scenario_turn
+        territories = getattr(s.map, "territories", None) or {}
+        for tid, data in self.territories.items():
+            t = territories.get(tid)
+            if t is not None:
+                for f, v in data.items():
+                    setattr(t, f, copy.deepcopy(v))
+        return copy.deepcopy(self.turn)
 
 
 def _possessive(name: str) -> str:
@@ -506,9 +622,12 @@ def _resolve(scenario: Any, system: RulesSystem[Any, Any] | str | None) -> Rules
         return system
     if isinstance(system, str):
         return get(system)
-    from engine.rules.base import systems
+    from engine.rules.base import BUILTIN_MODULES, systems
 
     options = getattr(getattr(scenario, "ruleset", None), "options", {}) or {}
+    named = [name for name in options if isinstance(name, str) and f"engine.rules.{name}" in BUILTIN_MODULES]
+    if len(named) == 1 and len(options) == 1:  # the one system the ruleset names: import its module only
+        return get(named[0])
     found = [s for s in systems() if s.name in options]
     if len(found) == 1:
         return found[0]

@@ -26,10 +26,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
+from engine.io.journal_file import JournalLines
 from engine.model import ModelError
 
-FORMAT = 1
-"""Version of the journal's data layout."""
+FORMAT = 2
+"""Version of the journal's data layout: 2 adds the ``seal`` (written by a
+game, which knows its turn state); 1, without it, is still read."""
+
+FORMATS = (1, 2)
+"""The journal layouts read."""
 
 GENESIS = "0" * 64
 """The ``prev`` of the first entry: the hash of "nothing before it"."""
@@ -58,8 +63,30 @@ def canonical_json(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def compact_json(data: Mapping[str, Any], leave_out: str = "") -> str:
+    """The text an entry's line holds its fields in: no spaces, keys in
+    the order they were made (the order a unit's or a state's fields are
+    given back in on undo and replay), ``leave_out`` left out."""
+    return json.dumps({k: v for k, v in data.items() if k != leave_out} if leave_out else dict(data),
+                      separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def seal(count: int, head: str, turn: Mapping[str, Any]) -> str:
+    """The hash that commits the end of a journal: its count, its head and
+    the turn state after its last entry (``TurnState.to_data()``).  Dropping
+    entries from the end (even a refused order, which changes nothing else)
+    and copying an earlier hash into ``head`` leaves a seal that no longer
+    fits; making one that fits takes hashing, as forging the chain does."""
+    text = f"seal\n{count}\n{head}\n" + canonical_json(dict(turn))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _digest(prev: str, body: Mapping[str, Any]) -> str:
-    return hashlib.sha256((prev + "\n" + canonical_json(body)).encode("utf-8", "surrogatepass")).hexdigest()
+    return _digest_text(prev, canonical_json(body))
+
+
+def _digest_text(prev: str, text: str) -> str:
+    return hashlib.sha256((prev + "\n" + text).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -96,9 +123,15 @@ class Entry:
 
     def sealed(self, prev: str) -> Entry:
         """This entry chained after ``prev``, with its hash computed."""
+        return self.sealed_line(prev)[0]
+
+    def sealed_line(self, prev: str) -> tuple[Entry, str]:
+        """This entry chained after ``prev``, with its hash computed, and its
+        line (:class:`~engine.io.journal_file.JournalLines`)."""
         body = self.body()
         body["prev"] = prev
-        return Entry(**{**_fields(self), "prev": prev, "hash": _digest(prev, body)})
+        h = _digest_text(prev, canonical_json(body))
+        return Entry(**{**_fields(self), "prev": prev, "hash": h}), JournalLines.line(compact_json(body), h)
 
     def expected_hash(self) -> str:
         return _digest(self.prev, self.body())
@@ -139,98 +172,125 @@ class Journal:
     ``append`` seals an entry after the current head; ``pop`` takes the last
     one back (an undo); ``upto(n)`` is the journal of the first ``n`` entries
     (a replay position); ``branch(n, source)`` starts a what-if journal from
-    there.  Positions in messages count from 1, as a person counts."""
+    there.  Positions in messages count from 1, as a person counts.
+
+    Each entry's line (:class:`~engine.io.journal_file.JournalLines`: the
+    text it is hashed over, with its hash) is made once, when it is sealed
+    or read, and written as it is; an entry read from a file is decoded
+    from its line the first time it is asked for."""
 
     def __init__(self, entries: Sequence[Entry] = (), branch_of: BranchOrigin | None = None) -> None:
-        self._entries: list[Entry] = []
-        self._data: list[dict[str, Any] | None] = []  # each entry's data, made when first needed
+        self._entries: list[Entry | None] = []  # None: not decoded from its line yet
+        self._lines: list[str] = []
         self.branch_of = branch_of
+        self.where = "journal"
         for e in entries:
             self.append(e)
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._lines)
 
     def __iter__(self) -> Iterator[Entry]:
-        return iter(self._entries)
+        return (self[i] for i in range(len(self._lines)))
 
     def __getitem__(self, i: int) -> Entry:
-        return self._entries[i]
+        e = self._entries[i]
+        if e is None:
+            n = i if i >= 0 else len(self._lines) + i
+            e = self._entries[n] = _decode(self._lines[n], f"{self.where}.entries[{n}]")
+        return e
 
     @property
     def entries(self) -> tuple[Entry, ...]:
-        return tuple(self._entries)
+        return tuple(self)
+
+    @property
+    def lines(self) -> JournalLines:
+        """Every entry's line, as a file holds them."""
+        return JournalLines(self._lines)
 
     @property
     def head(self) -> str:
         """The hash of the last entry (:data:`GENESIS` when empty)."""
-        return self._entries[-1].hash if self._entries else GENESIS
+        return JournalLines.hash_of(self._lines[-1]) if self._lines else GENESIS
 
     def append(self, entry: Entry) -> Entry:
         """Seal ``entry`` after the head and keep it; returns the sealed entry."""
-        sealed = entry.sealed(self.head)
+        sealed, line = entry.sealed_line(self.head)
         self._entries.append(sealed)
-        self._data.append(sealed.to_data())
+        self._lines.append(line)
         return sealed
 
     def pop(self) -> Entry:
         """Take back the last entry (``JournalError`` when there is none)."""
-        if not self._entries:
+        if not self._lines:
             raise JournalError("the journal is empty: there is no entry to take back")
-        self._data.pop()
-        return self._entries.pop()
+        e = self[-1]
+        self._lines.pop()
+        self._entries.pop()
+        return e
 
     def upto(self, n: int) -> Journal:
         """The journal of the first ``n`` entries (0 <= n <= len)."""
-        if not 0 <= n <= len(self._entries):
-            raise JournalError(f"no entry {n}: the journal has {len(self._entries)} entries")
+        if not 0 <= n <= len(self._lines):
+            raise JournalError(f"no entry {n}: the journal has {len(self._lines)} entries")
         j = Journal(branch_of=self.branch_of)
-        j._entries = list(self._entries[:n])
-        j._data = list(self._data[:n])
+        j._entries = self._entries[:n]
+        j._lines = self._lines[:n]
+        j.where = self.where
         return j
 
     def branch(self, n: int, source: str) -> Journal:
         """A what-if journal sharing the first ``n`` entries, marked as a
         branch of ``source``."""
-        shared = self.upto(n)
-        j = Journal(branch_of=BranchOrigin(source, n, shared.head))
-        j._entries = list(shared._entries)
-        j._data = list(shared._data)
+        j = self.upto(n)
+        j.branch_of = BranchOrigin(source, n, j.head)
         return j
 
     def turns(self) -> dict[int, list[int]]:
         """Entry positions (0-based) by turn, in order."""
         out: dict[int, list[int]] = {}
-        for i, e in enumerate(self._entries):
+        for i, e in enumerate(self):
             out.setdefault(e.turn, []).append(i)
         return out
 
-    def to_data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"format": FORMAT, "count": len(self._entries), "head": self.head,
-                                "entries": self._entry_data()}
+    def to_data(self, turn: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The journal as plain data.  With ``turn`` (the game's turn state
+        after the last entry, ``TurnState.to_data()``) the data is sealed
+        (:func:`seal`, format 2) and its entries are their lines (a
+        :class:`~engine.io.journal_file.JournalLines`, as the file writers
+        write them); without, it is format 1 with each entry's data (a
+        journal alone)."""
+        data: dict[str, Any] = {"format": FORMAT if turn is not None else 1, "count": len(self._lines),
+                                "head": self.head}
+        if turn is not None:
+            data["seal"] = seal(len(self._lines), self.head, turn)
         if self.branch_of is not None:
             data["branch_of"] = self.branch_of.to_data()
+        data["entries"] = self.lines if turn is not None else [e.to_data() for e in self]
         return data
 
-    def _entry_data(self) -> list[dict[str, Any]]:
-        out = []
-        for i, d in enumerate(self._data):
-            if d is None:
-                d = self._data[i] = self._entries[i].to_data()
-            out.append(d)
-        return out
-
     @classmethod
-    def from_data(cls, data: Any, where: str = "journal") -> Journal:
+    def from_data(cls, data: Any, where: str = "journal", turn: Mapping[str, Any] | None = None,
+                  trusted: bool = False) -> Journal:
         """Read and verify a journal; :class:`JournalError` names the first
-        entry that was changed, moved or lost, or the field that is malformed."""
+        entry that was changed, moved or lost, or the field that is malformed.
+        A sealed journal (format 2) is checked against ``turn`` (the turn
+        state saved beside it), when given: a journal cut short is refused.
+        ``trusted`` (entries given as lines that were verified before, see
+        :func:`engine.io.journal_file.verified`) checks only the count, head
+        and seal; the entries are decoded when asked for."""
         if not isinstance(data, Mapping):
             raise JournalError(f"{where}: expected an object, got {_kind(data)}")
         fmt = data.get("format")
-        if fmt != FORMAT:
-            raise JournalError(f"{where}.format: expected {FORMAT}, got {fmt!r}")
+        if fmt not in FORMATS or isinstance(fmt, bool):
+            raise JournalError(f"{where}.format: expected {' or '.join(map(str, FORMATS))}, got {fmt!r}")
+        sealed_with = data.get("seal")
+        if fmt >= 2 and (not isinstance(sealed_with, str) or len(sealed_with) != 64
+                         or sealed_with.strip("0123456789abcdef")):
+            raise JournalError(f"{where}.seal: expected a SHA-256 hash (64 hex digits), got {sealed_with!r}")
         raw = data.get("entries")
-        if not isinstance(raw, list):
+        if not isinstance(raw, (list, JournalLines)):
             raise JournalError(f"{where}.entries: expected a list, got {_kind(raw)}")
         count, head = data.get("count"), data.get("head")
         if not isinstance(count, int) or isinstance(count, bool) or count < 0:
@@ -238,42 +298,102 @@ class Journal:
         if not isinstance(head, str):
             raise JournalError(f"{where}.head: expected a hash (text), got {_kind(head)}")
         branch_of = _branch(data.get("branch_of"), f"{where}.branch_of")
-        entries = [_entry(e, f"{where}.entries[{i}]") for i, e in enumerate(raw)]
-        prev = GENESIS
-        kept: list[dict[str, Any] | None] = []
-        for i, e in enumerate(entries):
-            pos = i + 1
-            # an entry read exactly as written is hashed (and later saved) as it was read: the same
-            # canonical text as its body, without building it again
-            same = raw[i] if raw[i].keys() == ENTRY_KEYS else None
-            kept.append(same)
-            try:
-                expected = (_digest(e.prev, {k: v for k, v in same.items() if k != "hash"}) if same is not None
-                            else e.expected_hash())
-            except ValueError:
-                for key in ("order", "verdict", "effect"):
-                    _finite(raw[i], key, f"{where}.entries[{i}]")
-                raise JournalError(f"{where}.entries[{i}]: holds a number that is not finite") from None
-            if e.hash != expected:
-                raise JournalError(f"{where}: {e.label(pos)} was changed after it was written "
-                                   f"(its content does not match its hash)")
-            if e.prev != prev:
-                moved = next((j + 1 for j, o in enumerate(entries) if o.hash == e.prev), None)
-                how = (f"it follows entry {moved}, not entry {pos - 1}" if moved is not None and pos > 1
-                       else "the entry it follows is missing" if pos > 1
-                       else "it claims to follow an entry that is not in the journal")
-                raise JournalError(f"{where}: {e.label(pos)} is out of order: {how}")
-            prev = e.hash
+        if isinstance(raw, JournalLines) and trusted:
+            entries: list[Entry | None] = [None] * len(raw)
+            lines = list(raw.lines)
+            prev = JournalLines.hash_of(lines[-1]) if lines else GENESIS
+        elif isinstance(raw, JournalLines):
+            entries, lines, prev = _verify_lines(raw, where)
+        else:
+            entries, lines, prev = _verify_data(raw, where)
         if count != len(entries) or head != prev:
             if count > len(entries):
                 raise JournalError(f"{where}: the journal was cut short: it recorded {count} entries, "
                                    f"{len(entries)} are left (the last {count - len(entries)} are missing)")
             raise JournalError(f"{where}: the journal's count ({count}) and head do not match its "
                                f"{len(entries)} entries: entries were added or removed by hand")
+        if fmt >= 2 and turn is not None and sealed_with != seal(count, head, turn):
+            raise JournalError(f"{where}.seal: the journal's end does not match its seal: entries were dropped "
+                               f"from its end, or its count, head or the turn state were edited by hand")
         j = cls(branch_of=branch_of)
         j._entries = entries
-        j._data = kept
+        j._lines = lines
+        j.where = where
         return j
+
+
+def _out_of_order(where: str, e: Entry, pos: int, hashes: Sequence[str]) -> JournalError:
+    moved = next((j + 1 for j, h in enumerate(hashes) if h == e.prev), None)
+    how = (f"it follows entry {moved}, not entry {pos - 1}" if moved is not None and pos > 1
+           else "the entry it follows is missing" if pos > 1
+           else "it claims to follow an entry that is not in the journal")
+    return JournalError(f"{where}: {e.label(pos)} is out of order: {how}")
+
+
+def _verify_data(raw: list[Any], where: str) -> tuple[list[Entry | None], list[str], str]:
+    """Entries given as data: each read, hashed and chained; their lines."""
+    entries = [_entry(e, f"{where}.entries[{i}]") for i, e in enumerate(raw)]
+    prev = GENESIS
+    lines: list[str] = []
+    for i, e in enumerate(entries):
+        pos = i + 1
+        # an entry read exactly as written is hashed as it was read: the same canonical text as its body
+        same = raw[i] if raw[i].keys() == ENTRY_KEYS else None
+        try:
+            text = canonical_json({k: v for k, v in same.items() if k != "hash"} if same is not None else e.body())
+        except ValueError:
+            for key in ("order", "verdict", "effect"):
+                _finite(raw[i], key, f"{where}.entries[{i}]")
+            raise JournalError(f"{where}.entries[{i}]: holds a number that is not finite") from None
+        if e.hash != _digest_text(e.prev, text):
+            raise JournalError(f"{where}: {e.label(pos)} was changed after it was written "
+                               f"(its content does not match its hash)")
+        if e.prev != prev:
+            raise _out_of_order(where, e, pos, [o.hash for o in entries])
+        prev = e.hash
+        lines.append(JournalLines.line(compact_json(same if same is not None else e.body(), "hash"), e.hash))
+    return list(entries), lines, prev
+
+
+def _verify_lines(raw: JournalLines, where: str) -> tuple[list[Entry | None], list[str], str]:
+    """Entries given as lines: each decoded, its text checked to be its
+    canonical body, hashed and chained."""
+    lines = list(raw.lines)
+    entries: list[Entry | None] = []
+    prev = GENESIS
+    for i, line in enumerate(lines):
+        try:
+            d = json.loads(line)
+        except (ValueError, RecursionError):
+            raise JournalError(f"{where}.entries[{i}]: not an entry's JSON text") from None
+        e = _entry(d, f"{where}.entries[{i}]")
+        pos = i + 1
+        if d.keys() != ENTRY_KEYS or JournalLines.hash_of(line) != e.hash:
+            raise JournalError(f"{where}.entries[{i}]: not written as the journal writes an entry (its hash "
+                               f"first, then its fields: {', '.join(sorted(ENTRY_KEYS))})")
+        try:
+            text = canonical_json({k: v for k, v in d.items() if k != "hash"})
+        except ValueError:
+            for key in ("order", "verdict", "effect"):
+                _finite(d, key, f"{where}.entries[{i}]")
+            raise JournalError(f"{where}.entries[{i}]: holds a number that is not finite") from None
+        if e.hash != _digest_text(e.prev, text):
+            raise JournalError(f"{where}: {e.label(pos)} was changed after it was written "
+                               f"(its content does not match its hash)")
+        if e.prev != prev:
+            hashes = [JournalLines.hash_of(x) for x in lines]
+            raise _out_of_order(where, e, pos, hashes)
+        prev = e.hash
+        entries.append(e)
+    return entries, lines, prev
+
+
+def _decode(line: str, where: str) -> Entry:
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        raise JournalError(f"{where}: not an entry's JSON text") from None
+    return _entry(data, where)
 
 
 def _kind(v: Any) -> str:
