@@ -28,7 +28,11 @@ A system takes part by setting, beside the :class:`RulesSystem` interface:
 ``phases`` (tuple of phase names; default one phase, ``"orders"``),
 ``once_per_turn`` (actions a unit takes at most once a turn; default moved,
 railed, marched), ``action_of(order)`` (default ``"moved"``),
-``order_phases(order)`` (default: every phase), ``side_order(scenario)``
+``order_phases(order)`` (default: every phase), ``turn_use(scenario, order,
+verdict)`` (changes to ``turn.used``; a key whose count reaches 0 is
+dropped), ``round_use(key)`` (the ``turn.used`` keys kept when the move
+passes to the next side, cleared when the round ends; default none),
+``side_order(scenario)``
 (default: the scenario's sides in file order) and
 ``end_phase_effects(scenario, turn)`` (default: none).  See
 ``docs/developing.md``.
@@ -205,7 +209,11 @@ class Game:
         spends = getattr(self.system, "turn_use", None)
         if callable(spends):
             for key, n in dict(spends(self.scenario, order, verdict.system)).items():
-                self.turn.used[key] = self.turn.used.get(key, 0) + int(n)
+                total = self.turn.used.get(key, 0) + int(n)
+                if total:
+                    self.turn.used[key] = total
+                else:
+                    self.turn.used.pop(key, None)
         delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
         game = diff_turn(before.to_data(), self.turn.to_data())
         if game:
@@ -252,14 +260,17 @@ class Game:
             sides = self.sides()
             i = sides.index(self.turn.side) if self.turn.side in sides else -1
             nxt = i + 1
-            if nxt >= len(sides):
+            new_round = nxt >= len(sides)
+            if new_round:
                 nxt = 0
                 self.turn.turn += 1
                 self.scenario.turn = self.turn.turn
             self.turn.side = sides[nxt] if sides else None
             self.turn.phase = self.phases[0]
             self.turn.acted = {}
-            self.turn.used = {}
+            lasts = getattr(self.system, "round_use", None)
+            self.turn.used = {k: v for k, v in self.turn.used.items()
+                              if callable(lasts) and not new_round and lasts(k)}
             kind = "end_turn"
             text = (f"end of the {_possessive(self.side_name(before.side))} move; "
                     f"turn {self.turn.turn}: the {self.side_name(self.turn.side)} to move")
