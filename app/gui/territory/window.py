@@ -100,7 +100,7 @@ class TerritoryWindow(EditorWindow):
         self.selected_unit: str | None = None
         self.option: int | None = None
         self.reach: RailReach | None = None
-        self._judge: tuple[tuple[int, int, int | None], RailOptionsAdjudicator] | None = None
+        self._judge: tuple[tuple[int, int, int | None, str], RailOptionsAdjudicator] | None = None
         """The rail options judge and the (scenario, revision, option) it answers for."""
         self._last_hover: str | None = None
         self.tools: dict[str, TerritoryTool] = {cls.id: cls(self) for cls in TOOL_CLASSES}
