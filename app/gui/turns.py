@@ -377,15 +377,17 @@ def give_plan(window: Any) -> list[str]:
         return []
     turns.set_playing(True)
     said: list[str] = []
-    given = 0
+    done: list[Any] = []
     for o in list(planner.orders):
         ok, why = turns.give(plan_order(o))
         said.append(why if ok else f"Refused: {why}")
         if not ok:
             break
-        given += 1
-    for _ in range(given):
-        planner.remove(0)
+        done.append(o)
+    given = len(done)
+    for o in done:  # giving an order edits the document, and the planner may already have dropped it
+        if o in planner.orders:
+            planner.remove(planner.orders.index(o))
     if said and said[-1].startswith("Refused"):
         window.show_error("Give the Rail Plan's Orders", f"{given} order{'s' if given != 1 else ''} given; "
                           f"order {given + 1} was refused", said[-1:])

@@ -651,6 +651,12 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
         state's ``used``, which the system's check may read)."""
         return {}
 
+    def round_use(self, key: str) -> bool:
+        """Whether the ``turn.used`` key ``key`` is kept when the move passes
+        to the next side of the round (a capacity pool shared across the
+        round); every key is cleared when the round ends."""
+        return False
+
     def end_phase_refusal(self, scenario: ScenarioT, turn: TurnView) -> str | None:
         """Why the phase may not end now (one sentence), or ``None``."""
         return None

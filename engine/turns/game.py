@@ -26,8 +26,10 @@ turn state as it was), so the editor's undo and the journal stay one.
 
 A system takes part through the turn hooks declared, with their defaults,
 on :class:`RulesSystem`: ``phases``, ``once_per_turn``, ``action_of``,
-``order_phases``, ``side_order``, ``turn_use``, ``end_phase_refusal`` and
-``end_phase_effects``.  See ``docs/developing.md``.
+``order_phases``, ``side_order``, ``turn_use`` (changes to ``turn.used``; a
+key whose count reaches 0 is dropped), ``round_use`` (the ``turn.used`` keys
+kept when the move passes to the next side, cleared when the round ends),
+``end_phase_refusal`` and ``end_phase_effects``.  See ``docs/developing.md``.
 """
 
 from __future__ import annotations
@@ -316,7 +318,11 @@ class Game:
         if isinstance(who, str):
             self.turn.record(who, action)
         for key, n in dict(self.system.turn_use(self.scenario, order, verdict.system)).items():
-            self.turn.used[key] = self.turn.used.get(key, 0) + int(n)
+            total = self.turn.used.get(key, 0) + int(n)
+            if total:
+                self.turn.used[key] = total
+            else:
+                self.turn.used.pop(key, None)
         delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
         game = diff_turn(before.to_data(), self.turn.to_data())
         if game:
@@ -361,14 +367,16 @@ class Game:
             sides = self.sides()
             i = sides.index(self.turn.side) if self.turn.side in sides else -1
             nxt = i + 1
-            if nxt >= len(sides):
+            new_round = nxt >= len(sides)
+            if new_round:
                 nxt = 0
                 self.turn.turn += 1
                 self.scenario.turn = self.turn.turn
             self.turn.side = sides[nxt] if sides else None
             self.turn.phase = self.phases[0]
             self.turn.acted = {}
-            self.turn.used = {}
+            self.turn.used = {k: v for k, v in self.turn.used.items()
+                              if not new_round and self.system.round_use(k)}
             kind = "end_turn"
             text = (f"end of the {_possessive(self.side_name(before.side))} move; "
                     f"turn {self.turn.turn}: the {self.side_name(self.turn.side)} to move")

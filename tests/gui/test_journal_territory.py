@@ -76,3 +76,25 @@ def test_the_rail_plans_orders_are_given_to_the_game(qtbot, tmp_path) -> None:
     for _ in range(3):
         doc.undo_stack.undo()
     assert doc.text() == original
+
+
+def test_the_documents_six_orders_given_from_the_rail_plan_and_a_refused_order_stays(qtbot, tmp_path) -> None:
+    path = tmp_path / "europe.json"
+    shutil.copy(MODULE_I, path)
+    w = open_territory_window(qtbot, tmp_path, path)
+    doc = w.document
+    w.act_end_phase.trigger()
+    assert w.turn_label.text().endswith("noncombat phase")
+    six = [("ger_inf_dk", "belarus"), ("ger_inf_bh", "belarus"), ("ger_art_fr", "belarus"),
+           ("ger_inf_fr", "ukraine"), ("ger_arm_fr", "ukraine"), ("ger_inf_at", "ukraine")]
+    w.planner.add_orders([{"unit": u, "to": to} for u, to in six] + [{"unit": "ita_art_it", "to": "ukraine"}])
+    w.act_give_plan.trigger()  # the six are carried out; the seventh (Italy's unit in Germany's move) is refused
+    assert w.error_dialog is not None
+    w.error_dialog.close()
+    assert [o.unit for o in w.planner.orders] == ["ita_art_it"]  # the refused order stays in the plan
+    assert [doc.scenario.unit(u).at for u, _ in six] == [to for _, to in six]
+    assert doc.scenario.unit("ita_art_it").at == "italy"
+    game = w.turns.game()
+    assert game is not None and [e.kind for e in game.journal.entries[-6:]] == ["order"] * 6
+    routes = game.journal.entries[-1].verdict["verdict"]["routes"]
+    assert next(r["route"] for r in routes if r["from"] == "Denmark") == ["Denmark", "Prussia", "Belarus"]

@@ -143,3 +143,26 @@ def test_the_capacity_shown_follows_each_rail_order_of_the_turn(qtbot: Any, tmp_
     assert w.nation_rail.panel.report.text() != shown and "Rail this turn: 1 " in w.nation_rail.panel.report.text()
     w.document.undo_stack.undo()
     assert w.options_panel.nation_left("Germany") == left and w.nation_rail.panel.report.text() == shown
+
+
+def test_the_dock_grants_the_rail_technology_by_an_order(qtbot: Any, tmp_path: Path) -> None:
+    s = load_any(str(prepared(tmp_path)))
+    s.ruleset.options["rail_options"]["technology"] = True
+    path = tmp_path / "tech.json"
+    save_any(s, str(path))
+    w = window(qtbot, tmp_path, path)
+    panel = w.nation_rail.panel
+    assert panel.tech.isEnabled() and "Rail technology" not in panel.report.text()
+    limit = nation_report(w.scenario, config_of(w.scenario.ruleset.options), "germany")["capacity"]["limit"]
+    panel.tech.click()  # the purchase phase: Germany gains the technology, one journal entry
+    g = w.turns.game()
+    assert g is not None and g.journal[-1].kind == "order" and g.journal[-1].order == {
+        "action": "technology", "nation": "germany"}
+    assert w.scenario.state["rail_options"]["technology"] == ["germany"]
+    assert "Rail technology: yes" in panel.report.text()
+    rep = nation_report(w.scenario, config_of(w.scenario.ruleset.options), "germany")
+    assert rep["technology"] is True and rep["capacity"]["limit"] == limit + 1  # tech_bonus
+    panel.tech.click()  # again: refused, nothing changes
+    assert "already has the rail technology" in w.statusBar().currentMessage()
+    w.document.undo_stack.undo()
+    assert "technology" not in w.scenario.state["rail_options"]

@@ -299,3 +299,27 @@ def test_option_4_points_left_update_as_moves_are_made(qtbot, tmp_path) -> None:
     assert w.options_panel.nation_left("Germany") == "2"
     w.document.undo_stack.undo()
     assert w.options_panel.nation_left("Germany") == "4"
+
+
+def test_the_rail_tool_gives_a_combat_phase_move_when_the_scenario_allows_it(qtbot, tmp_path) -> None:
+    import shutil
+
+    from engine.io import load_any, save_any
+
+    path = tmp_path / "combat.json"
+    shutil.copy(RAIL_OPTIONS, path)
+    s = load_any(str(path))
+    s.ruleset.options["rail_options"]["combat_move"] = True
+    save_any(s, str(path))
+    w = open_territory_window(qtbot, tmp_path, path)
+    w.mode_actions["railoptions"].trigger()
+    w.act_play.trigger()
+    w.act_end_phase.trigger()
+    assert w.turn_label.text() == "Turn 5 · Germany to move · combat phase"
+    assert w.rail_phase() == "combat"
+    w.select_unit("ger_inf")
+    assert w.options_tool.rail_to("italy"), w.statusBar().currentMessage()
+    game = w.turns.game()
+    assert game is not None and game.journal[-1].kind == "order"
+    assert game.journal[-1].order == {"unit": "ger_inf", "to": "italy", "phase": "combat"}
+    assert w.scenario.unit("ger_inf").at == "italy"

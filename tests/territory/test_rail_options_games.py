@@ -139,10 +139,14 @@ def test_option_2_buy_place_rail_bomb_destroy_capture(tmp_path: Path) -> None:
     # "bombers receive one cycle of combat rolls ... a successful hit ... destroys the station"
     rec = ok(g, {"action": "bomb", "nation": "uk", "territory": "france", "bombers": 1, "aa": [6], "dice": [5]})
     assert rec["destroyed"] is False
-    rec = ok(g, {"action": "bomb", "nation": "uk", "territory": "france", "bombers": 1, "aa": [6], "dice": [4]})
-    assert rec["destroyed"] is True
+    # one raid on a target a turn (option raids_per_turn)
+    assert "already raided the rail station in France 1 time this turn" in refused(
+        g, {"action": "bomb", "nation": "uk", "territory": "france", "bombers": 1, "aa": [6], "dice": [4]})
     to_phase(g, "germany", "noncombat")  # turn 6: the Belgian station is usable
     assert ok(g, {"unit": "ger_inf", "to": "belgium"})
+    to_phase(g, "uk", "combat")
+    rec = ok(g, {"action": "bomb", "nation": "uk", "territory": "france", "bombers": 1, "aa": [6], "dice": [4]})
+    assert rec["destroyed"] is True
     data = finish(g, path, original)
     assert "rail_station" not in territory(data, "france")["features"]
     assert "railroad" not in territory(data, "balkans")["features"]

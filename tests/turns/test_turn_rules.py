@@ -89,15 +89,19 @@ def test_module_i_rails_in_the_noncombat_phase_and_spends_capacity_across_the_tu
     g.end_phase()
     for unit in ("ger_inf_dk", "ger_inf_bh", "ger_art_fr"):  # Belarus: capacity 3
         assert g.give({"unit": unit, "to": "Belarus"}).kind == "order"
-    assert g.turn.used["rail:belarus"] == 3
+    assert g.turn.used['rail:["germany","belarus"]'] == 3
     e = g.give({"unit": "ger_arm_fr", "to": "Belarus"})
-    assert e.kind == "refused" and "Belarus's rail capacity is spent this turn (3 of 3)" in " ".join(e.reasons)
+    assert e.kind == "refused" and "Belarus can carry 3 units, but 4 units must pass through it" in " ".join(e.reasons)
     g.undo()
     g.undo()
-    assert g.turn.used["rail:belarus"] == 2
+    assert g.turn.used['rail:["germany","belarus"]'] == 2
     assert g.give({"unit": "ger_arm_fr", "to": "Belarus"}).kind == "order"
+    kept = dict(g.turn.used)
     g.end_turn()
-    assert g.turn.used == {} and g.turn.side == "ussr"
+    assert g.turn.used == kept and g.turn.side == "ussr"  # the round's rail is one pool: it lasts the round
+    while g.turn.side != "germany":
+        g.end_turn()
+    assert g.turn.used == {} and g.turn.turn == 4
 
 
 def test_rail_options_phases() -> None:

@@ -3,7 +3,7 @@ nation's rail this turn — capacity used and left (or Option 4's points),
 technology, IPCs and income, its stations with their damage and whether they
 can be used, its railroad markers, the pieces bought and not yet placed —
 and the economy orders of ``docs/rules/rail-options.md`` ("Buying,
-building, bombing"): buy, bomb, capture, destroy.
+building, bombing"): buy, grant the rail technology, bomb, capture, destroy.
 
 The figures are :func:`engine.rules.rail_options.economy.nation_report`'s,
 the same ``adjutant rail-options FILE --nation N --json`` prints.  The panel
@@ -101,6 +101,10 @@ class NationRailPanel(QWidget):
         self.buy.setToolTip("Buy pieces in the purchase phase, paid from the nation's IPCs")
         buy_row.addWidget(self.buy)
         form.addRow("Piece", buy_row)
+        self.tech = QPushButton("Grant rail technology")
+        self.tech.setToolTip("The side to move gains the rail technology (purchase phase; the scenario's "
+                             "technology switch must be on): its rail capacity rises by tech_bonus")
+        form.addRow(self.tech)
         self.aa = QLineEdit()
         self.aa.setPlaceholderText("e.g. 3 5")
         self.aa.setToolTip("Anti-aircraft dice, one a bomber (Options 1-3: the station's built-in AA fires first)")
@@ -139,6 +143,7 @@ class NationRailPanel(QWidget):
         self._territory_name: str | None = None
         self.buy.clicked.connect(lambda: self.orderRequested.emit(
             {"action": "buy", "piece": self.piece.currentText(), "count": self.count.value()}))
+        self.tech.clicked.connect(lambda: self.orderRequested.emit({"action": "technology"}))
         self.bomb.clicked.connect(self._bomb)
         self.capture.clicked.connect(lambda: self._on_territory({"action": "capture"}))
         self.destroy_own.clicked.connect(lambda: self._on_territory({"action": "destroy",
@@ -178,7 +183,7 @@ class NationRailPanel(QWidget):
 
     def set_playable(self, on: bool, why: str = "") -> None:
         """Whether the scenario is a Rail Options game (orders possible)."""
-        for w in (self.buy, self.piece, self.count, self.aa, self.dice, self.seed, self.bombers):
+        for w in (self.buy, self.tech, self.piece, self.count, self.aa, self.dice, self.seed, self.bombers):
             w.setEnabled(on)
         if not on:
             for b in (self.bomb, self.capture, self.destroy_own):

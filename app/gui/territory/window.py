@@ -33,7 +33,7 @@ from PySide6.QtGui import QKeySequence
 from engine.editing.territory import TerritoryTouched
 from engine.goto import goto_territory, territory_names
 from engine.model import ModelError, Ruleset
-from engine.rules.rail_options import RailOptionsAdjudicator, RailOptionsError, RailReach
+from engine.rules.rail_options import RailOptionsAdjudicator, RailOptionsError, RailReach, config_of
 from engine.rules.rail_options.pieces import max_damage
 from engine.territory import TerritoryMap, TerritoryScenario
 
@@ -101,7 +101,7 @@ class TerritoryWindow(EditorWindow):
         self.selected_unit: str | None = None
         self.option: int | None = None
         self.reach: RailReach | None = None
-        self._judge: tuple[tuple[int, int, int | None], RailOptionsAdjudicator] | None = None
+        self._judge: tuple[tuple[int, int, int | None, str], RailOptionsAdjudicator] | None = None
         """The rail options judge and the (scenario, revision, option) it answers for."""
         self._last_hover: str | None = None
         self.tools: dict[str, TerritoryTool] = {cls.id: cls(self) for cls in TOOL_CLASSES}
@@ -402,10 +402,25 @@ class TerritoryWindow(EditorWindow):
         revision and option: it keeps each unit's routes and explaining
         searches, so a hover over another territory asks no new search.
         Every edit, undo and game step bumps the revision (a new judge)."""
-        key = (id(self.scenario), self.document.revision, self.option)
+        phase = self.rail_phase()
+        key = (id(self.scenario), self.document.revision, self.option, phase)
         if self._judge is None or self._judge[0] != key:
-            self._judge = (key, RailOptionsAdjudicator(self.scenario, self.option))
+            self._judge = (key, RailOptionsAdjudicator(self.scenario, self.option, phase))
         return self._judge[1]
+
+    def rail_phase(self) -> str:
+        """The movement phase a rail move is judged and given in:
+        ``"combat"`` while a game is in its combat phase and the scenario
+        lets rail be used then (the ``combat_move`` switch), else
+        ``"noncombat"``."""
+        turns = getattr(self.document, "turns", None)
+        game = turns.game() if turns is not None and turns.playing() else None
+        if game is None or game.turn.phase != "combat":
+            return "noncombat"
+        try:
+            return "combat" if config_of(self.scenario.ruleset.options, self.option).combat_move else "noncombat"
+        except RailOptionsError:
+            return "noncombat"
 
     def _refresh_options(self) -> None:
         s = self.scenario

@@ -66,6 +66,7 @@ class RailConfig:
     stations_need_railroad: bool = False
     anti_aircraft_hit: Annotated[int, AtLeast(0)] = 1
     bomber_attack: Annotated[int, AtLeast(0)] = 4
+    raids_per_turn: Count = 1
     # option 1
     range: Count = 4
     range_counts: Literal["steps", "territories"] = "steps"

@@ -16,8 +16,12 @@ none):
 * ``{"action": "destroy", "nation": N, "territory": T, "piece": ...}``: a
   nation destroys its own rail during its own turn (Options 2 and 4);
 * ``{"action": "capture", "nation": N, "territory": T}`` (combat phase): ``N``
-  takes ``T``; Option 1 removes its railroad marker, the other options keep
-  what stands there for the new controller (usable after a full turn).
+  takes ``T`` once no unit of its enemies stands there; Option 1 removes its
+  railroad marker, the other options keep what stands there for the new
+  controller (usable after a full turn);
+* ``{"action": "technology", "nation": N}`` (purchase phase, with the
+  ``technology`` switch on): ``N`` gains the rail technology
+  (``state.rail_options.technology``).
 
 :func:`judge` gives a :class:`~engine.rules.base.SimpleVerdict`-like
 :class:`EconomyVerdict`; :func:`carry_out` changes the scenario and returns an
@@ -39,10 +43,12 @@ from engine.territory.model import BorderKind, Territory, TerritoryScenario
 
 from .config import RAILROAD, STATION, SYSTEM, RailConfig
 
-ACTIONS = {"buy": "purchase", "place": "place", "bomb": "combat", "capture": "combat", "destroy": None}
+ACTIONS = {"buy": "purchase", "place": "place", "bomb": "combat", "capture": "combat", "destroy": None,
+           "technology": "purchase"}
 """Each economy order and the phase it belongs to (``None``: any phase of the
 nation's own turn)."""
-TURN_ACTIONS = {"buy": "bought", "place": "placed", "bomb": "bombed", "destroy": "destroyed", "capture": "fought"}
+TURN_ACTIONS = {"buy": "bought", "place": "placed", "bomb": "bombed", "destroy": "destroyed", "capture": "fought",
+                "technology": "bought"}
 """What the turn state records for each (``engine/turns/state.py``)."""
 PIECES = {"station": STATION, "railroad": RAILROAD}
 
@@ -145,6 +151,27 @@ def side_to_move(s: TerritoryScenario) -> str | None:
     return side if isinstance(side, str) else None
 
 
+def technology(s: TerritoryScenario) -> list[str]:
+    """The nations holding the rail technology
+    (``state.rail_options.technology``)."""
+    st = s.state.get(SYSTEM, {})
+    raw = st.get("technology", []) if isinstance(st, dict) else []
+    if not isinstance(raw, list) or not all(isinstance(n, str) for n in raw):
+        raise ModelError(f"state.{SYSTEM}.technology must be a list of nations, got {raw!r}")
+    return list(raw)
+
+
+def raids_on(s: TerritoryScenario, tid: str, nation: str) -> int:
+    """How many raids ``nation`` made on the rail in ``tid`` this turn
+    (``state.rail_options.raids``: ``{"territory", "nation", "turn"}`` a
+    raid)."""
+    st = s.state.get(SYSTEM, {})
+    raw = st.get("raids", []) if isinstance(st, dict) else []
+    if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
+        raise ModelError(f"state.{SYSTEM}.raids must be a list of raids, got {raw!r}")
+    return sum(1 for r in raw if r.get("territory") == tid and r.get("nation") == nation and r.get("turn") == s.turn)
+
+
 def held_a_round(s: TerritoryScenario, t: Territory, nation: str) -> str | None:
     """Why ``nation`` may not build in ``t`` ("built in any territory
     controlled for 1(+) round"; ``None``: it may)."""
@@ -159,32 +186,54 @@ def held_a_round(s: TerritoryScenario, t: Territory, nation: str) -> str | None:
     return None
 
 
-def spacing_reason(s: TerritoryScenario, t: Territory, nation: str, spacing: int) -> str | None:
+def removed_marker(t: Territory, option: int) -> bool:
+    """Whether the railroad marker in ``t`` is out of play: under Option 1
+    ("railroad markers are removed from play rather than captured") a marker
+    that counts as captured (:func:`~.network.captured_on`) is gone."""
+    from .network import captured_on
+
+    f = t.features.get(RAILROAD)
+    return option == 1 and isinstance(f, dict) and captured_on(t, f) is not None
+
+
+def spacing_reason(s: TerritoryScenario, t: Territory, nation: str, spacing: int,
+                   stations_need_railroad: bool = False) -> str | None:
     """Option 1: why a new station in ``t`` is too far from the nation's
     other stations ("Rail stations cannot be built any farther than 4
     territories away from one another, and must be connect by railroad
-    markers"; ``None``: it may stand there).  The first station of a nation
-    has no other to be near."""
+    markers"; ``None``: it may stand there).  Read as rail movement reads
+    a line (``docs/rules/rail-options.md``, Option 1): the territories
+    between the two stations carry railroad markers (a marker removed from
+    play does not count), the station territories themselves need none and
+    a station territory may be passed through; with ``stations_need_railroad``
+    the station territories need a marker too.  The first station of a
+    nation has no other to be near."""
     m = s.map
     others = {x.id for x in m.territories.values()
               if x.id != t.id and x.controller == nation and isinstance(x.features.get(STATION), dict)}
     if not others:
         return None
-    if not isinstance(t.features.get(RAILROAD), dict):
-        return (f"{t.name} has no railroad marker: under Option 1 a new station must be connected by railroad "
-                f"markers to another station no farther than {spacing} territories away")
+
+    def marker(x: Territory) -> bool:
+        return isinstance(x.features.get(RAILROAD), dict) and not removed_marker(x, 1)
+
+    if stations_need_railroad and not marker(t):
+        return (f"{t.name} has no railroad marker: with stations_need_railroad a new station's territory needs "
+                f"one, connected by railroad markers to another station no farther than {spacing} territories "
+                f"away")
     seen = {t.id: 0}
     todo = deque([t.id])
     while todo:
         q = todo.popleft()
-        if q in others:
-            return None
         if seen[q] >= spacing:
             continue
         for n in m.graph.neighbors(q):
             if n in seen or m.graph.edges[q, n]["border"].kind == BorderKind.CLOSED:
                 continue
-            if isinstance(m.territories[n].features.get(RAILROAD), dict):
+            x = m.territories[n]
+            if n in others and (marker(x) or not stations_need_railroad):
+                return None
+            if marker(x) or (not stations_need_railroad and isinstance(x.features.get(STATION), dict)):
                 seen[n] = seen[q] + 1
                 todo.append(n)
     return (f"no station of {s.side(nation).name} is within {spacing} territories of {t.name} along railroad "
@@ -199,11 +248,11 @@ def build_reason(s: TerritoryScenario, cfg: RailConfig, t: Territory, nation: st
     if piece not in PRICES[cfg.option]:
         return f"Option {cfg.option} has no {'rail stations' if piece == 'station' else 'railroad markers'}"
     feature = t.features.get(PIECES[piece])
-    if isinstance(feature, dict):
+    if isinstance(feature, dict) and not (piece == "railroad" and removed_marker(t, cfg.option)):
         return f"{t.name} already has a {'rail station' if piece == 'station' else 'railroad marker'}"
     why = held_a_round(s, t, nation)
     if why is None and piece == "station" and cfg.option == 1:
-        why = spacing_reason(s, t, nation, cfg.station_spacing)
+        why = spacing_reason(s, t, nation, cfg.station_spacing, cfg.stations_need_railroad)
     return why
 
 
@@ -273,6 +322,12 @@ def judge(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -> Ec
         return no(f"It is {s.side(moving).name}'s turn: {s.side(nation).name} cannot {action} now.")
     if action == "buy":
         return _judge_buy(s, cfg, order, nation)
+    if action == "technology":
+        if not cfg.technology:
+            return no("the rail technology is not in this game (the technology switch is off)")
+        if nation in technology(s):
+            return no(f"{s.side(nation).name} already has the rail technology")
+        return EconomyVerdict(True, (), action)
     tid = _text(order, "territory")
     if tid is None:
         return no(f"a {action} order names its \"territory\"")
@@ -288,6 +343,11 @@ def judge(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -> Ec
     if action == "capture":
         if t.sea or t.impassable or t.controller is None or s.allied(t.controller, nation):
             return no(f"{t.name} is not enemy land {s.side(nation).name} can capture")
+        defenders = [u for u in s.units_in(t.id) if not s.allied(u.side, nation)]
+        if defenders:
+            who = ", ".join(f"{s.side(u.side).name} {u.type} {u.id}" for u in defenders)
+            return no(f"{who} still {'stand' if len(defenders) > 1 else 'stands'} in {t.name}: a territory is "
+                      f"captured only when no defending unit is left in it")
         return EconomyVerdict(True, (), action)
     if action == "destroy":
         piece = order.get("piece")
@@ -295,6 +355,9 @@ def judge(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -> Ec
             return no(f"\"piece\" must be station or railroad, got {piece!r}")
         if cfg.option not in DESTROY_OWN:
             return no(f"under Option {cfg.option} the rule lets no nation destroy its own rail (Options 2 and 4 do)")
+        if piece not in PRICES[cfg.option]:
+            return no(f"Option {cfg.option} has no {'rail stations' if piece == 'station' else 'railroad markers'}: "
+                      f"it destroys {' and '.join(PRICES[cfg.option])} only")
         if t.controller != nation:
             return no(f"{t.name} is not controlled by {s.side(nation).name}: a nation destroys only its own rail")
         if not isinstance(t.features.get(PIECES[piece]), dict):
@@ -307,6 +370,11 @@ def judge(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -> Ec
     if not isinstance(f, dict):
         return no(f"{t.name} has no {'rail station' if target == 'station' else 'railroad marker'} to bomb "
                   f"(Option {cfg.option} raids bomb {target}s)")
+    done = raids_on(s, t.id, nation)
+    if cfg.raids_per_turn and done >= cfg.raids_per_turn:
+        return no(f"{s.side(nation).name} has already raided the {'rail station' if target == 'station' else 'railroad'}"
+                  f" in {t.name} {done} time{'s' if done != 1 else ''} this turn: at most {cfg.raids_per_turn} "
+                  f"raid{'s' if cfg.raids_per_turn != 1 else ''} on a target a turn (option raids_per_turn)")
     rolled = raid(cfg, order)
     return no(rolled) if isinstance(rolled, str) else EconomyVerdict(True, (), action)
 
@@ -338,7 +406,7 @@ def carry_out(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -
     """Carry out an order :func:`judge` allowed; the record undoes it."""
     action = str(order["action"])
     nation = s.side(str(order["nation"])).id
-    tid = s.territory(str(order["territory"])).id if action != "buy" else None
+    tid = s.territory(str(order["territory"])).id if action not in ("buy", "technology") else None
     before = None
     if tid is not None:
         t0 = s.territory(tid)
@@ -354,6 +422,10 @@ def carry_out(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -
         hand = st.setdefault("bought", {}).setdefault(nation, {})
         hand[piece] = hand.get(piece, 0) + n
         result.update(piece=piece, count=n, cost=cost, ipcs=st["ipcs"][nation])
+        return EconomyRecord(action, None, None, state_before, result)
+    if action == "technology":
+        st["technology"] = sorted({*technology(s), nation})
+        result.update(technology=True)
         return EconomyRecord(action, None, None, state_before, result)
     assert tid is not None
     t = s.territory(tid)
@@ -381,6 +453,7 @@ def carry_out(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -
         rolled = raid(cfg, order)
         assert not isinstance(rolled, str)
         result.update(rolled)
+        st.setdefault("raids", []).append({"territory": tid, "nation": nation, "turn": s.turn})
         target = BOMB_TARGET[cfg.option]
         key = PIECES[target]
         if cfg.option in (1, 3):

@@ -43,6 +43,24 @@ class Barrier:
         return a is not None and b is not None and a != b
 
 
+def captured_on(t: Territory, f: dict[str, Any]) -> int | None:
+    """The turn the station or marker ``f`` in ``t`` was captured by the
+    territory's present controller (``None``: never).  ``captured`` in the
+    data wins (``false``: not captured); otherwise it counts as captured when
+    the controller's control began during the game (``control_since`` > 0)
+    and the marker was not bought after that (``purchased`` absent or
+    earlier)."""
+    c = f.get("captured")
+    if c is False:
+        return None
+    if isinstance(c, int) and not isinstance(c, bool):
+        return c
+    bought = f.get("purchased")
+    if t.control_since > 0 and (bought is None or bought < t.control_since):
+        return t.control_since
+    return None
+
+
 class RailGround:
     """The rail network of one scenario at its current turn under one option
     (``cfg.option``) and ``phase``.  Raises :class:`RailOptionsError` for bad
@@ -147,20 +165,8 @@ class RailGround:
 
     def captured_on(self, t: Territory, f: dict[str, Any]) -> int | None:
         """The turn a station or marker was captured by its territory's
-        present controller (``None``: never).  ``captured`` in the data wins
-        (``false``: not captured); otherwise it counts as captured when the
-        controller's control began during the game (``control_since`` > 0)
-        and the marker was not bought after that (``purchased`` absent or
-        earlier)."""
-        c = f.get("captured")
-        if c is False:
-            return None
-        if isinstance(c, int) and not isinstance(c, bool):
-            return c
-        bought = f.get("purchased")
-        if t.control_since > 0 and (bought is None or bought < t.control_since):
-            return t.control_since
-        return None
+        present controller (:func:`captured_on`)."""
+        return captured_on(t, f)
 
     def _who(self, side: str | None) -> str:
         return "nobody" if side is None else self.s.side(side).name

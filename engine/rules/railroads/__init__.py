@@ -11,7 +11,8 @@ Rules (``docs/rules/railroads.md`` has every decision and option):
 * Each territory on a unit's path, start and destination included, spends
   one unit of its rail capacity: its value, or its value divided by
   ``occupied_divisor`` (2) rounded down when occupied.  Every nation's units
-  draw on the same capacity.
+  draw on the same capacity; in a game it is one pool per round for a
+  sharing group, spent across its members' turns (:class:`.system.RoundRail`).
 * Rail never enters a sea zone or an impassable territory, never crosses a
   ``closed`` or ``strait`` border; it crosses water only at ``rail_crossing``
   borders (Jordan–Egypt, Italy–Sicily, the Panama Canal).
@@ -28,7 +29,8 @@ minimises the total number of territories passed.  It is solved as follows
 (HiGHS through scipy): the LP relaxation by column generation — each
 commodity's shortest path first, then, priced by the duals, every path
 that could improve it (Dijkstra) until none can, which is the optimum over
-all paths; an integral LP optimum is an optimum of the integer program.  If
+all paths (one LP model grows by the new paths and is re-solved from its
+last basis); an integral LP optimum is an optimum of the integer program.  If
 the LP cannot route every unit, no integer routing can, so infeasibility is
 proven and the best partial routing over the generated paths is sought by
 ``scipy.optimize.milp`` within a short time limit (the routes of the units

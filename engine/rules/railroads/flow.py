@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-import networkx as nx
 import numpy as np
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import breadth_first_order, maximum_flow
@@ -26,7 +25,9 @@ class _Net:
     unless a query sets it).  The sparse structure is built once; a query
     only fills in capacities."""
 
-    def __init__(self, ids: list[str], caps: list[int], links: Iterable[tuple[str, str]]) -> None:
+    def __init__(self, ids: list[str], caps: list[int], links: Iterable[tuple[str, str]] | np.ndarray) -> None:
+        """``links``: pairs of territory ids, or an ``(n, 2)`` array of
+        positions in ``ids``."""
         self.ids = ids
         self.index = {t: i for i, t in enumerate(ids)}
         self.caps = np.asarray(caps, dtype=np.int64)
@@ -35,7 +36,8 @@ class _Net:
         self.sink = 2 * n + 1
         self.size = 2 * n + 2
         idx = np.arange(n, dtype=np.int64)
-        link = np.asarray([(self.index[a], self.index[b]) for a, b in links], np.int64).reshape(-1, 2)
+        link = (links.astype(np.int64) if isinstance(links, np.ndarray)
+                else np.asarray([(self.index[a], self.index[b]) for a, b in links], np.int64)).reshape(-1, 2)
         rows = np.concatenate([2 * idx, 2 * link[:, 0] + 1, 2 * link[:, 1] + 1, np.full(n, self.src), 2 * idx + 1])
         cols = np.concatenate([2 * idx + 1, 2 * link[:, 1], 2 * link[:, 0], 2 * idx, np.full(n, self.sink)])
         self.n_links = 2 * len(link)
@@ -140,13 +142,12 @@ def _union_net(r: RailRules, nations: Sequence[str]) -> _Net:
 
 
 def _build_net(r: RailRules, nations: Sequence[str]) -> _Net:
-    g = nx.Graph()
-    for n in nations:
-        g.add_edges_from(r.graph(n).edges)
-        g.add_nodes_from(r.graph(n).nodes)
-    ids = sorted(g.nodes)
-    caps = [r.capacity(r.s.map.territories[t]) for t in ids]
-    return _Net(ids, caps, g.edges)
+    nodes, links = r.network_links(nations)
+    idx = sorted(np.flatnonzero(nodes).tolist(), key=r.tids.__getitem__)
+    ids = [r.tids[i] for i in idx]
+    pos = np.full(len(r.tids), -1, np.int64)
+    pos[idx] = np.arange(len(idx))
+    return _Net(ids, r.cap_array[idx].tolist(), pos[links])
 
 
 def _check(net: _Net, group: Sequence[RailOrder]) -> tuple[int, list[str], int]:

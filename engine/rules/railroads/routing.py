@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
+from scipy.optimize._highspy import _core
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -107,7 +108,9 @@ def _path_program(r: RailRules, demand: dict[tuple[int, str, str], int], total: 
     per start with territory weights 1 - capacity dual) and paths of
     negative reduced cost join, until none is left: the LP optimum over all
     paths, equal to the arc program's LP optimum (flows decompose into
-    paths, and cycles only cost), so an integral optimum is optimal.
+    paths, and cycles only cost), so an integral optimum is optimal.  One
+    LP model (:class:`_ColumnLP`) takes the new paths as columns and is
+    re-solved from its last basis, so a round costs a few simplex steps.
     Otherwise the integer program over the generated paths is solved; its
     routing is proven optimal when it reaches the LP bound rounded up (all
     costs are whole).  When every unit fits fractionally but that integer
@@ -120,59 +123,62 @@ def _path_program(r: RailRules, demand: dict[tuple[int, str, str], int], total: 
     keys = list(demand)
     n_t = len(r.tids)
     big = float(n_t * total + 1)
-    graphs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-    for net, _, _ in keys:
-        if net not in graphs:
-            u, v, _ = r.arcs(net)
-            graphs[net] = (u, v)
+    key_start = np.asarray([r.tix[k[1]] for k in keys], np.int64)
+    key_dest = np.asarray([r.tix[k[2]] for k in keys], np.int64)
+    nets: dict[int, tuple[csr_matrix, np.ndarray, np.ndarray, np.ndarray]] = {}
+    for net in sorted({k[0] for k in keys}):
+        u, v, _ = r.arcs(net)
+        ks = np.asarray([k for k, key in enumerate(keys) if key[0] == net], np.int64)
+        starts, row = np.unique(key_start[ks], return_inverse=True)
+        # the sparsity of the network's links, built once: a round only rewrites the weights
+        g = csr_matrix((np.ones(len(u)), (u, v)), shape=(n_t, n_t))
+        g.sort_indices()
+        nets[net] = (g, ks, starts, row)
+    model = _ColumnLP(np.asarray([demand[key] for key in keys], float), r.cap_array.astype(float))
     paths: list[tuple[int, tuple[int, ...]]] = []
     seen: set[tuple[int, tuple[int, ...]]] = set()
     weight = np.ones(n_t)
     alpha = np.zeros(len(keys))
+    x = np.zeros(0)
+    lower = 0.0
     for _ in range(MAX_PRICING_ROUNDS):
-        added = 0
-        for net, (u, v) in graphs.items():
-            ks = [k for k, key in enumerate(keys) if key[0] == net]
-            starts = sorted({r.tix[keys[k][1]] for k in ks})
-            g = csr_matrix((weight[v], (u, v)), shape=(n_t, n_t))
+        new: list[tuple[int, tuple[int, ...]]] = []
+        for g, ks, starts, row in nets.values():
+            g.data = weight[g.indices]
             dist, pred = dijkstra(g, directed=True, indices=starts, return_predecessors=True)
-            row = {s: j for j, s in enumerate(starts)}
-            for k in ks:
-                j, d = row[r.tix[keys[k][1]]], r.tix[keys[k][2]]
-                s = starts[j]
-                reduced = -big - alpha[k] - 1.0 + weight[s] + dist[j, d]
-                if not np.isfinite(dist[j, d]) or reduced >= -PRICING_TOLERANCE:
-                    continue
-                path = [d]
-                while path[-1] != s:
-                    path.append(int(pred[j, path[-1]]))
+            d = dist[row, key_dest[ks]]
+            reduced = -big - alpha[ks] - 1.0 + weight[key_start[ks]] + d
+            for j in np.flatnonzero(np.isfinite(d) & (reduced < -PRICING_TOLERANCE)).tolist():
+                k, s, t = int(ks[j]), int(key_start[ks[j]]), int(key_dest[ks[j]])
+                prow = pred[row[j]]
+                path = [t]
+                while t != s:
+                    t = int(prow[t])
+                    path.append(t)
                 col = (k, tuple(reversed(path)))
                 if col not in seen:
                     seen.add(col)
-                    paths.append(col)
-                    added += 1
-        if not added:
+                    new.append(col)
+        if not new:
             break
-        cost, A, b = _path_matrix(r, keys, demand, paths, big)
-        lp = linprog(cost, A_ub=A, b_ub=b, bounds=(0, None), method="highs-ds")
-        if lp.status != 0 or lp.x is None:
+        model.add(new, big)
+        paths += new
+        solved = model.solve()
+        if solved is None:
             return None
-        duals = lp.ineqlin.marginals
-        alpha = duals[:len(keys)]
-        weight = np.ones(n_t)
-        weight[_path_rows(paths, n_t)[0]] -= duals[len(keys):]
+        x, lower, alpha, cap_dual = solved
+        weight = 1.0 - cap_dual
     else:
         return None
     if not paths:
         return {}, True, 0
-    x = lp.x
-    lower = float(lp.fun)
     routed = float(x.sum())
     if np.abs(x - np.rint(x)).max(initial=0.0) < 1e-7:
         xi = np.rint(x).astype(np.int64)
         proven = True
     else:
         all_fit = routed >= total - 1e-6
+        cost, A, b = _path_matrix(r, keys, demand, paths, big)
         options: dict[str, Any] = {"disp": False}
         if not all_fit:
             options["time_limit"] = PARTIAL_TIME_LIMIT
@@ -189,6 +195,49 @@ def _path_program(r: RailRules, demand: dict[tuple[int, str, str], int], total: 
         if n > 0:
             flows.setdefault(keys[k], {})[tuple(r.tids[t] for t in via)] = int(n)
     return flows, proven, len(paths)
+
+
+class _ColumnLP:
+    """The LP relaxation of the path program as one HiGHS model that grows
+    by columns: rows are each commodity's units (``demand``) and then every
+    territory's capacity (``caps``, all of them, so a new path never needs
+    a new row); :meth:`add` appends paths as columns and :meth:`solve`
+    re-solves from the last optimal basis (HiGHS keeps it across added
+    columns).  HiGHS is the copy scipy ships (``scipy.optimize._highspy``,
+    the solver behind ``linprog`` and ``milp``)."""
+
+    def __init__(self, demand: np.ndarray, caps: np.ndarray) -> None:
+        self.n_k = len(demand)
+        self.h = _core._Highs()
+        # primal simplex: a new column leaves the last basis primal feasible, so the re-solve starts from it
+        for name, value in (("output_flag", False), ("presolve", "off"), ("solver", "simplex"),
+                            ("simplex_strategy", 4)):
+            self.h.setOptionValue(name, value)
+        rhs = np.concatenate([demand, caps])
+        n = len(rhs)
+        self.h.addRows(n, np.full(n, -_core.kHighsInf), rhs, 0, np.zeros(n, np.int32), np.zeros(0, np.int32),
+                       np.zeros(0))
+
+    def add(self, paths: Sequence[tuple[int, tuple[int, ...]]], big: float) -> None:
+        lengths = np.asarray([len(p) for _, p in paths], np.int64)
+        # each column: its commodity's row, then the capacity row of every territory it passes
+        index = np.fromiter((i for k, p in paths for i in (k, *(self.n_k + t for t in p))), np.int32,
+                            count=int(lengths.sum()) + len(paths))
+        starts = np.concatenate([[0], np.cumsum(lengths + 1)[:-1]]).astype(np.int32)
+        n = len(paths)
+        self.h.addCols(n, (lengths - 1).astype(float) - big, np.zeros(n), np.full(n, _core.kHighsInf),
+                       len(index), starts, index, np.ones(len(index)))
+
+    def solve(self) -> tuple[np.ndarray, float, np.ndarray, np.ndarray] | None:
+        """Column values, objective, commodity duals and capacity duals (None:
+        no optimum)."""
+        self.h.run()
+        if self.h.getModelStatus() != _core.HighsModelStatus.kOptimal:
+            return None
+        sol = self.h.getSolution()
+        duals = np.asarray(sol.row_dual)
+        return (np.asarray(sol.col_value), float(self.h.getInfo().objective_function_value),
+                duals[:self.n_k], duals[self.n_k:])
 
 
 MAX_PRICING_ROUNDS = 500

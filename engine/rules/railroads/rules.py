@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import networkx as nx
 import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
 
 from ...model import ModelError
 from ...territory.model import BorderKind, Territory, TerritoryScenario
@@ -184,7 +186,9 @@ class RailRules:
         self._graphs: dict[str, nx.Graph] = {}
         self._nets: dict[tuple[str, ...], _Net] = {}
         self._net_ids: dict[str, int] = {}
-        self._net_keys: list[tuple[frozenset[str], frozenset[frozenset[str]]]] = []
+        self._net_keys: dict[bytes, int] = {}
+        self._usable: dict[str, np.ndarray] = {}
+        self._links: np.ndarray | None = None
         self._arcs: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self.tids: list[str] = list(scenario.map.territories)
         self.tix: dict[str, int] = {t: i for i, t in enumerate(self.tids)}
@@ -229,32 +233,65 @@ class RailRules:
             return f"{t.name} has no rail capacity (value {t.value})"
         return None
 
+    def usable(self, nation: str) -> np.ndarray:
+        """Which territories (by index into ``tids``) ``nation`` may rail
+        through this turn (cached)."""
+        n = self.s.side(nation).id
+        mask = self._usable.get(n)
+        if mask is None:
+            mask = self._usable[n] = np.fromiter(
+                (self.why_unusable(t, n) is None for t in self.s.map.territories.values()), bool, len(self.tids))
+        return mask
+
+    def rail_links(self) -> np.ndarray:
+        """Every border rail may cross, as pairs of territory indexes (an
+        ``(n, 2)`` array, each border once; cached)."""
+        if self._links is None:
+            tix = self.tix
+            pairs = [(tix[a], tix[b]) for a, b, d in self.s.map.graph.edges(data=True)
+                     if d["border"].kind in RAIL_BORDERS]
+            self._links = np.asarray(pairs, np.int64).reshape(-1, 2)
+        return self._links
+
+    def network_links(self, nations: Iterable[str]) -> tuple[np.ndarray, np.ndarray]:
+        """The territories any of ``nations`` may rail through (a mask) and
+        the rail links of their networks (pairs of indexes: both ends usable
+        by one of the nations)."""
+        links = self.rail_links()
+        nodes = np.zeros(len(self.tids), bool)
+        keep = np.zeros(len(links), bool)
+        for n in nations:
+            mask = self.usable(n)
+            nodes |= mask
+            keep |= mask[links[:, 0]] & mask[links[:, 1]]
+        return nodes, links[keep]
+
     def graph(self, nation: str) -> nx.Graph:
-        """The rail network ``nation`` may use: usable territories joined by
-        rail-passable borders (cached)."""
+        """The rail network ``nation`` may use, as a networkx graph:
+        usable territories joined by rail-passable borders (cached; the
+        routing itself reads :meth:`arcs`)."""
         n = self.s.side(nation).id
         g = self._graphs.get(n)
         if g is None:
-            m = self.s.map
-            usable = [tid for tid, t in m.territories.items() if self.why_unusable(t, n) is None]
-            g = m.graph.subgraph(usable).copy()
-            g.remove_edges_from([(a, b) for a, b, d in g.edges(data=True) if d["border"].kind not in RAIL_BORDERS])
+            nodes, links = self.network_links([n])
+            g = nx.Graph()
+            g.add_nodes_from(self.tids[i] for i in np.flatnonzero(nodes).tolist())
+            g.add_edges_from((self.tids[a], self.tids[b]) for a, b in links.tolist())
             self._graphs[n] = g
         return g
 
     def network_id(self, nation: str) -> int:
-        """A number shared by nations whose rail networks are identical."""
+        """A number shared by nations whose rail networks are identical
+        (the same usable territories make the same network)."""
         n = self.s.side(nation).id
         nid = self._net_ids.get(n)
         if nid is None:
-            g = self.graph(n)
-            key = (frozenset(g.nodes), frozenset(frozenset(e) for e in g.edges))
-            if key in self._net_keys:
-                nid = self._net_keys.index(key)
-            else:
-                nid = len(self._net_keys)
-                self._net_keys.append(key)
-                self._arcs[nid] = self._arc_arrays(g)
+            mask = self.usable(n)
+            key = mask.tobytes()
+            nid = self._net_keys.get(key)
+            if nid is None:
+                nid = self._net_keys[key] = len(self._net_keys)
+                self._arcs[nid] = self._arc_arrays(n)
             self._net_ids[n] = nid
         return nid
 
@@ -264,13 +301,15 @@ class RailRules:
         not in the network)."""
         return self._arcs[network]
 
-    def _arc_arrays(self, g: nx.Graph) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        edges = np.asarray([(self.tix[a], self.tix[b]) for a, b in g.edges], np.int64).reshape(-1, 2)
+    def _arc_arrays(self, nation: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        nodes, edges = self.network_links([nation])
         u = np.concatenate([edges[:, 0], edges[:, 1]])
         v = np.concatenate([edges[:, 1], edges[:, 0]])
-        comp = np.full(len(self.tids), -1, np.int64)
-        for c, nodes in enumerate(nx.connected_components(g)):
-            comp[[self.tix[t] for t in nodes]] = c
+        n_t = len(self.tids)
+        adj = coo_matrix((np.ones(len(u)), (u, v)), shape=(n_t, n_t)).tocsr()
+        _, comp = connected_components(adj, directed=False)
+        comp = comp.astype(np.int64)
+        comp[~nodes] = -1
         return u, v, comp
 
     # -- orders ------------------------------------------------------------

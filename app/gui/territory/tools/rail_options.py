@@ -1,6 +1,8 @@
 """Rail options (O): click a unit to see where it can rail under the
 scenario's option (engine ``reach``), click a highlighted territory to move
-it there (one undoable ``record_move``); hovering a territory says whether
+it there (one undoable ``record_move``; in a game, an order of the side to
+move, given in the combat phase when the game is in it and the scenario's
+``combat_move`` switch allows rail then); hovering a territory says whether
 the move is allowed and why (engine ``judge``)."""
 
 from __future__ import annotations
@@ -103,7 +105,10 @@ class RailOptionsTool(TerritoryTool):
             return False
         turns = getattr(w.document, "turns", None)
         if turns is not None and turns.playing():  # a game: the journal records the move (app/gui/turns.py)
-            ok, why = turns.give({"unit": w.selected_unit, "to": tid})
+            order = {"unit": w.selected_unit, "to": tid}
+            if w.rail_phase() == "combat":  # the scenario lets rail be used in the combat move phase
+                order["phase"] = "combat"
+            ok, why = turns.give(order)
             w.statusBar().showMessage(v.reason if ok else f"Refused: {why}", 15000)
             return bool(ok)
         w.document.rail_move(v)
