@@ -49,10 +49,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.locks import describe_holder
 from engine.io import ScenarioError, load_text_checked
 from engine.model import ModelError
 
-from .autosave import Autosave, describe_holder, map_holder
+from .autosave import Autosave, map_holder
 from .dialogs.error import ErrorDialog
 from .document_base import DocumentBase
 from .render import style

@@ -17,10 +17,11 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.locks import describe_holder
 from engine.io import ScenarioError
 from engine.model import ModelError
 
-from .autosave import MapLocks, Recovery, describe_holder, find_recoveries, map_kind
+from .autosave import MapLocks, Recovery, find_recoveries, map_kind
 from .dialogs.recovery import RecoveryDialog, RecoveryRow
 
 

@@ -73,13 +73,24 @@ def read_text(path: str | os.PathLike[str]) -> str:
     dropped), or :class:`ScenarioError` saying why not (missing, a folder,
     a FIFO or device, too large, unreadable, not UTF-8); read through
     :func:`engine.io.inputs.read_regular`."""
+    return decode_text(read_bytes(path), str(path))
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a scenario file (at most :data:`MAX_FILE_BYTES`), or
+    :class:`ScenarioError` as :func:`read_text` says."""
     src = str(path)
-    raw = read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
-                       "file", "scenario file")
+    return read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
+                        "file", "scenario file")
+
+
+def decode_text(raw: bytes, source: str) -> str:
+    """``raw`` as UTF-8 text without a leading byte order mark, or
+    :class:`ScenarioError` naming the first byte that is not UTF-8."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ScenarioError([Problem(src, "", f"not UTF-8 text (byte {e.start})")]) from None
+        raise ScenarioError([Problem(source, "", f"not UTF-8 text (byte {e.start})")]) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -533,5 +544,5 @@ def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
 
 
 __all__ = ["FORMAT", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_PROBLEMS", "MAX_SIDE", "ROW_KEYS", "SURROGATES", "VERSION", "HeaderBuilder",
-           "Problem", "ScenarioError", "capped", "drop_defaults", "dumps_compact", "grid_kind", "header_data",
-           "non_finite_problems", "parse_json", "read_text", "schema_problems", "text_problems"]
+           "Problem", "ScenarioError", "capped", "decode_text", "drop_defaults", "dumps_compact", "grid_kind", "header_data",
+           "non_finite_problems", "parse_json", "read_bytes", "read_text", "schema_problems", "text_problems"]
