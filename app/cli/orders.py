@@ -130,10 +130,11 @@ def read_orders(path: str) -> list[dict[str, Any]]:
     [...]}``; :class:`CliError` names the file and the bad item.  Read as
     every input is (:func:`engine.io.inputs.read_regular`: a regular file of
     at most :data:`MAX_ORDERS_BYTES`); nesting deeper than
-    :data:`MAX_ORDERS_DEPTH`, ``NaN``, infinities and numbers too long to
-    read are refused naming the field."""
+    :data:`MAX_ORDERS_DEPTH`, ``NaN``, infinities, numbers too long to read
+    and lone surrogates (which no output can print) are refused naming the
+    field."""
     from engine.io import ScenarioError
-    from engine.io.common import non_finite_problems, parse_json
+    from engine.io.common import SURROGATES, non_finite_problems, parse_json, text_problems
     from engine.io.inputs import read_regular
 
     raw = read_regular(path, MAX_ORDERS_BYTES, lambda m: CliError(f"{path}: {m}"), "file", "orders file")
@@ -148,7 +149,7 @@ def read_orders(path: str) -> list[dict[str, Any]]:
     if _too_deep(data):
         raise CliError(f"{path}: nested more than {MAX_ORDERS_DEPTH} lists or objects deep; an order is one "
                        "object of names and numbers")
-    bad = non_finite_problems(data, path)
+    bad = non_finite_problems(data, path) or text_problems(data, path, SURROGATES)
     if bad:
         raise CliError(str(bad[0]))
     orders = data.get("orders") if isinstance(data, dict) else data

@@ -132,11 +132,39 @@ def parse_json(text: str, source: str) -> Any:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits
         raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
+    if _LONG_DIGITS.search(text):
+        problems = huge_number_problems(data, source)
+        if problems:
+            raise ScenarioError(capped(problems, source))
     if "\\u" in text:  # XML-forbidden characters can only arrive as \u escapes (JSON refuses them raw)
         problems = text_problems(data, source, _XML_FORBIDDEN)
         if problems:
             raise ScenarioError(capped(problems, source))
     return data
+
+
+MAX_NUMBER_DIGITS = 300
+"""Most digits an integer in a JSON input may have: more is beyond a
+float's range (about 1.8e308), so no coordinate or count can use it."""
+_LONG_DIGITS = re.compile("[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
+
+
+def huge_number_problems(data: Any, source: str) -> list[Problem]:
+    """A problem naming the JSON path of each integer in ``data`` with more
+    than :data:`MAX_NUMBER_DIGITS` digits (beyond a float's range)."""
+    problems: list[Problem] = []
+    limit = 10 ** MAX_NUMBER_DIGITS
+    stack: list[tuple[Any, str]] = [(data, "$")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= limit:
+            problems.append(Problem(source, path, f"a number of {len(str(abs(value)))} digits, beyond any "
+                                                  f"float's range (at most {MAX_NUMBER_DIGITS} digits)"))
+        elif isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}") for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+    return sorted(problems, key=lambda p: p.path)
 
 
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
