@@ -50,6 +50,17 @@ MIN_WIDTH_MM = 20.0
 """A territory map printed narrower than this is a wrong unit, not a map."""
 
 
+MAX_PRINT_CELLS = 1_000_000
+"""Most cells one print draws (a 1000 x 1000 map): the work and the PDF
+grow with the cells, about :data:`SECONDS_PER_CELL` and
+:data:`PDF_BYTES_PER_CELL` each."""
+SECONDS_PER_CELL = 35e-6
+"""CPU time a printed cell costs (measured: a 4000 x 4000 map, 566 s)."""
+PDF_BYTES_PER_CELL = 27
+"""PDF bytes a printed cell costs (measured: a 4000 x 4000 map, 423 MB),
+held in memory before the file is written."""
+
+
 class PrintError(ValueError):
     """A print request that cannot be carried out, saying what is wrong."""
 
@@ -250,6 +261,19 @@ def _tile(map_w_units: float, map_h_units: float, scale: float, spec: PrintSpec,
                 join_bottom=ys[r + 1][0] + half if r + 1 < len(ys) else None,
                 label=f"{_row_name(r)}{c + 1}"))
     return PrintPlan(spec, pw, ph, area_w, area_h, scale, map_w, map_h, len(xs), len(ys), tuple(pages))
+
+
+def check_budget(cells: int, pp: PrintPlan) -> None:
+    """:class:`PrintError` when printing ``cells`` cells on plan ``pp`` is
+    past :data:`MAX_PRINT_CELLS`, before any is drawn, with the estimate
+    of pages, memory and time that refused it."""
+    if cells <= MAX_PRINT_CELLS:
+        return
+    mb = cells * PDF_BYTES_PER_CELL / 1e6
+    minutes = cells * SECONDS_PER_CELL / 60
+    raise PrintError(f"the map has {cells} cells to print on {len(pp.pages)} page{'s' if len(pp.pages) != 1 else ''}: "
+                     f"an estimated {mb:.0f} MB of PDF built in memory and {minutes:.0f} minutes of work; the "
+                     f"limit is {MAX_PRINT_CELLS} cells (a 1000 x 1000 map): print a smaller map, or split it")
 
 
 def cell_mm_from(value: float, unit: str) -> float:

@@ -44,7 +44,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from .common import EXIT_FAIL, CliError, strict_json
+from .common import EXIT_FAIL, CliError, printable, strict_json
 
 EXIT_PIPE_CLOSED = 141
 """128 + SIGPIPE: the status of a command whose reader closed the pipe."""
@@ -181,8 +181,8 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         return int(args.func(args))
     except (CliError, ValueError) as e:  # engine.model.ModelError is a ValueError
-        message = e.message if isinstance(e, CliError) else str(e)
-        problems = e.problems if isinstance(e, CliError) else []
+        message = printable(e.message if isinstance(e, CliError) else str(e))
+        problems = [printable(p) for p in (e.problems if isinstance(e, CliError) else [])]
         if getattr(args, "json", False):
             sys.stdout.write(strict_json({"error": message, "problems": problems}) + "\n")
         print(f"adjutant {args.command}: {message}", file=sys.stderr)

@@ -202,17 +202,19 @@ def run_combat(args: argparse.Namespace) -> int:
 def _apply_combat(args: argparse.Namespace) -> int:
     """``--apply``: the attack given to the game through the same path as
     ``adjutant orders`` (checked, journalled, the file written)."""
+    from .common import rewriting
     from .orders import entry_line, load_game, save_game, turn_line
 
     if args.withdraw or args.reading or args.victory_quotient:
         raise CliError("--apply plays by the file's rules: --withdraw, --reading and --victory-quotient are for a "
                        "preview (a cavalry's withdrawal is its own order: {\"withdraw\": ID, \"to\": HEX})")
-    game = load_game(args.file)
-    order = {"attack": list(args.attack), "defend": args.defend, "time": args.time}
-    position = len(game.journal) + 1
-    entry = game.give(order, time=args.time)
-    if entry.kind == "order":
-        save_game(game, args.file)
+    with rewriting(args.file, "acw-combat") as rw:
+        game = load_game(args.file, rewrite=rw)
+        order = {"attack": list(args.attack), "defend": args.defend, "time": args.time}
+        position = len(game.journal) + 1
+        entry = game.give(order, time=args.time)
+        if entry.kind == "order":
+            save_game(game, args.file, rw)
     data = {"file": args.file, "written": entry.kind == "order", "entry": dict(entry.to_data(), position=position),
             "turn": game.turn.to_data()}
 

@@ -16,7 +16,7 @@ from engine.calibration import Calibration, CalibrationError, Underlay, calibrat
 from engine.io import save_scenario
 from engine.io.inputs import read_regular
 
-from .common import EXIT_OK, CliError, add_json_flag, emit, load
+from .common import EXIT_OK, CliError, Rewrite, add_json_flag, emit, load, rewriting_if
 
 COMMANDS = {
     "calibrate": "fit the grid to a scanned image from clicked points (JSON): transform, residuals, RMS",
@@ -75,7 +75,12 @@ def text(cal: Calibration, path: str, written: bool) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    s = load(args.file)
+    with rewriting_if(bool(args.write), args.file, "calibrate") as rw:
+        return _run(args, rw)
+
+
+def _run(args: argparse.Namespace, rw: Rewrite | None) -> int:
+    s = load(args.file, rw)
     try:
         points = points_from_data(read_points(args.points), os.path.basename(args.points))
         cal = calibrate(s.map, points, args.piecewise)
@@ -94,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             underlay = Underlay(args.image)
         s.map.underlay = underlay.calibrated(cal).to_dict()
-        save_scenario(s, args.file)
+        rw.save(s) if rw is not None else save_scenario(s, args.file)
     elif args.image is not None:
         raise CliError("--image is only used with --write")
     data = {"file": args.file, **cal.report(), "written": bool(args.write)}

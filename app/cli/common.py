@@ -1,17 +1,25 @@
 """Helpers shared by every ``adjutant`` subcommand: loading a scenario with
-clear errors, and printing a result as human text or JSON."""
+clear errors, printing a result as human text or JSON, and rewriting a map
+file as one writer at a time (:func:`rewriting`, :func:`writing_scenario`:
+the map lock of :mod:`app.locks`, the file re-read under it and a write
+refused when the file changed since it was read)."""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
+import os
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the loaders import engine.io when called: see app/cli/__init__.py on start-up
     from engine.io import Problem
+    from engine.io.registry import AnyScenario
     from engine.model import Scenario
     from engine.territory import TerritoryScenario
 
@@ -60,10 +68,17 @@ def _cannot_load(path: str, problems: list[Problem]) -> CliError:
     return CliError(f"{path}: cannot load ({n} problem{'s' if n != 1 else ''})", [str(p) for p in problems])
 
 
-def load(path: str) -> Scenario:
-    """Load a grid scenario or raise :class:`CliError` listing every problem."""
+def load(path: str, rewrite: Rewrite | None = None) -> Scenario:
+    """Load a grid scenario or raise :class:`CliError` listing every problem
+    (through ``rewrite`` when the command will write it back)."""
     from engine.io import ScenarioError, load_scenario, load_text_checked
+    from engine.model import Scenario
 
+    if rewrite is not None:
+        loaded = rewrite.load(checked=True)
+        if not isinstance(loaded, Scenario):
+            raise CliError(f"{path}: a territory map; this command needs a square or hex grid map")
+        return loaded
     try:
         s: Scenario = load_text_checked(path, load_scenario)
     except ScenarioError as e:
@@ -71,14 +86,15 @@ def load(path: str) -> Scenario:
     return s
 
 
-def load_territory(path: str, needed_for: str) -> TerritoryScenario:
+def load_territory(path: str, needed_for: str, rewrite: Rewrite | None = None) -> TerritoryScenario:
     """Load a territory scenario, or raise :class:`CliError` listing every
-    problem, or saying that a grid map cannot serve ``needed_for``."""
+    problem, or saying that a grid map cannot serve ``needed_for`` (through
+    ``rewrite`` when the command will write it back)."""
     from engine.io import ScenarioError, load_text_checked
     from engine.territory import TerritoryScenario
 
     try:
-        s = load_text_checked(path)
+        s = rewrite.load(checked=True) if rewrite is not None else load_text_checked(path)
     except ScenarioError as e:
         raise _cannot_load(path, e.problems) from None
     if not isinstance(s, TerritoryScenario):
@@ -117,10 +133,145 @@ def strict_json(data: Any) -> str:
                        "which JSON cannot represent") from None
 
 
+def printable(text: str) -> str:
+    """``text`` as it can be printed: a lone surrogate (half of a UTF-16
+    pair, which no UTF-8 output can carry) written as its ``\\udXXX``
+    escape, which in JSON text means the same character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
+
+
 def emit(args: argparse.Namespace, data: dict[str, Any], text: str | Callable[[], str]) -> None:
     """Print ``data`` as strict JSON when ``--json`` was given (see
-    :func:`strict_json`), else ``text``."""
+    :func:`strict_json`), else ``text``; lone surrogates are printed as
+    escapes (:func:`printable`)."""
     if getattr(args, "json", False):
-        sys.stdout.write(strict_json(data) + "\n")
+        sys.stdout.write(printable(strict_json(data)) + "\n")
     else:
-        sys.stdout.write((text() if callable(text) else text).rstrip("\n") + "\n")
+        sys.stdout.write(printable((text() if callable(text) else text).rstrip("\n")) + "\n")
+
+
+# ---------------------------------------------------------------------------
+# one writer at a time
+
+class FileChanged(CliError):
+    """The file changed on disk since the command read it; nothing was
+    written."""
+
+
+def _stamp(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+class Rewrite:
+    """A command's rewrite of the map file at :attr:`path`, made while the
+    map's lock is held (see :func:`rewriting`): :meth:`load` reads the file
+    and remembers what it read; :meth:`save` writes only when the file is
+    still what was read, else raises :class:`FileChanged` saying what
+    changed."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._read: tuple[str, int] | None = None
+
+    def load(self, checked: bool = False) -> AnyScenario:
+        """The scenario in the file (``checked``: lone surrogates refused
+        too, as :func:`engine.io.load_text_checked`), parsed from the very
+        bytes whose digest :meth:`save` compares; raises :class:`CliError`
+        listing every problem."""
+        from engine.io import ScenarioError, loads_any
+        from engine.io.common import decode_text, read_bytes
+        from engine.io.registry import loads_text_checked
+
+        try:
+            raw = read_bytes(self.path)
+            self._read = (_stamp(raw), len(raw))
+            text = decode_text(raw, self.path)
+            return loads_text_checked(text, self.path) if checked else loads_any(text, self.path)
+        except ScenarioError as e:
+            raise _cannot_load(self.path, e.problems) from None
+
+    def changed(self) -> str | None:
+        """What changed in the file since :meth:`load` read it, or ``None``."""
+        from engine.io import ScenarioError
+        from engine.io.common import read_bytes
+
+        if self._read is None:
+            return None
+        digest, size = self._read
+        try:
+            now = read_bytes(self.path)
+        except ScenarioError as e:
+            return "; ".join(p.message for p in e.problems)
+        if _stamp(now) == digest:
+            return None
+        try:
+            when = time.strftime("%H:%M:%S", time.localtime(os.stat(self.path).st_mtime))
+        except OSError:
+            when = "meanwhile"
+        return f"another program rewrote it at {when} ({size} bytes when read, {len(now)} bytes now)"
+
+    def save(self, scenario: AnyScenario) -> None:
+        """Write ``scenario`` over the file (:func:`engine.io.save_any`)
+        unless the file changed since it was read."""
+        from engine.io import save_any
+
+        why = self.changed()
+        if why is not None:
+            raise FileChanged(f"{self.path} changed on disk since this command read it: {why}; nothing was "
+                              "written (run the command again on the new file)")
+        save_any(scenario, self.path)
+        try:
+            with open(self.path, "rb") as f:
+                raw = f.read()
+        except OSError:
+            self._read = None
+        else:
+            self._read = (_stamp(raw), len(raw))
+
+
+@contextmanager
+def rewriting(path: str, command: str) -> Iterator[Rewrite]:
+    """Hold the map lock of ``path`` (:func:`app.locks.hold_map`) for the
+    command ``command`` (``"orders"``) while the block reads and rewrites
+    it through the :class:`Rewrite` it is given; a map open in an editor, or
+    held by another command for too long, is :class:`CliError`."""
+    from app.locks import MapBusy, hold_map
+
+    try:
+        with hold_map(path, f"adjutant {command}"):
+            yield Rewrite(path)
+    except MapBusy as e:
+        raise CliError(str(e)) from None
+
+
+@contextmanager
+def rewriting_if(write: bool, path: str, command: str) -> Iterator[Rewrite | None]:
+    """:func:`rewriting` when ``write`` (the command will write ``path``
+    back), else nothing held: yields ``None``."""
+    if not write:
+        yield None
+        return
+    with rewriting(path, command) as rw:
+        yield rw
+
+
+@contextmanager
+def writing_scenario(out: str, command: str, inputs: list[str | None] | None = None,
+                     force: bool = False) -> Iterator[None]:
+    """Check ``out`` as an output (:func:`engine.io.check_output`: a regular
+    file or a new one, none of ``inputs`` unless ``force``) and hold its map
+    lock while the block writes a scenario there: a map open in an editor is
+    refused (that editor would save over it)."""
+    from app.locks import MapBusy, hold_map
+    from engine.io import check_output
+
+    check_output(out, inputs or [], force)
+    try:
+        with hold_map(out, f"adjutant {command}"):
+            yield
+    except MapBusy as e:
+        raise CliError(str(e)) from None

@@ -168,15 +168,18 @@ def run_branch(args: argparse.Namespace) -> int:
     from engine.io import save_any
     from engine.io.atomic import same_file
 
+    from .common import writing_scenario
+
     if same_file(args.out, args.file) or os.path.abspath(args.out) == os.path.abspath(args.file):
         raise CliError(f"--out {args.out}: will not write over the input file {args.file}; give a new file")
-    game = load_game(args.file)
-    n = len(game.journal)
-    if not 0 <= args.entry <= n:
-        raise CliError(f"{args.file}: --entry {args.entry}: the journal has entries 1 to {n} "
-                       f"(0 branches from before the first)")
-    branch = game.branch(args.entry, os.path.basename(args.file))
-    save_any(branch, args.out)
+    with writing_scenario(args.out, "branch", [args.file]):
+        game = load_game(args.file)
+        n = len(game.journal)
+        if not 0 <= args.entry <= n:
+            raise CliError(f"{args.file}: --entry {args.entry}: the journal has entries 1 to {n} "
+                           f"(0 branches from before the first)")
+        branch = game.branch(args.entry, os.path.basename(args.file))
+        save_any(branch, args.out)
     turn = branch.state["game"]["turn"]
     data = {"file": args.file, "out": args.out, "entry": args.entry,
             "branch_of": branch.state["game"]["journal"]["branch_of"], "turn": turn}

@@ -5,7 +5,11 @@ Both load the scenario and its game (:class:`engine.turns.game.Game`: the
 journal's hash chain is verified and the game replayed from its turn-0 state
 on load, so a tampered file is refused naming the entry), act for the side to
 move, journal every step and write the file back through
-:func:`engine.io.save_any` (the one atomic writer).  ``orders`` checks each
+:func:`engine.io.save_any` (the one atomic writer), holding the map's lock
+(:func:`app.cli.common.rewriting`: one writer at a time, editor or command)
+from the read to the write.  A file that another program rewrote meanwhile
+is read again and the orders checked again against it; ``end-turn``
+refuses such a write.  ``orders`` checks each
 order against the state including the orders already applied this turn and
 prints each verdict with its reasons; ``--dry-run`` writes nothing.
 ``end-turn`` runs the system's end-of-phase effects and hands the move to the
@@ -21,10 +25,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit
+from .common import EXIT_FAIL, EXIT_OK, CliError, FileChanged, Rewrite, add_json_flag, emit, rewriting
 
 if TYPE_CHECKING:
     from engine.turns.game import Game
@@ -90,29 +93,56 @@ def _system_flag(p: argparse.ArgumentParser) -> None:
                    help="the rules system that runs the game (default: the one the file's game or ruleset names)")
 
 
-def load_game(path: str, system: str | None = None) -> Game:
+def load_game(path: str, system: str | None = None, rewrite: Rewrite | None = None) -> Game:
     """The scenario at ``path`` with its game, or :class:`CliError` naming
-    the file and what is wrong (a bad file, a tampered journal)."""
+    the file and what is wrong (a bad file, a tampered journal); read
+    through ``rewrite`` (:class:`app.cli.common.Rewrite`) when the command
+    will write the file back."""
     from engine.io import ScenarioError, load_any
     from engine.model import ModelError
     from engine.turns.game import Game
 
-    try:
-        s = load_any(path)
-    except ScenarioError as e:
-        n = len(e.problems)
-        raise CliError(f"{path}: cannot load ({n} problem{'s' if n != 1 else ''})",
-                       [str(p) for p in e.problems]) from None
+    if rewrite is not None:
+        s = rewrite.load()
+    else:
+        try:
+            s = load_any(path)
+        except ScenarioError as e:
+            n = len(e.problems)
+            raise CliError(f"{path}: cannot load ({n} problem{'s' if n != 1 else ''})",
+                           [str(p) for p in e.problems]) from None
     try:
         return Game(s, system)
     except ModelError as e:
         raise CliError(f"{path}: {e}") from None
 
 
-def save_game(game: Game, path: str) -> None:
+def save_game(game: Game, path: str, rewrite: Rewrite | None = None) -> None:
+    """Write the game's scenario to ``path``: through ``rewrite`` (refused
+    when the file changed since it was read), else straight."""
     from engine.io import save_any
 
-    save_any(game.scenario, path)
+    if rewrite is not None:
+        rewrite.save(game.scenario)
+    else:
+        save_any(game.scenario, path)
+
+
+MAX_ORDERS_BYTES = 16 * 1024 * 1024
+"""Largest orders file read (16 MiB)."""
+MAX_ORDERS_DEPTH = 32
+"""Deepest nesting of lists and objects in an orders file."""
+
+
+def _too_deep(data: Any) -> bool:
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (list, dict)):
+            if depth > MAX_ORDERS_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
 
 
 def read_orders(path: str) -> list[dict[str, Any]]:
@@ -124,15 +154,31 @@ def read_orders(path: str) -> list[dict[str, Any]]:
 def read_orders_file(path: str) -> tuple[list[dict[str, Any]], str | None]:
     """The orders of an orders file and the side it says it is from (its
     ``"side"`` key, or ``None``): a list of objects, or ``{"side": SIDE,
-    "orders": [...]}``; :class:`CliError` names the file and the bad item."""
+    "orders": [...]}``; :class:`CliError` names the file and the bad item.
+    Read as every input is (:func:`engine.io.inputs.read_regular`: a regular
+    file of at most :data:`MAX_ORDERS_BYTES`); nesting deeper than
+    :data:`MAX_ORDERS_DEPTH`, ``NaN``, infinities, numbers too long to read
+    and lone surrogates (which no output can print) are refused naming the
+    field."""
+    from engine.io import ScenarioError
+    from engine.io.common import SURROGATES, non_finite_problems, parse_json, text_problems
+    from engine.io.inputs import read_regular
+
+    raw = read_regular(path, MAX_ORDERS_BYTES, lambda m: CliError(f"{path}: {m}"), "file", "orders file")
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise CliError(f"{path}: cannot read ({e})") from None
-    except json.JSONDecodeError as e:
-        raise CliError(f"{path}: not valid JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise CliError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    try:
+        data = parse_json(text, path)
+    except ScenarioError as e:
+        raise CliError("; ".join(str(p) for p in e.problems).replace("not a scenario: ", "")) from None
+    if _too_deep(data):
+        raise CliError(f"{path}: nested more than {MAX_ORDERS_DEPTH} lists or objects deep; an order is one "
+                       "object of names and numbers")
+    bad = non_finite_problems(data, path) or text_problems(data, path, SURROGATES)
+    if bad:
+        raise CliError(str(bad[0]))
     orders = data.get("orders") if isinstance(data, dict) else data
     if not isinstance(orders, list):
         raise CliError(f"{path}: expected a list of orders or {{\"orders\": [...]}}")
@@ -185,12 +231,37 @@ def orders_side(game: Game, named: str | None, in_file: str | None, where: str) 
         raise CliError(f"{where}: {e}") from None
 
 
+MAX_RECHECKS = 3
+"""How often ``orders`` checks its orders again when the file changed on
+disk between its read and its write, before it gives up."""
+
+
 def run_orders(args: argparse.Namespace) -> int:
     """Apply the file's orders one by one: each is carried out or refused
     (with its reasons, journalled) on its own; a refused order changes
     nothing and does not stop the others."""
-    game = load_game(args.file, args.system)
     orders, in_file = read_orders_file(args.orders)
+    if args.dry_run:
+        return _orders(args, load_game(args.file, args.system), orders, in_file, [])
+    with rewriting(args.file, "orders") as rw:
+        notes: list[str] = []
+        for attempt in range(MAX_RECHECKS + 1):
+            game = load_game(args.file, args.system, rw)
+            try:
+                return _orders(args, game, orders, in_file, notes, rw)
+            except FileChanged as e:
+                if attempt == MAX_RECHECKS:
+                    raise
+                notes.append(f"{args.file} changed on disk while the orders were checked "
+                             f"({e.message.split(': ', 1)[-1].split(';')[0]}); checked again against the new state")
+    raise AssertionError("unreachable")
+
+
+def _orders(args: argparse.Namespace, game: Game, orders: list[dict[str, Any]], in_file: str | None,
+            notes: list[str], rw: Rewrite | None = None) -> int:
+    """Give ``orders`` in ``game`` as the side the file names, write it back
+    through ``rw`` (unless ``--dry-run``) and print the verdicts;
+    :class:`FileChanged` when the file changed since it was read."""
     side = orders_side(game, args.side, in_file, args.orders)
     first = len(game.journal)
     for raw in orders:
@@ -199,16 +270,17 @@ def run_orders(args: argparse.Namespace) -> int:
     entries = game.journal.entries[first:]
     refused = sum(e.kind == "refused" for e in entries)
     if not args.dry_run:
-        save_game(game, args.file)
+        save_game(game, args.file, rw)
     pending = game.pending()
     data = {"file": args.file, "written": not args.dry_run, "system": game.system.name, "side": side,
             "entries": [dict(e.to_data(), position=first + k + 1) for k, e in enumerate(entries)],
             "carried_out": len(entries) - refused, "refused": refused, "turn": game.turn.to_data(),
-            "pending": [p.to_data() for p in pending]}
+            "pending": [p.to_data() for p in pending], "notes": notes}
 
     def text() -> str:
         lines = [f"{args.file}: {game.system.title}, {len(orders)} order{'s' if len(orders) != 1 else ''} "
                  f"of the {game.side_name(side)}"]
+        lines += [f"  note: {n}" for n in notes]
         lines += [entry_line(e, first + k + 1) for k, e in enumerate(entries)]
         lines += [pending_line(p, game) for p in pending]
         lines.append(f"{len(entries) - refused} carried out, {refused} refused; now {turn_line(game)}"
@@ -220,7 +292,13 @@ def run_orders(args: argparse.Namespace) -> int:
 
 
 def run_end_turn(args: argparse.Namespace) -> int:
-    game = load_game(args.file, args.system)
+    if args.dry_run:
+        return _end_turn(args, load_game(args.file, args.system))
+    with rewriting(args.file, "end-turn") as rw:
+        return _end_turn(args, load_game(args.file, args.system, rw), rw)
+
+
+def _end_turn(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) -> int:
     first = len(game.journal)
     before = game.turn.to_data()
     if args.phase:
@@ -229,7 +307,7 @@ def run_end_turn(args: argparse.Namespace) -> int:
         game.end_turn()
     entries = game.journal.entries[first:]
     if not args.dry_run:
-        save_game(game, args.file)
+        save_game(game, args.file, rw)
     data = {"file": args.file, "written": not args.dry_run, "system": game.system.name, "before": before,
             "entries": [dict(e.to_data(), position=first + k + 1) for k, e in enumerate(entries)],
             "turn": game.turn.to_data()}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.io import ScenarioError, load_text_checked, refuse_input
+from engine.io import ScenarioError, check_output, load_text_checked
 from engine.printing import PAPERS, PrintError, PrintSpec, cell_mm_from
 
 from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_input(args.out, [args.file], args.force)
+    check_output(args.out, [args.file], args.force)
     if not args.out.lower().endswith(".pdf"):
         raise CliError(f"--out {args.out}: the file name must end in .pdf")
     try:

@@ -71,6 +71,11 @@ def read_orders_file(path: str) -> list[dict[str, Any]]:
     huge = _huge_number(data, "$")
     if huge is not None:
         raise CliError(f"{path}: {huge}: a number out of range (at most 2**63 - 1 in size, and finite)")
+    from engine.io.common import SURROGATES, text_problems
+
+    bad = text_problems(data, path, SURROGATES)
+    if bad:
+        raise CliError(str(bad[0]))
     orders = data.get("orders") if isinstance(data, dict) else data
     if not isinstance(orders, list):
         raise CliError(f"{path}: expected a list of orders or {{\"orders\": [...]}}")

@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from engine.io import ScenarioError, load_text_checked, refuse_input
+from engine.io import ScenarioError, check_output, load_text_checked
 
 from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
 
@@ -42,7 +42,7 @@ MAX_SCALE = 4096
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_input(args.out, [args.file], args.force)
+    check_output(args.out, [args.file], args.force)
     if args.scale is not None and not 0 < args.scale <= MAX_SCALE:  # also NaN and infinities
         raise CliError(f"--scale {args.scale:g}: pixels per cell must be more than 0 and at most {MAX_SCALE}")
     try:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import argparse
 
-from engine.io import refuse_input, save_scenario
+from engine.io import check_output, save_scenario
 from engine.io.tiled import DEFAULT_TILE_SIZE, export_tiled, import_tiled, tileset_path
 from engine.model import Scenario
 
-from .common import EXIT_OK, CliError, add_json_flag, emit, load
+from .common import EXIT_OK, CliError, add_json_flag, emit, load, writing_scenario
 
 COMMANDS = {
     "import-tiled": "import a Tiled map (TMX or JSON; orthogonal or hexagonal) as a scenario",
@@ -57,9 +57,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run_import(args: argparse.Namespace) -> int:
-    refuse_input(args.out, [args.file, args.terrain_map], args.force)
-    result = import_tiled(args.file, args.terrain_map, layer=args.layer, strict=args.strict)
-    save_scenario(result.scenario, args.out)
+    check_output(args.out, [args.file, args.terrain_map], args.force)
+    with writing_scenario(args.out, "import-tiled", [args.file, args.terrain_map], args.force):
+        result = import_tiled(args.file, args.terrain_map, layer=args.layer, strict=args.strict)
+        check_output(args.out, result.inputs, args.force)
+        save_scenario(result.scenario, args.out)
     r = result.report
     data = dict(r.to_dict(), out=args.out, terrain=[t.id for t in result.scenario.ruleset.terrain])
 
@@ -83,7 +85,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_export(args: argparse.Namespace) -> int:
     for out in (args.out, tileset_path(args.out)):
-        refuse_input(out, [args.scenario], args.force)
+        check_output(out, [args.scenario], args.force)
     s = load(args.scenario)
     if not isinstance(s, Scenario):
         raise CliError(f"{args.scenario}: a territory map; Tiled export is for square and hex grids")

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from .calibrate import read_points
-from .common import EXIT_OK, CliError, add_json_flag, emit, load
+from .common import EXIT_OK, CliError, Rewrite, add_json_flag, emit, load, rewriting_if
 
 COMMANDS = {
     "trace": "classify each cell's terrain from a calibrated scan, from colour samples (JSON)",
@@ -104,6 +104,11 @@ def _samples(data: Any, where: str, s: Any, image: Any) -> dict[int, list[list[f
 
 
 def run(args: argparse.Namespace) -> int:
+    with rewriting_if(bool(args.write), args.file, "trace") as rw:
+        return _run(args, rw)
+
+
+def _run(args: argparse.Namespace, rw: Rewrite | None) -> int:
     import numpy as np
 
     from engine.calibration import CalibrationError, Underlay, calibrate, points_from_data
@@ -111,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.io import save_scenario
     from engine.tracing import MIN_CONFIDENCE, TraceError, plan_trace, trace
 
-    s = load(args.file)
+    s = load(args.file, rw)
     samples_data = read_points(args.samples)
     try:
         if args.points is not None:
@@ -137,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     changed = int((result.terrain != s.map.terrain).sum())
     if args.write:
         apply_edits(s, plan_trace(s, result))
-        save_scenario(s, args.file)
+        rw.save(s) if rw is not None else save_scenario(s, args.file)
     uncertain = [s.map.label(c) for c in result.uncertain]
     data = {"file": args.file, "image": args.image, "cells": int(result.terrain.size), "counts": counts,
             "changed": changed, "uncertain": uncertain, "off_image": [s.map.label(c) for c in result.off_image],

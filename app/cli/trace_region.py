@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from .common import EXIT_OK, CliError, add_json_flag, emit, load_territory
+from .common import EXIT_OK, CliError, Rewrite, add_json_flag, emit, load_territory, rewriting_if
 
 COMMANDS = {
     "trace-region": "trace a territory's outline from a scan by flood fill of the colour clicked",
@@ -60,6 +60,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
+    with rewriting_if(bool(args.write and args.new), args.file, "trace-region") as rw:
+        return _run(args, rw)
+
+
+def _run(args: argparse.Namespace, rw: Rewrite | None) -> int:
     from engine.editing.territory import apply_edits as apply_territory_edits
     from engine.editing.territory import plan_add_territory
     from engine.io import save_any
@@ -69,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
     from .trace import read_image
 
-    s = load_territory(args.file, "traced territories")
+    s = load_territory(args.file, "traced territories", rw)
     if args.write and not args.new:
         raise CliError("--write saves a new territory: give --new ID and --name NAME")
     if args.new and not args.name:
@@ -108,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         apply_territory_edits(s, [edit])
         data["added"] = {"id": args.new, "name": args.name, "neighbours": list(edit.neighbours)}
         if args.write:
-            save_any(s, args.file)
+            rw.save(s) if rw is not None else save_any(s, args.file)
             data["written"] = True
 
     def text() -> str:

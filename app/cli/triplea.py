@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import argparse
 
-from engine.io import refuse_input, save_any
+from engine.io import save_any
 from engine.io.triplea import MAX_XML_BYTES, TripleAError, parse_centers, parse_game_xml, parse_polygons, to_scenario
 
-from .common import EXIT_OK, CliError, add_json_flag, emit
+from .common import EXIT_OK, CliError, add_json_flag, emit, writing_scenario
 
 COMMANDS = {
     "import-triplea": "import a TripleA game XML (and its polygons.txt, centers.txt) as a territory map",
@@ -54,16 +54,16 @@ def _text(path: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_input(args.out, [args.game, args.polygons, args.centers], args.force)
-    game = parse_game_xml(_read(args.game), args.game)
-    polygons = parse_polygons(_text(args.polygons), args.polygons) if args.polygons else None
-    centers = parse_centers(_text(args.centers), args.centers) if args.centers else None
-    try:
-        result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x, rail_sharing=args.rail_sharing)
-    except TripleAError as e:  # names the element or territory; say which file it came from
-        raise CliError(f"{args.game}{' with ' + args.polygons if args.polygons else ''}: {e}") from None
-    s = result.scenario
-    save_any(s, args.out)
+    with writing_scenario(args.out, "import-triplea", [args.game, args.polygons, args.centers], args.force):
+        game = parse_game_xml(_read(args.game), args.game)
+        polygons = parse_polygons(_text(args.polygons), args.polygons) if args.polygons else None
+        centers = parse_centers(_text(args.centers), args.centers) if args.centers else None
+        try:
+            result = to_scenario(game, polygons, centers, wrap_x=args.wrap_x, rail_sharing=args.rail_sharing)
+        except TripleAError as e:  # names the element or territory; say which file it came from
+            raise CliError(f"{args.game}{' with ' + args.polygons if args.polygons else ''}: {e}") from None
+        s = result.scenario
+        save_any(s, args.out)
     m = s.map
     land = sum(1 for t in m.territories.values() if t.land)
     land_land = sum(1 for e in m.borders() if m.territories[e.a].land and m.territories[e.b].land)

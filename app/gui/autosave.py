@@ -45,23 +45,21 @@ and asks whether to open it read-only or as a copy.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import pickle
 import re
-import socket
-import sys
 import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-import platformdirs
 from PySide6.QtCore import QObject, QTimer
 
+from app.locks import EDITOR, FileLock, default_state_dir, lock_holder, map_lock_path
+from app.locks import probe as _probe
 from engine.io import OutputError, write_text_atomic
 from engine.territory import TerritoryScenario
 
@@ -72,12 +70,6 @@ INTERVAL_MS = 60_000
 """How often unsaved work is written (milliseconds)."""
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def default_state_dir() -> Path:
-    """The user's state folder for Adjutant (``ADJUTANT_STATE_DIR`` overrides)."""
-    env = os.environ.get("ADJUTANT_STATE_DIR")
-    return Path(env) if env else Path(platformdirs.user_state_dir("adjutant", appauthor=False))
 
 
 def json_safe_text(text: str) -> str:
@@ -98,122 +90,6 @@ def _write(path: Path, text: str) -> None:
     write_text_atomic(path, json_safe_text(text))
 
 
-# -- locks -------------------------------------------------------------------
-
-class FileLock:
-    """An exclusive lock on a small file, held while this object is open.
-    The file says who holds it (JSON: process id, host, what, time); the
-    operating system frees the lock when the holding process ends.  It holds
-    a bare file descriptor (not a file object), so a lock dropped without
-    release, in whatever order the collector frees things, is closed quietly
-    by :meth:`__del__`."""
-
-    def __init__(self, path: Path, fd: int) -> None:
-        self.path = path
-        self._fd: int | None = fd
-
-    @classmethod
-    def acquire(cls, path: Path, what: dict[str, Any] | None = None) -> FileLock | None:
-        """Lock ``path`` (created if missing) without waiting; ``None`` when
-        another process (or another lock in this one) holds it.  Raises
-        :class:`OSError` when the file cannot be opened."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
-        if not _lock(fd):
-            os.close(fd)
-            return None
-        lock = cls(path, fd)
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        os.write(fd, json.dumps({"pid": os.getpid(), "host": socket.gethostname(), "time": time.time(),
-                                 **(what or {})}).encode("utf-8"))
-        return lock
-
-    @property
-    def held(self) -> bool:
-        return self._fd is not None
-
-    def __del__(self) -> None:
-        # dropped without release (its window was never closed, as in a
-        # test): close the descriptor, which frees the lock, as the end of
-        # the process would
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
-
-    def release(self, remove: bool = False) -> None:
-        """Free the lock (and delete its file with ``remove``)."""
-        if self._fd is None:
-            return
-        if remove:
-            try:
-                self.path.unlink()
-            except OSError:
-                pass
-        os.close(self._fd)  # closing the descriptor frees the lock
-        self._fd = None
-
-
-def _lock(fd: int) -> bool:
-    if sys.platform == "win32":
-        import msvcrt
-
-        try:
-            os.lseek(fd, 0, os.SEEK_SET)
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-    import fcntl
-
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        return False
-    return True
-
-
-def _probe(path: Path) -> bool:
-    """Whether ``path`` could be locked now, i.e. no live process holds it
-    (the lock is freed at once)."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
-    except OSError:
-        return True
-    try:
-        return _lock(fd)
-    finally:
-        os.close(fd)
-
-
-def lock_holder(path: Path) -> dict[str, Any]:
-    """What a lock file says about its holder (``{}`` when unreadable)."""
-    try:
-        info = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return info if isinstance(info, dict) else {}
-
-
-def describe_holder(info: dict[str, Any]) -> str:
-    """"process 123 on host" from :func:`lock_holder`'s answer."""
-    pid, host = info.get("pid"), info.get("host")
-    if pid is None:
-        return "another Adjutant"
-    return f"another Adjutant (process {pid}" + (f" on {host})" if host else ")")
-
-
-# -- map locks ---------------------------------------------------------------
-
-def _map_lock_path(state_dir: Path | None, path: str) -> Path:
-    full = str(Path(path).resolve())
-    digest = hashlib.sha1(full.encode("utf-8", "surrogatepass")).hexdigest()[:20]
-    return (state_dir or default_state_dir()) / "locks" / f"{digest}.lock"
-
-
 class MapLocks:
     """The map files this process has open, each held by a lock file that
     names this process; windows of one process share a map's lock (count of
@@ -227,13 +103,13 @@ class MapLocks:
         done (or when locking is impossible here: locks are a courtesy, not
         a reason to refuse work), else what the other holder's lock file
         says (:func:`lock_holder`)."""
-        lock_path = _map_lock_path(state_dir, path)
+        lock_path = map_lock_path(state_dir, path)
         if lock_path in cls.held:
             lock, n = cls.held[lock_path]
             cls.held[lock_path] = (lock, n + 1)
             return None
         try:
-            acquired = FileLock.acquire(lock_path, {"path": json_safe_text(str(path))})
+            acquired = FileLock.acquire(lock_path, {"path": json_safe_text(str(path)), "by": EDITOR})
         except OSError:
             return None
         if acquired is None:
@@ -244,7 +120,7 @@ class MapLocks:
     @classmethod
     def release(cls, state_dir: Path | None, path: str) -> None:
         """One window of this process no longer has ``path`` open."""
-        lock_path = _map_lock_path(state_dir, path)
+        lock_path = map_lock_path(state_dir, path)
         if lock_path not in cls.held:
             return
         lock, n = cls.held[lock_path]
@@ -260,7 +136,7 @@ class MapLocks:
 def map_holder(state_dir: Path | None, path: str) -> dict[str, Any] | None:
     """Who else holds ``path`` (:func:`lock_holder`'s answer), or ``None``
     when no other process does."""
-    lock_path = _map_lock_path(state_dir, path)
+    lock_path = map_lock_path(state_dir, path)
     if lock_path in MapLocks.held or not lock_path.exists() or _probe(lock_path):
         return None
     return lock_holder(lock_path)

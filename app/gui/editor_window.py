@@ -31,12 +31,13 @@ calls :meth:`_start` last.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -49,10 +50,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.locks import describe_holder
 from engine.io import ScenarioError, load_text_checked
 from engine.model import ModelError
 
-from .autosave import Autosave, describe_holder, map_holder
+from .autosave import Autosave, map_holder
 from .dialogs.error import ErrorDialog
 from .document_base import DocumentBase
 from .render import style
@@ -538,11 +540,15 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             self.show_error("Cannot save", f"{path} is open in {describe_holder(holder)}:",
                             ["Saving here would overwrite the work of that editor; save under another name."])
             return False
+        if self.document.path and os.path.abspath(path) == os.path.abspath(self.document.path) \
+                and not self.check_disk(before_save=True):
+            return False
         try:
             self.document.save(path)
         except (OSError, ValueError) as e:
             self.show_error("Cannot save", f"{path} could not be written:", [getattr(e, "strerror", None) or str(e)])
             return False
+        self.stamp_disk()
         self.add_recent(path)
         self.statusBar().showMessage(f"Saved {path}", 5000)
         return True
@@ -600,6 +606,11 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         if answer == "save":
             return self.save()
         return answer == "discard"
+
+    def event(self, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.WindowActivate:  # look at the file once the activation is over
+            QTimer.singleShot(0, self, self.check_disk)
+        return super().event(e)
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.maybe_save():

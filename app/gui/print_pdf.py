@@ -30,7 +30,7 @@ from PySide6.QtGui import QColor, QFont, QPageLayout, QPageSize, QPainter, QPdfW
 from engine.grids import Cell
 from engine.io import OutputError, write_atomic
 from engine.model import Scenario
-from engine.printing import MM_PER_INCH, Page, PrintError, PrintPlan, PrintSpec, plan, plan_territory
+from engine.printing import MM_PER_INCH, Page, PrintError, PrintPlan, PrintSpec, check_budget, plan, plan_territory
 from engine.territory import TerritoryScenario
 
 from .render import DEFAULT_LAYERS, renderer_for, style
@@ -67,6 +67,8 @@ def print_pdf(scenario: Scenario | TerritoryScenario, path: str | Path, spec: Pr
     returns the plan.  Raises :class:`PrintError` for a bad request or a
     file that cannot be written."""
     pp = plan_for(scenario, spec)
+    if not isinstance(scenario, TerritoryScenario):
+        check_budget(scenario.map.width * scenario.map.height, pp)
     if isinstance(scenario, TerritoryScenario):
         if labels:
             raise PrintError("a territory map has no cells to label: its territories' names are printed anyway")

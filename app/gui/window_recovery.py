@@ -1,6 +1,15 @@
 """What an editor window does about crashes and other running Adjutants:
-offering every autosave left behind, and holding the lock of the map it has
-open (issues 21 and 22; ``docs/reliability.md``).
+offering every autosave left behind, holding the lock of the map it has
+open, and noticing when its file changed on disk (issues 21 and 22;
+``docs/reliability.md``).
+
+A window remembers the file as it read or saved it (size, time, inode and
+SHA-256).  When the window is activated and before Save writes the file, a
+file that changed since (another program, a sync tool) is noticed: with no
+unsaved work the window reloads it; with unsaved work it asks
+(:meth:`RecoveryMixin.ask_disk_changed`) whether to reload the file, keep
+both (this work saved as a copy beside it) or overwrite it, saying how many
+journal entries the file on disk has that this window's game has not.
 
 :class:`RecoveryMixin` is a base of
 :class:`app.gui.editor_window.EditorWindow`, kept in its own module so that
@@ -11,16 +20,19 @@ file stays short; it uses the window's ``document``, ``autosave``,
 
 from __future__ import annotations
 
+import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.locks import describe_holder
 from engine.io import ScenarioError
 from engine.model import ModelError
 
-from .autosave import MapLocks, Recovery, describe_holder, find_recoveries, map_kind
+from .autosave import MapLocks, Recovery, find_recoveries, map_kind
 from .dialogs.recovery import RecoveryDialog, RecoveryRow
 from .windows import window_class
 
@@ -53,6 +65,10 @@ class RecoveryMixin:
         """The map file this window holds the lock of (:class:`MapLocks`)."""
         self.read_only = False
         """Another Adjutant had the file open: Save asks for another name."""
+        self._disk_stamp: tuple[int, int, int, str] | None = None
+        """The file as this window last read or wrote it (size, mtime_ns,
+        inode, SHA-256)."""
+        self._checking_disk = False
 
     # -- recovery --------------------------------------------------------
     def ask_recover(self, recovery: Recovery) -> bool | None:
@@ -157,6 +173,7 @@ class RecoveryMixin:
     def _path_changed(self, path: str | None) -> None:
         """The document's file changed: hold its lock, or, when another
         Adjutant holds it, ask (:meth:`ask_map_locked`)."""
+        self.stamp_disk()
         self._release_map()
         if path:
             holder = MapLocks.claim(self.state_dir, path)
@@ -175,6 +192,137 @@ class RecoveryMixin:
             MapLocks.release(self.state_dir, self._held_path)
             self._held_path = None
 
+    # -- the file changed on disk -----------------------------------------
+    @staticmethod
+    def _stamp_of(path: str, digest: bool = True) -> tuple[int, int, int, str] | None:
+        try:
+            st = os.stat(path)
+            if not digest:
+                return (st.st_size, st.st_mtime_ns, st.st_ino, "")
+            h = hashlib.sha256()
+            with open(path, "rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+        except OSError:
+            return None
+        return (st.st_size, st.st_mtime_ns, st.st_ino, h.hexdigest())
+
+    def stamp_disk(self) -> None:
+        """Remember the document's file as it is now (just read or saved)."""
+        path = self.document.path
+        self._disk_stamp = self._stamp_of(path) if path else None
+
+    def disk_changed(self) -> bool:
+        """Whether the document's file differs from what this window last
+        read or wrote (its contents: a file only touched is not changed)."""
+        path, old = self.document.path, self._disk_stamp
+        if not path or old is None:
+            return False
+        now = self._stamp_of(path, digest=False)
+        if now is not None and now[:3] == old[:3]:
+            return False
+        full = self._stamp_of(path)
+        if full is not None and full[3] == old[3]:
+            self._disk_stamp = full
+            return False
+        return True
+
+    def ask_disk_changed(self, path: str, details: list[str]) -> str:
+        """The file changed on disk while this window has unsaved work:
+        ``"reload"`` (drop this work, show the file), ``"copy"`` (keep both:
+        this work saved as a copy beside the file), ``"overwrite"`` (save
+        this work over the file) or ``"cancel"``.  Tests replace this."""
+        box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
+                          f"{Path(path).name} was changed on disk by another program since this window read it.",
+                          parent=self._as_widget())
+        box.setInformativeText("\n".join(details + ["Reload it (your unsaved changes here are dropped), keep both "
+                                                     "(your work is saved as a copy beside it) or overwrite it?"]))
+        reload = box.addButton("Reload", QMessageBox.ButtonRole.DestructiveRole)
+        copy = box.addButton("Keep Both", QMessageBox.ButtonRole.AcceptRole)
+        overwrite = box.addButton("Overwrite", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(copy)
+        box.exec()
+        clicked = box.clickedButton()
+        return {id(reload): "reload", id(copy): "copy", id(overwrite): "overwrite"}.get(id(clicked), "cancel")
+
+    def _disk_details(self, path: str) -> tuple[Any, list[str]]:
+        """The file on disk (``None`` when it does not load) and what to
+        tell about it: above all journal entries it has that this window's
+        game has not, which overwriting would drop."""
+        from engine.io import load_text_checked
+
+        try:
+            disk = load_text_checked(path)
+        except (ScenarioError, ModelError, OSError, ValueError) as e:
+            return None, [f"The file on disk does not load now: {str(e).splitlines()[0][:200]}"]
+        mine, theirs = _journal_count(self.document.scenario), _journal_count(disk)
+        if theirs > mine:
+            return disk, [f"Its game journal has {theirs} entries, this window's {mine}: overwriting it would drop "
+                          f"{theirs - mine} journal entr{'y' if theirs - mine == 1 else 'ies'} (orders given "
+                          "elsewhere)."]
+        return disk, []
+
+    def check_disk(self, before_save: bool = False) -> bool:
+        """Look whether the document's file changed on disk and act on it
+        (see the module docstring); whether a Save may go on writing it
+        (False after a reload, a copy or a cancel)."""
+        if self._checking_disk or not self.disk_changed():
+            return True
+        path = self.document.path
+        assert path is not None
+        self._checking_disk = True
+        try:
+            disk, details = self._disk_details(path)
+            if not self.document.is_modified() and not before_save and disk is not None:
+                answer = "reload"
+            else:
+                answer = self.ask_disk_changed(path, details)
+            if answer == "reload" and disk is not None:
+                if not isinstance(disk, self.scenario_type):
+                    self.show_error("Cannot reload", f"{Path(path).name} is now a map of the other kind:",
+                                    ["Open it from File > Open; this window's work is kept."])
+                    return False
+                self.document.replace(disk, path)
+                self.statusBar().showMessage(f"Reloaded {path}: it changed on disk", 10000)
+                return False
+            if answer == "copy":
+                copy = _free_copy_name(path)
+                try:
+                    self.document.save(copy)
+                except (OSError, ValueError) as e:
+                    self.show_error("Cannot save", f"{copy} could not be written:", [str(e)])
+                    return False
+                self.statusBar().showMessage(f"Kept both: your work is saved as {copy}; {path} is as the other "
+                                             "program left it", 10000)
+                return False
+            if answer == "overwrite":
+                self._disk_stamp = self._stamp_of(path)
+                return True
+            return False
+        finally:
+            self._checking_disk = False
+
+
+def _journal_count(scenario: Any) -> int:
+    """How many entries the game journal in ``scenario`` has (0: none)."""
+    state = getattr(scenario, "state", None)
+    game = state.get("game") if isinstance(state, dict) else None
+    journal = game.get("journal") if isinstance(game, dict) else None
+    count = journal.get("count") if isinstance(journal, dict) else None
+    return count if isinstance(count, int) else 0
+
+
+def _free_copy_name(path: str) -> str:
+    """``NAME (copy).json`` beside ``path``, or ``NAME (copy 2).json`` … the
+    first that does not exist."""
+    p = Path(path)
+    n = 1
+    while True:
+        name = p.with_name(f"{p.stem} (copy{'' if n == 1 else f' {n}'}){p.suffix}")
+        if not name.exists():
+            return str(name)
+        n += 1
 
 
 __all__ = ["RecoveryMixin"]

@@ -19,7 +19,7 @@ names below are the ones most callers need; the submodules have the rest.
 
 from typing import TYPE_CHECKING
 
-from .atomic import Output, OutputError, commit_together, refuse_input, write_atomic, write_text_atomic
+from .atomic import Output, OutputError, check_output, commit_together, refuse_input, write_atomic, write_text_atomic
 from .common import MAX_CELLS, MAX_FILE_BYTES, MAX_SIDE, Problem, ScenarioError, dumps_compact
 from .grid import dumps_scenario, load_scenario, loads_scenario, save_scenario, scenario_from_data, scenario_to_data
 from .registry import dumps_any, iter_problems, load_any, load_text_checked, loads_any, save_any
@@ -43,5 +43,5 @@ def __getattr__(name: str) -> object:
 __all__ = ["MAX_CELLS", "MAX_FILE_BYTES", "MAX_SIDE", "Output", "OutputError", "Problem", "ScenarioError",
            "commit_together", "dumps_any", "dumps_compact", "dumps_scenario", "dumps_territory_scenario",
            "iter_problems", "load_any", "load_scenario", "load_text_checked", "load_territory_scenario", "loads_any", "loads_scenario",
-           "refuse_input", "save_any", "save_scenario", "save_territory_scenario", "scenario_from_data",
+           "check_output", "refuse_input", "save_any", "save_scenario", "save_territory_scenario", "scenario_from_data",
            "scenario_to_data", "write_atomic", "write_text_atomic"]

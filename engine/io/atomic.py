@@ -17,7 +17,12 @@ link).  A link loop, a missing folder, a folder in the way, a read-only file,
 a full disk (``ENOSPC``) and an I/O error (``EIO``) are an
 :class:`OutputError` naming the file and what is wrong.
 :func:`refuse_input` stops a command from writing over one of its own inputs
-(same file by device and inode, through links).  See ``docs/reliability.md``
+(same file by device and inode, through links); :func:`check_output` also
+refuses, before any work, an output that is a device, FIFO, socket or folder
+(directly or through links): only regular files are replaced.  A writer holds
+its temporary files locked (``flock``) while it writes; the next write of the
+same file removes those a killed writer left (unlocked, older than
+:data:`STALE_SECONDS`).  See ``docs/reliability.md``
 ("Outputs").
 """
 
@@ -28,6 +33,7 @@ import os
 import shutil
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -94,12 +100,40 @@ def output_target(path: str | os.PathLike[str]) -> Path:
         raise _error(path, e) from None
     if st is not None and stat.S_ISDIR(st.st_mode):
         raise OutputError(f"{path}: cannot write: it is a folder, not a file; nothing was written")
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        via = f" (through the link to {os.path.realpath(p)})" if os.path.islink(p) else ""
+        raise OutputError(f"{path}: cannot write: it is {_kind(st.st_mode)}{via}, not a regular file; Adjutant "
+                          "replaces only regular files; nothing was written")
     target = Path(os.path.realpath(p)) if os.path.islink(p) or st is None else p
     folder = target.parent
     if not folder.is_dir():
         raise OutputError(f"{path}: cannot write: the folder {folder} does not exist; nothing was written")
     if st is not None and not os.access(target, os.W_OK):
         raise OutputError(f"{path}: cannot write: the file is read-only; nothing was written")
+    return target
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_output(out: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str] | None] = (),
+                 force: bool = False) -> Path:
+    """Check an output before any work is done: ``out`` may be written
+    (:func:`output_target`: a regular file or a new one, never a device,
+    FIFO, socket or folder, directly or through links) and is none of
+    ``inputs`` (:func:`refuse_input`; ``force`` allows that, never a device).
+    Returns the file a write replaces; raises :class:`OutputError`."""
+    target = output_target(out)
+    refuse_input(out, inputs, force)
     return target
 
 
@@ -133,26 +167,81 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def _stage(target: Path, out: Output) -> Path:
+STALE_SECONDS = 2.0
+"""Age after which an unlocked temporary file of a write (``.NAME.*.tmp``)
+is taken for the leftover of a writer that was killed, and removed."""
+
+
+def _hold(fd: int) -> bool:
+    """Lock the open file ``fd`` exclusively without waiting (POSIX
+    ``flock``): a writer holds its temporary files locked until it is done,
+    so a later writer can tell a live one's from a killed one's.  Whether
+    the lock was taken (always False where there is no ``flock``)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no sweeping of leftovers
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return False
+    return True
+
+
+def sweep_leftovers(target: str | os.PathLike[str]) -> list[Path]:
+    """Remove the temporary files (``.NAME.*.tmp``) that writers of
+    ``target`` killed mid-write left beside it: those no live writer holds
+    locked and older than :data:`STALE_SECONDS`.  Returns what was removed;
+    never raises for a file it cannot remove."""
+    t = Path(os.fspath(target))
+    prefix, removed = f".{t.name}.", []
+    try:
+        entries = list(os.scandir(t.parent))
+    except OSError:
+        return []
+    now = time.time()
+    for entry in entries:
+        if not (entry.name.startswith(prefix) and entry.name.endswith(".tmp")):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if not stat.S_ISREG(st.st_mode) or now - st.st_mtime < STALE_SECONDS:
+                continue
+            fd = os.open(entry.path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_CLOEXEC", 0))
+        except OSError:
+            continue
+        try:
+            if _hold(fd) and os.fstat(fd).st_ino == st.st_ino:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    return removed
+
+
+def _stage(target: Path, out: Output, held: list[int]) -> Path:
     """Write ``out`` to a new temporary file beside ``target``, fsync and
-    check it; returns its path (removed again on any error)."""
+    check it; returns its path (removed again on any error).  The file is
+    held locked (its descriptor appended to ``held``, for the caller to
+    close once the file is renamed or removed)."""
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    held.append(fd)
+    _hold(fd)
     tmp = Path(name)
     try:
         if isinstance(out.data, (bytes, bytearray, memoryview)):
-            try:
-                _write_all(fd, bytes(out.data))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            _write_all(fd, bytes(out.data))
+            os.fsync(fd)
         else:
-            os.close(fd)
             out.data(tmp)
-            fd = os.open(tmp, os.O_RDONLY)
+            check = os.open(tmp, os.O_RDONLY)
             try:
-                os.fsync(fd)
+                os.fsync(check)
             finally:
-                os.close(fd)
+                os.close(check)
         try:
             mode = stat.S_IMODE(os.stat(target).st_mode)
         except FileNotFoundError:
@@ -177,6 +266,15 @@ def _unlink(p: Path) -> None:
         pass
 
 
+def _close_all(fds: list[int]) -> None:
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    fds.clear()
+
+
 def _fsync_folder(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -190,9 +288,10 @@ def _fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _backup(target: Path) -> Path | None:
+def _backup(target: Path, held: list[int]) -> Path | None:
     """A hard link (else a copy) of ``target`` beside it, to put back if a
-    later rename of the same output fails; None when there is no file."""
+    later rename of the same output fails; None when there is no file.  It
+    is held locked like a temporary file (see :func:`_stage`)."""
     if not target.exists():
         return None
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".old.tmp", dir=target.parent)
@@ -204,6 +303,9 @@ def _backup(target: Path) -> Path | None:
             os.link(target, bak)
         except OSError:
             shutil.copy2(target, bak)
+        fd = os.open(bak, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        held.append(fd)
+        _hold(fd)
     except BaseException:
         _unlink(bak)
         raise
@@ -222,15 +324,18 @@ def commit_together(outputs: Sequence[Output]) -> list[Path]:
     staged: list[Path] = []
     backups: dict[Path, Path | None] = {}
     done: list[Path] = []
+    held: list[int] = []
     current: object = outputs[0].path if outputs else ""
+    for t in targets:
+        sweep_leftovers(t)
     try:
         for o, t in zip(outputs, targets):
             current = o.path
-            staged.append(_stage(t, o))
+            staged.append(_stage(t, o, held))
         if len(outputs) > 1:
             for o, t in zip(outputs, targets):
                 current = o.path
-                backups[t] = _backup(t)
+                backups[t] = _backup(t, held)
         for o, t, tmp in zip(outputs, targets, staged):
             current = o.path
             os.replace(tmp, t)
@@ -250,12 +355,14 @@ def commit_together(outputs: Sequence[Output]) -> list[Path]:
         for bak in backups.values():
             if bak is not None:
                 _unlink(bak)
+        _close_all(held)
         if isinstance(e, OSError):
             raise _error(current, e) from None
         raise
     for bak in backups.values():
         if bak is not None:
             _unlink(bak)
+    _close_all(held)
     for folder in dict.fromkeys(t.parent for t in targets):
         _fsync_folder(folder)
     return targets
@@ -274,5 +381,5 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, verify: Verify | 
     return write_atomic(path, text.encode("utf-8"), verify)
 
 
-__all__ = ["NEW_FILE_MODE", "Output", "OutputError", "commit_together", "output_target", "refuse_input", "same_file",
-           "write_atomic", "write_text_atomic"]
+__all__ = ["NEW_FILE_MODE", "STALE_SECONDS", "Output", "OutputError", "check_output", "commit_together",
+           "output_target", "refuse_input", "same_file", "sweep_leftovers", "write_atomic", "write_text_atomic"]

@@ -74,13 +74,24 @@ def read_text(path: str | os.PathLike[str]) -> str:
     dropped), or :class:`ScenarioError` saying why not (missing, a folder,
     a FIFO or device, too large, unreadable, not UTF-8); read through
     :func:`engine.io.inputs.read_regular`."""
+    return decode_text(read_bytes(path), str(path))
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a scenario file (at most :data:`MAX_FILE_BYTES`), or
+    :class:`ScenarioError` as :func:`read_text` says."""
     src = str(path)
-    raw = read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
-                       "file", "scenario file")
+    return read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
+                        "file", "scenario file")
+
+
+def decode_text(raw: bytes, source: str) -> str:
+    """``raw`` as UTF-8 text without a leading byte order mark, or
+    :class:`ScenarioError` naming the first byte that is not UTF-8."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ScenarioError([Problem(src, "", f"not UTF-8 text (byte {e.start})")]) from None
+        raise ScenarioError([Problem(source, "", f"not UTF-8 text (byte {e.start})")]) from None
     return text[1:] if text.startswith("\ufeff") else text
 
 
@@ -139,6 +150,10 @@ def parse_json(text: str, source: str) -> Any:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits
         raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
+    if _LONG_DIGITS.search(text):
+        problems = huge_number_problems(data, source)
+        if problems:
+            raise ScenarioError(capped(problems, source))
     if "\\u" in text:  # XML-forbidden characters can only arrive as \u escapes (JSON refuses them raw)
         problems = text_problems(data, source, _XML_FORBIDDEN)
         if problems:
@@ -165,6 +180,30 @@ def _with_lines(doc: str, lines: JournalLines) -> Any:
         return None
     parent["entries"] = lines
     return data
+
+
+MAX_NUMBER_DIGITS = 300
+"""Most digits an integer in a JSON input may have: more is beyond a
+float's range (about 1.8e308), so no coordinate or count can use it."""
+_LONG_DIGITS = re.compile("[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
+
+
+def huge_number_problems(data: Any, source: str) -> list[Problem]:
+    """A problem naming the JSON path of each integer in ``data`` with more
+    than :data:`MAX_NUMBER_DIGITS` digits (beyond a float's range)."""
+    problems: list[Problem] = []
+    limit = 10 ** MAX_NUMBER_DIGITS
+    stack: list[tuple[Any, str]] = [(data, "$")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= limit:
+            problems.append(Problem(source, path, f"a number of {len(str(abs(value)))} digits, beyond any "
+                                                  f"float's range (at most {MAX_NUMBER_DIGITS} digits)"))
+        elif isinstance(value, dict):
+            stack.extend((v, f"{path}.{k}") for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(value))
+    return sorted(problems, key=lambda p: p.path)
 
 
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -572,5 +611,5 @@ def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
 
 
 __all__ = ["FORMAT", "MAX_CELLS", "MAX_FILE_BYTES", "MAX_PROBLEMS", "MAX_SIDE", "ROW_KEYS", "SURROGATES", "VERSION", "HeaderBuilder",
-           "Problem", "ScenarioError", "capped", "drop_defaults", "dumps_compact", "grid_kind", "header_data",
-           "non_finite_problems", "parse_json", "read_text", "schema_problems", "text_problems"]
+           "Problem", "ScenarioError", "capped", "decode_text", "drop_defaults", "dumps_compact", "grid_kind", "header_data",
+           "non_finite_problems", "parse_json", "read_bytes", "read_text", "schema_problems", "text_problems"]

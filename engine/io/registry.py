@@ -111,17 +111,32 @@ def load_text_checked(path: str | os.PathLike[str],
     """:func:`load_any`, also refusing lone surrogates (half of a UTF-16 pair,
     written as a ``\\udXXX`` escape) in any string, named by JSON path: the
     commands print and export names, which must encode as UTF-8.  The
-    editor's File > Open reads through here too; only its recovery of an
-    autosave accepts them (``app/gui/window_recovery.py``), so work is never
-    refused on the way back.  ``loader`` (default
-    :func:`load_any`) reads the file first."""
-    s = (loader or load_any)(path)
-    text = read_text(path)
+    surrogates are looked for first, so no other problem's message carries
+    one.  The editor's File > Open reads through here too; only its
+    recovery of an autosave accepts them (``app/gui/window_recovery.py``),
+    so work is never refused on the way back.  ``loader`` (default
+    :func:`load_any`) reads the file after that check."""
+    surrogate_check(read_text(path), str(path))
+    return (loader or load_any)(path)
+
+
+def loads_text_checked(text: str, source: str) -> AnyScenario:
+    """:func:`load_text_checked` of file text already read."""
+    surrogate_check(text, source)
+    return loads_any(text, source)
+
+
+def surrogate_check(text: str, source: str) -> None:
+    """:class:`ScenarioError` naming each string of the JSON ``text`` that
+    holds a lone surrogate (see :func:`load_text_checked`)."""
     if "\\ud" in text.lower():
-        problems = text_problems(parse_json(text, str(path)), str(path), SURROGATES)
+        try:
+            data = parse_json(text, source)
+        except ScenarioError:
+            return  # not JSON: the loader says where
+        problems = text_problems(data, source, SURROGATES)
         if problems:
-            raise ScenarioError(capped(problems, str(path)))
-    return s
+            raise ScenarioError(capped(problems, source))
 
 
 def iter_problems(paths: list[str]) -> Iterator[tuple[str, list[Problem]]]:
@@ -144,5 +159,5 @@ def iter_loaded(paths: list[str]) -> Iterator[tuple[str, AnyScenario | None, lis
             yield p, s, []
 
 
-__all__ = ["READERS", "WRITERS", "AnyScenario", "dumps_any", "iter_loaded", "iter_problems", "load_any", "load_text_checked", "loads_any", "reader_for",
+__all__ = ["READERS", "WRITERS", "AnyScenario", "dumps_any", "iter_loaded", "iter_problems", "load_any", "load_text_checked", "loads_any", "loads_text_checked", "reader_for",
            "save_any"]

@@ -183,6 +183,9 @@ def parse_game_xml(data: bytes | str, source: str = "<xml>") -> TripleAGame:
         for x in (a, b):
             if x not in seen:
                 raise TripleAError(f"{source}: <connection> number {i + 1} names '{x}', which is no territory")
+        if a == b:
+            raise TripleAError(f"{source}: <connection> number {i + 1} connects '{a}' with itself; a border needs "
+                               "two different territories")
         connections.append((a, b))
     players: list[tuple[str, str]] = []
     pl = root.find("playerList")

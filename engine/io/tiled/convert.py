@@ -136,8 +136,23 @@ class ImportReport:
 
 @dataclass(frozen=True)
 class ImportResult:
+    """The imported scenario, the report of what was read, and every file
+    the import read (the map, external tilesets, tileset and tile images):
+    an output must be none of them."""
+
     scenario: Scenario
     report: ImportReport
+    inputs: tuple[str, ...] = ()
+
+
+def map_inputs(m: TiledMap) -> tuple[str, ...]:
+    """The files a Tiled map names: itself, its external tilesets and every
+    tileset or tile image."""
+    files = [m.source]
+    for ts in m.tilesets:
+        files += [f for f in (ts.source, ts.image) if f]
+        files += [str(t.image) for t in ts.tiles.values() if getattr(t, "image", None)]
+    return tuple(dict.fromkeys(files))
 
 
 
@@ -391,7 +406,7 @@ def tiled_map_to_scenario(m: TiledMap, terrain_map: TerrainMap | None = None, *,
     scenario = _checked(scenario, src)
     report = ImportReport(src, m.orientation, m.width, m.height, grid.to_dict(), layer_name, tuple(tiles),
                           tuple(m.ignored), tuple(notes))
-    return ImportResult(scenario, report)
+    return ImportResult(scenario, report, map_inputs(m))
 
 
 def counts_by_terrain(ids: np.ndarray, counts: np.ndarray, gid_terrain: dict[int, str]) -> dict[str, int]:

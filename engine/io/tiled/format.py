@@ -59,6 +59,14 @@ from .model import (
 
 MAX_FILE_BYTES = 256 * 1024 * 1024
 """Largest map or tileset file read, after gunzipping (256 MiB)."""
+MAX_TILESETS = 256
+"""Most tilesets one map may use."""
+MAX_DESCRIBED_TILES = 10_000
+"""Most tiles with their own entries (properties, images) in all of a map's
+tilesets together: a terrain tileset needs one per terrain type (at most 255)."""
+MAX_ATTR_DIGITS = 18
+"""Most digits of a whole-number attribute (width, tile size, id, ...) or
+number property: more is no size, id or value a map can use."""
 
 # ---------------------------------------------------------------------------
 # files
@@ -117,6 +125,22 @@ def load_map(path: str | os.PathLike[str]) -> TiledMap:
 
 # ---------------------------------------------------------------------------
 # shared checks
+
+def _check_tilesets(src: str, place: str, n: int) -> None:
+    if n > MAX_TILESETS:
+        raise TiledError(src, place, f"the map uses {n} tilesets; the limit is {MAX_TILESETS}")
+
+
+def _check_described_count(src: str, place: str, n: int) -> None:
+    if n > MAX_DESCRIBED_TILES:
+        raise TiledError(src, place, f"{n} tiles have their own properties or images; the limit is "
+                                     f"{MAX_DESCRIBED_TILES} in all of a map's tilesets")
+
+
+def _check_described(src: str, m: TiledMap) -> None:
+    """The running total of described tiles over the tilesets read so far."""
+    _check_described_count(src, "tilesets", sum(len(ts.tiles) for ts in m.tilesets))
+
 
 def _check_size(src: str, place: str, w: int, h: int) -> None:
     if w > MAX_SIDE or h > MAX_SIDE or w * h > MAX_CELLS:
@@ -277,8 +301,12 @@ class _TmxReader:
             if default is None:
                 raise TiledError(src or self.src, place, f"missing attribute '{name}'")
             return default
+        digits = text.strip()
+        if len(digits.lstrip("+-")) > MAX_ATTR_DIGITS:
+            raise TiledError(src or self.src, place, f"{name}=\"{digits[:20]}…\" is a number of {len(digits)} "
+                             f"digits; at most {MAX_ATTR_DIGITS}")
         try:
-            v = int(text.strip())
+            v = int(digits)
         except ValueError:
             raise TiledError(src or self.src, place, f"{name}=\"{text[:40]}\" is not a whole number") from None
         if minimum is not None and v < minimum:
@@ -309,8 +337,11 @@ class _TmxReader:
             if m.staggerindex not in ("odd", "even"):
                 raise TiledError(self.src, "<map>", f"staggerindex=\"{m.staggerindex}\" (expected odd or even)")
         base = self.path.resolve().parent
-        for i, el in enumerate(root.findall("tileset")):
+        sets = root.findall("tileset")
+        _check_tilesets(self.src, "<map>", len(sets))
+        for i, el in enumerate(sets):
             m.tilesets.append(self.tileset_ref(el, i, base))
+            _check_described(self.src, m)
         m.properties = self.properties(root.find("properties"), "<map> properties", self.src)
         self.layers(root, m, "")
         for layer in m.layers:
@@ -350,7 +381,9 @@ class _TmxReader:
             ts.imageheight = self.int_attr(img, "height", place + " <image>", default=0, src=src)
             ts.transparentcolor = img.get("trans")
         max_id = -1
-        for t in el.findall("tile"):
+        tiles = el.findall("tile")
+        _check_described_count(src, place, len(tiles))
+        for t in tiles:
             tid = self.int_attr(t, "id", place + " <tile>", src=src)
             max_id = max(max_id, tid)
             tile = Tile(tid, self.properties(t.find("properties"), f"{place} tile {tid} properties", src))
@@ -425,6 +458,9 @@ class _TmxReader:
 
 
 def _typed_value(src: str, place: str, ptype: str, text: Any) -> PropertyValue:
+    most = {"int": MAX_ATTR_DIGITS + 1, "float": 64}.get(ptype)
+    if most is not None and isinstance(text, str) and len(text.strip()) > most:
+        raise TiledError(src, place, f"an {ptype} property of {len(text.strip())} characters; at most {most}")
     try:
         if ptype == "int":
             return int(text)
@@ -533,6 +569,7 @@ class _JsonReader:
         tilesets = d.get("tilesets", [])
         if not isinstance(tilesets, list):
             raise TiledError(self.src, "$.tilesets", "expected a list")
+        _check_tilesets(self.src, "$.tilesets", len(tilesets))
         for i, t in enumerate(tilesets):
             place = f"$.tilesets[{i}]"
             t = self.obj(t, place)
@@ -547,6 +584,7 @@ class _JsonReader:
             else:
                 ts = self.tileset(t, firstgid, base, self.src, place)
             m.tilesets.append(ts)
+            _check_described(self.src, m)
         m.properties = self.properties(d, "$", self.src)
         layers = d.get("layers", [])
         if not isinstance(layers, list):
@@ -604,6 +642,8 @@ class _JsonReader:
                      if isinstance(v, dict) and str(k).isascii() and str(k).isdigit()]
         if not isinstance(tiles, list):
             raise TiledError(src, place + ".tiles", "expected a list")
+        old_props = t.get("tileproperties")
+        _check_described_count(src, place, len(tiles) + (len(old_props) if isinstance(old_props, dict) else 0))
         for i, td in enumerate(tiles):
             tp = f"{place}.tiles[{i}]"
             td = self.obj(td, tp, src)

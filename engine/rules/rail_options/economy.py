@@ -334,7 +334,7 @@ def judge(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -> Ec
     t = s.territory(tid)
     if action == "place":
         piece = order.get("piece")
-        if piece not in PIECES:
+        if not isinstance(piece, str) or piece not in PIECES:
             return no(f"\"piece\" must be station or railroad, got {piece!r}")
         if in_hand(s, nation).get(piece, 0) < 1:
             return no(f"{s.side(nation).name} has no {piece} bought and not yet placed")
@@ -351,7 +351,7 @@ def judge(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -> Ec
         return EconomyVerdict(True, (), action)
     if action == "destroy":
         piece = order.get("piece")
-        if piece not in PIECES:
+        if not isinstance(piece, str) or piece not in PIECES:
             return no(f"\"piece\" must be station or railroad, got {piece!r}")
         if cfg.option not in DESTROY_OWN:
             return no(f"under Option {cfg.option} the rule lets no nation destroy its own rail (Options 2 and 4 do)")
@@ -384,7 +384,7 @@ def _judge_buy(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any], 
     def no(why: str) -> EconomyVerdict:
         return EconomyVerdict(False, (why,), "buy")
 
-    if piece not in PIECES:
+    if not isinstance(piece, str) or piece not in PIECES:
         return no(f"\"piece\" must be station or railroad, got {piece!r}")
     if piece not in PRICES[cfg.option]:
         return no(f"Option {cfg.option} has no {'rail stations' if piece == 'station' else 'railroad markers'} to buy")

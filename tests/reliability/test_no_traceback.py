@@ -1,0 +1,157 @@
+"""No traceback from any input, and budgets for work (``docs/reliability.md``,
+"Hostile inputs" and "Limits"): each case is refused with exit status 1 and
+a message naming the file and the field, quickly."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from engine.io.tiled import format as tiled_format
+from engine.printing import MAX_PRINT_CELLS
+
+ROOT = Path(__file__).resolve().parents[2]
+CWOL = ROOT / "maps" / "cwol_mobile_columbus.json"
+EUROPE = ROOT / "maps" / "railroad_module_europe.json"
+GRID = ROOT / "maps" / "gitm_graphic1.json"
+RAIL_OPTIONS = ROOT / "maps" / "aa_rail_options.json"
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str], *names: str, json_out: bool = False) -> str:
+    t0 = time.monotonic()
+    code = main(argv)
+    out = capsys.readouterr()
+    assert code == 1, out
+    assert time.monotonic() - t0 < 20
+    said = out.err + out.out  # validate reports on stdout
+    assert "Traceback" not in said
+    for n in names:
+        assert n in said, (n, said)
+    if json_out:
+        assert json.loads(out.out)["error"]
+    said.encode("utf-8")  # printable as UTF-8
+    return said
+
+
+@pytest.mark.parametrize("command", [["validate"], ["info"], ["render", "--out", "x.png"],
+                                     ["railplan", "--orders", "ORDERS"]])
+def test_a_401_digit_coordinate(command: list[str], tmp_path: Path, capsys) -> None:
+    d = json.loads(EUROPE.read_text(encoding="utf-8"))
+    d["map"]["territories"][0]["polygons"][0][0][0] = int("9" * 401)
+    f = tmp_path / "big.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    orders = tmp_path / "orders.json"
+    orders.write_text("[]", encoding="utf-8")
+    argv = [command[0], str(f)] + [str(tmp_path / a) if a == "x.png" else str(orders) if a == "ORDERS" else a
+                                   for a in command[1:]]
+    refused(argv, capsys, "big.json", "$.map.territories[0].polygons[0][0][0]", "401 digits")
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    f = tmp_path / "game.json"
+    shutil.copyfile(CWOL, f)
+    return f
+
+
+def test_orders_nested_100000_deep_nan_and_surrogates(tmp_path: Path, game: Path, capsys) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    refused(["orders", str(game), "--orders", str(deep)], capsys, "deep.json", "nested too deeply")
+    nan = tmp_path / "nan.json"
+    nan.write_text('[{"unit": "CS1IN", "to": NaN}]', encoding="utf-8")
+    refused(["orders", str(game), "--orders", str(nan)], capsys, "nan.json", "$[0].to", "not a finite number")
+    for field in ("unit", "to"):
+        sur = tmp_path / f"sur-{field}.json"
+        order = {"unit": "CS1IN", "to": "E4-X4"}
+        order[field] = "\udc80"
+        sur.write_text(json.dumps([order]), encoding="utf-8")
+        refused(["orders", str(game), "--orders", str(sur), "--json"], capsys, sur.name, f"[0].{field}",
+                "lone surrogate", json_out=True)
+    assert "state" not in json.loads(game.read_text(encoding="utf-8"))  # nothing written
+
+
+@pytest.mark.parametrize("field", ["at", "side"])
+def test_a_lone_surrogate_in_a_unit(field: str, tmp_path: Path, capsys) -> None:
+    d = json.loads(GRID.read_text(encoding="utf-8"))
+    d["units"][0][field] = "\ud800x"
+    f = tmp_path / "sur.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    assert main(["validate", str(f)]) == 1
+    out = capsys.readouterr()
+    assert f"units[0].{field}" in out.out and "lone surrogate" in out.out
+    refused(["info", str(f), "--json"], capsys, "sur.json", f"units[0].{field}", json_out=True)
+
+
+def test_a_list_where_rail_options_expects_a_piece_name(tmp_path: Path, capsys) -> None:
+    f = tmp_path / "aa.json"
+    shutil.copyfile(RAIL_OPTIONS, f)
+    for piece in (["station"], {"a": 1}):
+        o = tmp_path / "o.json"
+        o.write_text(json.dumps([{"action": "buy", "nation": "germany", "piece": piece}]), encoding="utf-8")
+        code = main(["orders", str(f), "--orders", str(o)])
+        out = capsys.readouterr()
+        assert code == 1 and "\"piece\" must be station or railroad" in out.out, out
+
+
+def test_tiled_and_triplea_refusals_name_the_file_and_field(tmp_path: Path, capsys) -> None:
+    tmx = tmp_path / "long.tmx"
+    tmx.write_text('<?xml version="1.0"?><map orientation="orthogonal" width="' + "9" * 4300 + '" height="2" '
+                   'tilewidth="32" tileheight="32"></map>', encoding="utf-8")
+    refused(["import-tiled", str(tmx), "--out", str(tmp_path / "o.json")], capsys, "long.tmx", "<map>",
+            "4300 digits")
+    xml = tmp_path / "self.xml"
+    xml.write_text('<?xml version="1.0"?>\n<game><info name="M" version="1"/><map><territory name="A"/>'
+                   '<territory name="B"/><connection t1="A" t2="A"/></map></game>', encoding="utf-8")
+    refused(["import-triplea", str(xml), "--out", str(tmp_path / "o.json")], capsys, "self.xml",
+            "<connection> number 1", "two different territories")
+    u16 = tmp_path / "u16.xml"
+    u16.write_bytes(b'<?xml version="1.0" encoding="UTF-16"?>\n<game/>')
+    refused(["import-triplea", str(u16), "--out", str(tmp_path / "o.json")], capsys, "u16.xml")
+
+
+# -- budgets --------------------------------------------------------------------------
+
+def _tmx_with(tilesets: int, tiles: int) -> str:
+    ts = "".join(f'<tileset firstgid="{1 + 10 * i}" name="t{i}" tilewidth="32" tileheight="32" tilecount="10" '
+                 f'columns="1"></tileset>' for i in range(tilesets))
+    described = "".join(f'<tile id="{i}"><properties><property name="terrain" value="t{i}"/></properties></tile>'
+                        for i in range(tiles))
+    ts += (f'<tileset firstgid="{1 + 10 * tilesets}" name="big" tilewidth="32" tileheight="32" '
+           f'tilecount="{max(tiles, 1)}" columns="1">{described}</tileset>')
+    return ('<?xml version="1.0"?><map orientation="orthogonal" width="2" height="2" tilewidth="32" '
+            f'tileheight="32">{ts}<layer name="g" width="2" height="2"><data encoding="csv">1,1,1,1</data>'
+            '</layer></map>')
+
+
+def test_import_tiled_refuses_too_many_tilesets_or_described_tiles_early(tmp_path: Path, capsys) -> None:
+    many = tmp_path / "many.tmx"
+    many.write_text(_tmx_with(tiled_format.MAX_TILESETS + 1, 0), encoding="utf-8")
+    refused(["import-tiled", str(many), "--out", str(tmp_path / "o.json")], capsys, "many.tmx",
+            f"the limit is {tiled_format.MAX_TILESETS}")
+    described = tmp_path / "described.tmx"
+    described.write_text(_tmx_with(1, tiled_format.MAX_DESCRIBED_TILES + 1), encoding="utf-8")
+    t0 = time.process_time()
+    refused(["import-tiled", str(described), "--out", str(tmp_path / "o.json")], capsys, "described.tmx",
+            f"the limit is {tiled_format.MAX_DESCRIBED_TILES}")
+    assert time.process_time() - t0 < 5
+
+
+def test_print_refuses_a_map_past_its_budget_quickly(tmp_path: Path, capsys) -> None:
+    d = json.loads(GRID.read_text(encoding="utf-8"))
+    side = 1001
+    d["map"]["grid"].update(width=side, height=side)
+    d["map"]["terrain"] = [d["ruleset"]["terrain"][0]["symbol"] * side] * side
+    d["units"] = []
+    f = tmp_path / "big.json"
+    f.write_text(json.dumps(d), encoding="utf-8")
+    t0 = time.process_time()
+    err = refused(["print", str(f), "--square-mm", "2", "--paper", "5000x5000", "--out", str(tmp_path / "p.pdf")],
+                  capsys, f"{side * side} cells", f"the limit is {MAX_PRINT_CELLS} cells", "MB of PDF")
+    assert time.process_time() - t0 < 10, err
+    assert not (tmp_path / "p.pdf").exists()
