@@ -31,6 +31,7 @@ screen pixels per map unit.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -174,19 +175,33 @@ class TerritoryRenderer:
         for k, g, orig in zip(ids, simple, shapes, strict=True):
             if g is None or g.is_empty:  # simplified away: a speck, drawn as it is
                 g = orig
-            path = QPainterPath()
-            rings = [] if g is None or g.is_empty else [
-                r for poly in getattr(g, "geoms", [g]) for r in (poly.exterior, *poly.interiors)]
-            xy = [shapely.get_coordinates(r) for r in rings]
-            xy = [a for a in xy if len(a) >= 3]
-            if xy:
-                pts = np.concatenate(xy)
-                connect = np.ones(len(pts), dtype=np.int32)
-                connect[np.cumsum([len(a) for a in xy]) - 1] = 0
-                path = pg.arrayToQPath(pts[:, 0], pts[:, 1], connect=connect)
-            path.setFillRule(Qt.FillRule.OddEvenFill)
-            out[k] = path
+            out[k] = self._rings_path(g)
         return out
+
+    @classmethod
+    def _shape_path(cls, g: Any, tol: float) -> QPainterPath:
+        """The path of one shape simplified by ``tol`` map units (as
+        :meth:`_build_paths` makes each territory's)."""
+        simple = shapely.simplify(g, tol, preserve_topology=False) if tol > 0 else g
+        return cls._rings_path(g if simple is None or simple.is_empty else simple)
+
+    @staticmethod
+    def _rings_path(g: Any) -> QPainterPath:
+        """The rings of polygon or multipolygon ``g`` as one odd-even path
+        (other geometries, such as lines left by a clip, are skipped)."""
+        path = QPainterPath()
+        polys = [] if g is None or g.is_empty else [
+            x for x in getattr(g, "geoms", [g]) if isinstance(x, shapely.Polygon)]
+        rings = [r for poly in polys for r in (poly.exterior, *poly.interiors)]
+        xy = [shapely.get_coordinates(r) for r in rings]
+        xy = [a for a in xy if len(a) >= 3]
+        if xy:
+            pts = np.concatenate(xy)
+            connect = np.ones(len(pts), dtype=np.int32)
+            connect[np.cumsum([len(a) for a in xy]) - 1] = 0
+            path = pg.arrayToQPath(pts[:, 0], pts[:, 1], connect=connect)
+        path.setFillRule(Qt.FillRule.OddEvenFill)
+        return path
 
     # ------------------------------------------------------------------
     # painting
@@ -226,19 +241,50 @@ class TerritoryRenderer:
                 path = paths.get(tid)
                 if path is None or path.isEmpty() or not path.boundingRect().intersects(view):
                     continue
-                fill = land_color(s, t)
-                p.setPen(sea_pen if t.sea else outline)
-                p.setBrush(fill)
-                p.drawPath(path)
-                if t.occupied and not t.sea:
-                    hatch = QBrush(blend(side_color(s, t.owner), QColor("#000000"), 0.15), Qt.BrushStyle.BDiagPattern)
-                    hatch.setTransform(QTransform.fromScale(1 / z, 1 / z))
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(hatch)
-                    p.drawPath(path)
+                self._paint_territory(p, t, path, z, outline, sea_pen)
             self._paint_borders(p, z)
             p.restore()
         self._paint_labels(p, region, z, limit)
+
+    def _paint_territory(self, p: QPainter, t: Territory, path: QPainterPath, z: float, outline: QPen,
+                         sea_pen: QPen) -> None:
+        """One territory's fill, outline and occupation hatching (``p`` in
+        map coordinates at zoom ``z``)."""
+        s = self.s
+        p.setPen(sea_pen if t.sea else outline)
+        p.setBrush(land_color(s, t))
+        p.drawPath(path)
+        if t.occupied and not t.sea:
+            hatch = QBrush(blend(side_color(s, t.owner), QColor("#000000"), 0.15), Qt.BrushStyle.BDiagPattern)
+            hatch.setTransform(QTransform.fromScale(1 / z, 1 / z))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(hatch)
+            p.drawPath(path)
+
+    def render_swatch(self, p: QPainter, region: QRectF, z: float) -> None:
+        """Paint map rectangle ``region`` at zoom ``z`` into ``p`` (whose
+        (0, 0) is the region's top-left corner) as :meth:`render_static`
+        paints territories and borders, without labels or rail symbols:
+        only the shapes that meet ``region`` are simplified and drawn (a
+        legend swatch; no path of the whole map is built for its zoom)."""
+        m = self.s.map
+        outline = QPen(OUTLINE, 0.8)
+        outline.setCosmetic(True)
+        sea_pen = QPen(SEA_EDGE, 0.6)
+        sea_pen.setCosmetic(True)
+        box = shapely.box(region.left(), region.top(), region.right(), region.bottom())
+        p.save()
+        p.setClipRect(QRectF(0, 0, region.width() * z, region.height() * z))
+        p.setTransform(QTransform.fromScale(z, z).translate(-region.x(), -region.y()), True)
+        for t in m.territories.values():
+            shape = t.shape
+            if shape is None or shape.is_empty or not shape.intersects(box):
+                continue
+            path = self._shape_path(shape.intersection(box.buffer(1.0 / z)), 0.5 / z)
+            if not path.isEmpty():
+                self._paint_territory(p, t, path, z, outline, sea_pen)
+        self._paint_borders(p, z)
+        p.restore()
 
     def _paint_borders(self, p: QPainter, z: float) -> None:
         for kind, polys in self.border_lines:
