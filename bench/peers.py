@@ -18,8 +18,10 @@ time: above 1 means Adjutant is faster).
    (terrain, river and bridge hexsides, enemy hexes closed, no way out of a
    hex next to the enemy).  Graph build reported apart;
    reachable sets and costs compared.
-3. Rendering a whole map to PNG, 200 x 200 squares at 24 px (4800 px) and
-   1000 x 1000 at 4 px (4000 px): ``adjutant render`` against Tiled's
+3. Rendering a whole map to PNG, 200 x 200 squares at 24 px (4800 px),
+   1000 x 1000 at 4 px (4000 px), 200 x 200 at 4 px (800 px: the command's
+   fixed cost) and the 500 x 500 hex map of case 2 at 8 px (its ~30,000
+   river hexsides; 3467 x 4004 px): ``adjutant render`` against Tiled's
    ``tmxrasterizer`` on the same map exported with ``adjutant export-tiled``
    (same output size: the rasterizer is asked for the size Adjutant's image
    has).  Both are whole processes, run alternately, wall clock and the
@@ -30,7 +32,8 @@ Every comparison prints wall and CPU time (``time.process_time``; for
 whole processes the children's ``getrusage``), median and p95, the ratio
 of the medians measured in the same run, and the machine's load average.
 
-Run: ``python -m bench.peers`` (``--quick`` for fewer runs).  Environment:
+Run: ``python -m bench.peers`` (``--quick`` for fewer runs; ``rail``,
+``acw``, ``render``: only those parts).  Environment:
 ``BENCH_RENDER_RUNS`` (default 7).
 """
 
@@ -332,8 +335,11 @@ def _alternate(a: list[str], b: list[str], runs: int) -> tuple[tuple[list[int], 
     return out
 
 
-RENDER_CASES = ((200, 24.0), (1000, 4.0))
-"""(squares a side, pixels per square): a 4800 px and a 4000 px image."""
+RENDER_CASES: tuple[tuple[str, int, float, float | None], ...] = (
+    ("square", 200, 24.0, None), ("square", 1000, 4.0, None), ("square", 200, 4.0, 1.0), ("hex", 500, 8.0, 1.0))
+"""(grid, cells a side, pixels per cell, target: the least CPU ratio
+tmxrasterizer / Adjutant, None for none): squares are the CWOL bench map,
+hexes :func:`acw_scenario`."""
 
 
 def bench_render(runs: int) -> None:
@@ -366,23 +372,27 @@ def bench_render(runs: int) -> None:
           "the project byte-compiled first")
     with tempfile.TemporaryDirectory(prefix="adjutant-bench-") as d:
         folder = Path(d)
-        for size, scale in RENDER_CASES:
-            src = folder / f"map{size}.json"
-            s = cw.scenario(size=size)  # the CWOL bench map: 5% rail, Union control in rectangles
-            save_scenario(s, src)
-            tmx = folder / f"map{size}.tmx"
+        for kind, size, scale, target in RENDER_CASES:
+            src = folder / f"map{kind}{size}.json"
+            if not src.exists():
+                # the CWOL bench map (5% rail, Union control in rectangles), or the ACW hex map
+                save_scenario(cw.scenario(size=size) if kind == "square" else acw_scenario(), src)
+            tmx = folder / f"map{kind}{size}.tmx"
             r = subprocess.run([adjutant, "export-tiled", str(src), "--out", str(tmx)], capture_output=True,
                                text=True, check=False, timeout=900)
             if r.returncode != 0 or not tmx.exists():
                 print(f"  skipped: 'adjutant export-tiled {src.name} {tmx.name}' failed: {r.stderr.strip()[-300:]}")
                 return
-            ours_png, peer_png = folder / f"adjutant{size}.png", folder / f"tiled{size}.png"
+            ours_png, peer_png = folder / f"adjutant{kind}{size}.png", folder / f"tiled{kind}{size}.png"
             _timed_run([adjutant, "render", str(src), "--out", str(ours_png), "--scale", f"{scale:g}"])
             w, h = _png_size(ours_png)
             o, p = _alternate([adjutant, "render", str(src), "--out", str(ours_png), "--scale", f"{scale:g}"],
                               [raster, "--size", str(max(w, h)), str(tmx), str(peer_png)], runs)
             pw, ph = _png_size(peer_png)
-            line(f"{size}x{size} map: Adjutant's image {w}x{h}, tmxrasterizer's {pw}x{ph}", o, p, "Tiled")
+            ratio = line(f"{size}x{size} {kind} map at {scale:g} px: Adjutant's image {w}x{h}, tmxrasterizer's "
+                         f"{pw}x{ph}", o, p, "Tiled")
+            if target is not None:
+                print(f"    target: CPU ratio >= {target:g}x: {'met' if ratio >= target else 'MISSED'}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -391,11 +401,15 @@ def main(argv: list[str] | None = None) -> int:
     print("Adjutant against peers (ratio = peer median / Adjutant median, wall and CPU, measured in this run; "
           "> 1: Adjutant is faster)")
     print(load() + "\n")
-    bench_rail(500 if quick else 2000)
-    print()
-    bench_acw(300 if quick else 2000)
-    print()
-    bench_render(int(os.environ.get("BENCH_RENDER_RUNS", "3" if quick else "7")))
+    parts = [a for a in args if a in ("rail", "acw", "render")] or ["rail", "acw", "render"]
+    if "rail" in parts:
+        bench_rail(500 if quick else 2000)
+        print()
+    if "acw" in parts:
+        bench_acw(300 if quick else 2000)
+        print()
+    if "render" in parts:
+        bench_render(int(os.environ.get("BENCH_RENDER_RUNS", "3" if quick else "7")))
     return 0
 
 

@@ -269,7 +269,9 @@ def _edge_mid(r: MapRenderer, e: Edge) -> tuple[float, float]:
 
 def territory_swatch(renderer: TerritoryRenderer, tid: str, size: int = SWATCH) -> QImage:
     """A ``size`` square of a territory map around territory ``tid``'s
-    label point, painted by the territory canvas's static pass."""
+    label point, its territories and borders painted as the territory
+    canvas's static pass paints them
+    (:meth:`~app.gui.render.territory.TerritoryRenderer.render_swatch`)."""
     img = QImage(size, size, QImage.Format.Format_ARGB32_Premultiplied)
     img.fill(QColor("#ffffff"))
     t = renderer.s.map.territories[tid]
@@ -277,7 +279,8 @@ def territory_swatch(renderer: TerritoryRenderer, tid: str, size: int = SWATCH) 
     lp = renderer.labels.get(tid) or ((x0 + x1) / 2, (y0 + y1) / 2)
     half = max(1.0, min(x1 - x0, y1 - y0) / 2)
     p = QPainter(img)
-    renderer.render_static(p, QRectF(lp[0] - half, lp[1] - half, 2 * half, 2 * half), size / (2 * half))
+    p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    renderer.render_swatch(p, QRectF(lp[0] - half, lp[1] - half, 2 * half, 2 * half), size / (2 * half))
     p.end()
     return img
 

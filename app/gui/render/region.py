@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import QPoint, QRect, QRectF
-from PySide6.QtGui import QColor, QPainter, QRegion
+from PySide6.QtGui import QColor, QPaintEngine, QPainter, QRegion
 
 from app.gui.overlay import Overlay
 
@@ -22,6 +22,13 @@ from .tiles import TILE, TileCache
 BAND = 256
 """Rows of scene pixels rastered at a time without a tile cache (bounds the
 numpy temporaries of a big export to a few tens of MB)."""
+VECTOR_TILE = 256
+"""Side (scene pixels) of the squares whose vectors (rivers, roads, rail,
+borders) a raster export strokes one at a time, each clipped to its square:
+Qt's anti-aliasing rasteriser slows down far more than in proportion on a
+path of tens of thousands of segments spanning a whole image, and a square's
+pixels come out the same either way (the stroke of the segments that reach
+into it)."""
 
 
 def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[int, int], target: QRect,
@@ -58,17 +65,23 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
                 img = tiles.tile(renderer, zoom, tx, ty, layers, need)
                 p.drawImage(QPoint(ox + tx * TILE, oy + ty * TILE), img)
         else:
-            # the raster by bands, then the vectors of the whole region at
-            # once (each link drawn once, not looked up band by band)
+            # the raster by bands, then the vectors: square by square on a
+            # raster device, the whole region at once on a vector one (an SVG
+            # file draws each line once)
             p.translate(ox, oy)
             for by in range(y0, y1, BAND):
                 renderer.render_base(p, zoom, QRect(x0, by, x1 - x0, min(BAND, y1 - by)), layers, background,
                                      vectors=False)
-            whole = QRect(x0, y0, x1 - x0, y1 - y0)
-            p.save()
-            p.setClipRect(whole)
-            renderer.paint_vectors(p, zoom, whole, layers)
-            p.restore()
+            engine = p.paintEngine()
+            step = VECTOR_TILE if engine is not None and engine.type() == QPaintEngine.Type.Raster else max(
+                x1 - x0, y1 - y0)
+            for vy in range(y0, y1, step):
+                for vx in range(x0, x1, step):
+                    part = QRect(vx, vy, min(step, x1 - vx), min(step, y1 - vy))
+                    p.save()
+                    p.setClipRect(part)
+                    renderer.paint_vectors(p, zoom, part, layers)
+                    p.restore()
         p.restore()
     if under is not None:
         p.save()

@@ -14,7 +14,8 @@ the grid renderers (:mod:`app.gui.render.base`) do:
 * :meth:`TerritoryRenderer.paint_top` — the mode's
   :class:`~app.gui.territory.overlay.TerritoryOverlay` (painting grid and
   cells, shades, routes), the selection and the unit counters
-  (:mod:`.counters`), fresh every frame.
+  (:mod:`.counters`), in parts the canvas may cache (:meth:`paint_shades`,
+  :meth:`paint_names_over`, :meth:`paint_shade_texts`) or paint each frame.
 
 Shapes are turned into ``QPainterPath`` s once per level of detail (shapely
 ``simplify`` with a tolerance of about half a screen pixel), so a world map
@@ -30,6 +31,7 @@ screen pixels per map unit.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -173,19 +175,33 @@ class TerritoryRenderer:
         for k, g, orig in zip(ids, simple, shapes, strict=True):
             if g is None or g.is_empty:  # simplified away: a speck, drawn as it is
                 g = orig
-            path = QPainterPath()
-            rings = [] if g is None or g.is_empty else [
-                r for poly in getattr(g, "geoms", [g]) for r in (poly.exterior, *poly.interiors)]
-            xy = [shapely.get_coordinates(r) for r in rings]
-            xy = [a for a in xy if len(a) >= 3]
-            if xy:
-                pts = np.concatenate(xy)
-                connect = np.ones(len(pts), dtype=np.int32)
-                connect[np.cumsum([len(a) for a in xy]) - 1] = 0
-                path = pg.arrayToQPath(pts[:, 0], pts[:, 1], connect=connect)
-            path.setFillRule(Qt.FillRule.OddEvenFill)
-            out[k] = path
+            out[k] = self._rings_path(g)
         return out
+
+    @classmethod
+    def _shape_path(cls, g: Any, tol: float) -> QPainterPath:
+        """The path of one shape simplified by ``tol`` map units (as
+        :meth:`_build_paths` makes each territory's)."""
+        simple = shapely.simplify(g, tol, preserve_topology=False) if tol > 0 else g
+        return cls._rings_path(g if simple is None or simple.is_empty else simple)
+
+    @staticmethod
+    def _rings_path(g: Any) -> QPainterPath:
+        """The rings of polygon or multipolygon ``g`` as one odd-even path
+        (other geometries, such as lines left by a clip, are skipped)."""
+        path = QPainterPath()
+        polys = [] if g is None or g.is_empty else [
+            x for x in getattr(g, "geoms", [g]) if isinstance(x, shapely.Polygon)]
+        rings = [r for poly in polys for r in (poly.exterior, *poly.interiors)]
+        xy = [shapely.get_coordinates(r) for r in rings]
+        xy = [a for a in xy if len(a) >= 3]
+        if xy:
+            pts = np.concatenate(xy)
+            connect = np.ones(len(pts), dtype=np.int32)
+            connect[np.cumsum([len(a) for a in xy]) - 1] = 0
+            path = pg.arrayToQPath(pts[:, 0], pts[:, 1], connect=connect)
+        path.setFillRule(Qt.FillRule.OddEvenFill)
+        return path
 
     # ------------------------------------------------------------------
     # painting
@@ -225,19 +241,50 @@ class TerritoryRenderer:
                 path = paths.get(tid)
                 if path is None or path.isEmpty() or not path.boundingRect().intersects(view):
                     continue
-                fill = land_color(s, t)
-                p.setPen(sea_pen if t.sea else outline)
-                p.setBrush(fill)
-                p.drawPath(path)
-                if t.occupied and not t.sea:
-                    hatch = QBrush(blend(side_color(s, t.owner), QColor("#000000"), 0.15), Qt.BrushStyle.BDiagPattern)
-                    hatch.setTransform(QTransform.fromScale(1 / z, 1 / z))
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(hatch)
-                    p.drawPath(path)
+                self._paint_territory(p, t, path, z, outline, sea_pen)
             self._paint_borders(p, z)
             p.restore()
         self._paint_labels(p, region, z, limit)
+
+    def _paint_territory(self, p: QPainter, t: Territory, path: QPainterPath, z: float, outline: QPen,
+                         sea_pen: QPen) -> None:
+        """One territory's fill, outline and occupation hatching (``p`` in
+        map coordinates at zoom ``z``)."""
+        s = self.s
+        p.setPen(sea_pen if t.sea else outline)
+        p.setBrush(land_color(s, t))
+        p.drawPath(path)
+        if t.occupied and not t.sea:
+            hatch = QBrush(blend(side_color(s, t.owner), QColor("#000000"), 0.15), Qt.BrushStyle.BDiagPattern)
+            hatch.setTransform(QTransform.fromScale(1 / z, 1 / z))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(hatch)
+            p.drawPath(path)
+
+    def render_swatch(self, p: QPainter, region: QRectF, z: float) -> None:
+        """Paint map rectangle ``region`` at zoom ``z`` into ``p`` (whose
+        (0, 0) is the region's top-left corner) as :meth:`render_static`
+        paints territories and borders, without labels or rail symbols:
+        only the shapes that meet ``region`` are simplified and drawn (a
+        legend swatch; no path of the whole map is built for its zoom)."""
+        m = self.s.map
+        outline = QPen(OUTLINE, 0.8)
+        outline.setCosmetic(True)
+        sea_pen = QPen(SEA_EDGE, 0.6)
+        sea_pen.setCosmetic(True)
+        box = shapely.box(region.left(), region.top(), region.right(), region.bottom())
+        p.save()
+        p.setClipRect(QRectF(0, 0, region.width() * z, region.height() * z))
+        p.setTransform(QTransform.fromScale(z, z).translate(-region.x(), -region.y()), True)
+        for t in m.territories.values():
+            shape = t.shape
+            if shape is None or shape.is_empty or not shape.intersects(box):
+                continue
+            path = self._shape_path(shape.intersection(box.buffer(1.0 / z)), 0.5 / z)
+            if not path.isEmpty():
+                self._paint_territory(p, t, path, z, outline, sea_pen)
+        self._paint_borders(p, z)
+        p.restore()
 
     def _paint_borders(self, p: QPainter, z: float) -> None:
         for kind, polys in self.border_lines:
@@ -412,90 +459,168 @@ class TerritoryRenderer:
         """Paint the overlay ``ov``, the ``selected`` territories and the
         unit counters (``selected_unit`` ringed) over the view whose map
         (0, 0) is at viewport point ``origin`` and which shows map rectangle
-        ``vis`` at zoom ``z``."""
-        s = self.s
+        ``vis`` at zoom ``z``.  The canvas paints the same parts in the same
+        order, the still ones from cached layers."""
         p.save()
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         ox, oy = origin
-        paths = self.paths(z)
-        for dx in self.copies(vis):
-            p.save()
-            p.setTransform(QTransform.fromScale(z, z) * QTransform.fromTranslate(ox + dx * z, oy), True)
-            c = s.map.backdrop_cell
-            if ov.grid and c > 0 and c * z >= 5:
-                pen = QPen(QColor(40, 36, 30, 70), 1)
-                pen.setCosmetic(True)
-                p.setPen(pen)
-                x0 = max(0.0, math.floor(vis.left() / c) * c)
-                x1 = min(self.map_width, vis.right())
-                y0 = max(0.0, math.floor(vis.top() / c) * c)
-                y1 = min(self.map_height, vis.bottom())
-                x = x0
-                while x <= x1:
-                    p.drawLine(QPointF(x, y0), QPointF(x, y1))
-                    x += c
-                y = y0
-                while y <= y1:
-                    p.drawLine(QPointF(x0, y), QPointF(x1, y))
-                    y += c
-            if ov.cells and s.map.backdrop_cell > 0:
-                c = s.map.backdrop_cell
-                p.setPen(Qt.PenStyle.NoPen)
-                p.setBrush(QColor(255, 210, 31, 150))
-                for col, row in ov.cells:
-                    p.drawRect(QRectF(col * c, row * c, c, c))
-            for sh in ov.shades:
-                path = paths.get(sh.territory)
-                if path is None or path.isEmpty():
-                    continue
-                if sh.fill:
-                    p.setPen(Qt.PenStyle.NoPen)
-                    p.setBrush(style.qcolor(sh.fill))
-                    p.drawPath(path)
-                if sh.outline:
-                    pen = QPen(style.qcolor(sh.outline), sh.width)
-                    pen.setCosmetic(True)
-                    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
-                    p.setPen(pen)
-                    p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawPath(path)
-            for tid in selected:
-                path = paths.get(tid)
-                if path is None:
-                    continue
-                for color, width in ((style.SELECTION_DARK, 4.5), (style.SELECTION, 2.5)):
-                    pen = QPen(color, width)
-                    pen.setCosmetic(True)
-                    p.setPen(pen)
-                    p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawPath(path)
-            p.restore()
-        # routes, shade texts and units in screen coordinates (constant size)
         for dx in self.copies(vis):
             base = (ox + dx * z, oy)
-            for r in ov.routes:
-                self._paint_route(p, r, base, z)
-            self._paint_names_over(p, ov, base, z)
-            p.setFont(self._small)
-            for sh in ov.shades:
-                lp = self.labels.get(sh.territory)
-                if sh.text and lp is not None:
-                    at = QPointF(base[0] + lp[0] * z, base[1] + lp[1] * z - 14)
-                    fm = QFontMetricsF(self._small)
-                    w = fm.horizontalAdvance(sh.text) + 6
-                    box = QRectF(at.x() - w / 2, at.y() - 7, w, 13)
-                    p.setPen(QPen(QColor("#111111"), 1))
-                    p.setBrush(QColor(255, 255, 255, 225))
-                    p.drawRoundedRect(box, 3, 3)
-                    p.drawText(box, Qt.AlignmentFlag.AlignCenter, sh.text)
-            paint_counters(p, s, self.counters(base, z), selected_unit, self._small)
+            self.paint_backdrop_marks(p, base, z, vis, ov)
+            self.paint_shades(p, base, z, ov, selected)
+        for dx in self.copies(vis):
+            base = (ox + dx * z, oy)
+            self.paint_routes(p, ov, base, z)
+            self.paint_names_over(p, self.route_only(ov), base, z)
+            self.paint_names_over(p, self.shaded(ov), base, z)
+            self.paint_shade_texts(p, ov, base, z)
+            self.paint_counters(p, base, z, selected_unit)
         p.restore()
 
-    def _paint_names_over(self, p: QPainter, ov: TerritoryOverlay, base: tuple[float, float], z: float) -> None:
-        """Names of the territories the overlay shades or routes pass,
-        again above the routes, so that lines never hide them."""
+    @staticmethod
+    def shaded(ov: TerritoryOverlay) -> set[str]:
+        """The territories ``ov`` shades."""
+        return {sh.territory for sh in ov.shades}
+
+    @classmethod
+    def route_only(cls, ov: TerritoryOverlay) -> set[str]:
+        """The territories the routes of ``ov`` pass that it does not shade."""
+        return {t for r in ov.routes for t in r.territories} - cls.shaded(ov)
+
+    def paint_backdrop_marks(self, p: QPainter, base: tuple[float, float], z: float, vis: QRectF,
+                             ov: TerritoryOverlay) -> None:
+        """The backdrop grid and the cells being painted (paint mode), the
+        map's (0, 0) at viewport point ``base``."""
         s = self.s
-        tids = {sh.territory for sh in ov.shades} | {t for r in ov.routes for t in r.territories}
+        c = s.map.backdrop_cell
+        if not (ov.grid and c > 0 and c * z >= 5) and not (ov.cells and c > 0):
+            return
+        p.save()
+        p.setTransform(QTransform.fromScale(z, z) * QTransform.fromTranslate(*base), True)
+        if ov.grid and c > 0 and c * z >= 5:
+            pen = QPen(QColor(40, 36, 30, 70), 1)
+            pen.setCosmetic(True)
+            p.setPen(pen)
+            x0 = max(0.0, math.floor(vis.left() / c) * c)
+            x1 = min(self.map_width, vis.right())
+            y0 = max(0.0, math.floor(vis.top() / c) * c)
+            y1 = min(self.map_height, vis.bottom())
+            x = x0
+            while x <= x1:
+                p.drawLine(QPointF(x, y0), QPointF(x, y1))
+                x += c
+            y = y0
+            while y <= y1:
+                p.drawLine(QPointF(x0, y), QPointF(x1, y))
+                y += c
+        if ov.cells and c > 0:
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(QColor(255, 210, 31, 150))
+            for col, row in ov.cells:
+                p.drawRect(QRectF(col * c, row * c, c, c))
+        p.restore()
+
+    def paint_shades(self, p: QPainter, base: tuple[float, float], z: float, ov: TerritoryOverlay,
+                     selected: set[str] | frozenset[str]) -> None:
+        """The shades of ``ov`` and the outlines of the ``selected``
+        territories, the map's (0, 0) at viewport point ``base``."""
+        paths = self.paths(z)
+        p.save()
+        p.setTransform(QTransform.fromScale(z, z) * QTransform.fromTranslate(*base), True)
+        for sh in ov.shades:
+            path = paths.get(sh.territory)
+            if path is None or path.isEmpty():
+                continue
+            if sh.fill:
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(style.qcolor(sh.fill))
+                p.drawPath(path)
+            if sh.outline:
+                pen = QPen(style.qcolor(sh.outline), sh.width)
+                pen.setCosmetic(True)
+                pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawPath(path)
+        for tid in selected:
+            path = paths.get(tid)
+            if path is None:
+                continue
+            for color, width in ((style.SELECTION_DARK, 4.5), (style.SELECTION, 2.5)):
+                pen = QPen(color, width)
+                pen.setCosmetic(True)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawPath(path)
+        p.restore()
+
+    def shades_extent(self, z: float, ov: TerritoryOverlay, selected: set[str] | frozenset[str]) -> QRectF:
+        """What :meth:`paint_shades` may touch, in pixels from the map's
+        (0, 0) at zoom ``z`` (empty when it paints nothing)."""
+        paths = self.paths(z)
+        out = QRectF()
+        wide = 0.0
+        for tid, width in [(sh.territory, sh.width if sh.outline else 0.0) for sh in ov.shades] + \
+                [(t, 4.5) for t in selected]:
+            path = paths.get(tid)
+            if path is None or path.isEmpty():
+                continue
+            b = path.boundingRect()
+            out = out.united(QRectF(b.x() * z, b.y() * z, b.width() * z, b.height() * z))
+            wide = max(wide, width)
+        return out if out.isEmpty() else out.adjusted(-wide - 2, -wide - 2, wide + 2, wide + 2)
+
+    def paint_routes(self, p: QPainter, ov: TerritoryOverlay, base: tuple[float, float], z: float) -> None:
+        """The routes of ``ov``, the map's (0, 0) at viewport point ``base``."""
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for r in ov.routes:
+            self._paint_route(p, r, base, z)
+        p.restore()
+
+    def paint_shade_texts(self, p: QPainter, ov: TerritoryOverlay, base: tuple[float, float], z: float) -> None:
+        """The shades' texts in boxes above their labels, the map's (0, 0)
+        at viewport point ``base``."""
+        p.setFont(self._small)
+        fm = QFontMetricsF(self._small)
+        for sh in ov.shades:
+            lp = self.labels.get(sh.territory)
+            if sh.text and lp is not None:
+                at = QPointF(base[0] + lp[0] * z, base[1] + lp[1] * z - 14)
+                w = fm.horizontalAdvance(sh.text) + 6
+                box = QRectF(at.x() - w / 2, at.y() - 7, w, 13)
+                p.setPen(QPen(QColor("#111111"), 1))
+                p.setBrush(QColor(255, 255, 255, 225))
+                p.drawRoundedRect(box, 3, 3)
+                p.drawText(box, Qt.AlignmentFlag.AlignCenter, sh.text)
+
+    def texts_extent(self, z: float, ov: TerritoryOverlay) -> QRectF:
+        """What the shaded territories' names (:meth:`paint_names_over`)
+        and :meth:`paint_shade_texts` may touch, in pixels from the map's
+        (0, 0) at zoom ``z``."""
+        fm = QFontMetricsF(self._font)
+        small = QFontMetricsF(self._small)
+        placed = self.label_layout(z)
+        out = QRectF()
+        for sh in ov.shades:
+            lp = self.labels.get(sh.territory)
+            if lp is None:
+                continue
+            half = max(fm.horizontalAdvance(placed.get(sh.territory, "")),
+                       small.horizontalAdvance(sh.text or "") + 6) / 2 + 4
+            out = out.united(QRectF(lp[0] * z - half, lp[1] * z - 24, 2 * half, 24 + fm.height() + 4))
+        return out
+
+    def paint_counters(self, p: QPainter, base: tuple[float, float], z: float, selected_unit: str | None) -> None:
+        """The unit counters, ``selected_unit`` ringed, the map's (0, 0) at
+        viewport point ``base``."""
+        paint_counters(p, self.s, self.counters(base, z), selected_unit, self._small)
+
+    def paint_names_over(self, p: QPainter, tids: set[str], base: tuple[float, float], z: float) -> None:
+        """Names of ``tids`` (the territories an overlay shades or its
+        routes pass) again, above the routes, so that lines never hide
+        them."""
+        s = self.s
         if not tids:
             return
         p.setFont(self._font)

@@ -78,6 +78,9 @@ class TerritoryCanvas(MapView):
         self.render_count = 0
         """How many times the static layer was rendered (tests, bench)."""
         self._underlay: tuple[Any, dict[str, Any]] | None = None
+        self._layers: dict[str, tuple[tuple[float, float, float, int], QPixmap | None, tuple[int, int]]] = {}
+        self.layer_renders = 0
+        """How many times an overlay layer was rendered (tests, bench)."""
 
     # ------------------------------------------------------------------
     # model
@@ -125,6 +128,7 @@ class TerritoryCanvas(MapView):
         features): re-render just their part of the cached static layer
         (all of it when ``territories`` is ``None``)."""
         self.viewport().update()
+        self._layers.clear()
         if territories is None or self._cache is None or self._s is None:
             self._static_rev += 1
             self._cache = None
@@ -169,7 +173,13 @@ class TerritoryCanvas(MapView):
     # overlay and selection
 
     def set_overlay(self, overlay: TerritoryOverlay | None) -> None:
-        self._overlay = overlay or EMPTY
+        new = overlay or EMPTY
+        old = self._overlay
+        if new is old:
+            return
+        if new.shades != old.shades:
+            self._layers.clear()
+        self._overlay = new
         self.viewport().update()
 
     def overlay(self) -> TerritoryOverlay:
@@ -179,6 +189,7 @@ class TerritoryCanvas(MapView):
         new = set(tids)
         if new != self._selected:
             self._selected = new
+            self._layers.pop("shades", None)
             self.viewport().update()
 
     def selected(self) -> set[str]:
@@ -229,6 +240,7 @@ class TerritoryCanvas(MapView):
 
     def _zoom_changed(self) -> None:
         self._cache = None
+        self._layers.clear()
 
     def fit(self) -> None:
         """The whole map in view, centred (a wrap_x map: its middle copy).
@@ -292,7 +304,6 @@ class TerritoryCanvas(MapView):
         if self._s is None:
             return
         pix, region = self._static_pixmap()
-        pix, region = self._static_pixmap()
         ox, oy = self.origin()
         z = self._zoom
         p.drawPixmap(QPointF(ox + region.x() * z, oy + region.y() * z), pix)
@@ -304,9 +315,86 @@ class TerritoryCanvas(MapView):
             p.setOpacity(float(rec.get("opacity", 1.0)))
             pyr.paint(p, image_to_view(rec, (ox, oy), z), QRectF(rect))
             p.restore()
-        assert self._renderer is not None
-        self._renderer.paint_top(p, (ox, oy), z, self.visible_map_rect(), self._overlay, self._selected,
-                                 self._selected_unit)
+        self._paint_top(p, (ox, oy), z)
+
+    def _paint_top(self, p: QPainter, origin: tuple[float, float], z: float) -> None:
+        """What :meth:`TerritoryRenderer.paint_top` paints, in its order,
+        the overlay's shades, the selection, the shaded territories' names
+        and the shades' texts blitted from cached layers (rendered again
+        only for a new overlay, selection, zoom, sub-pixel offset or edit)."""
+        r = self._renderer
+        assert r is not None
+        ov = self._overlay
+        vis = self.visible_map_rect()
+        copies = r.copies(vis)
+        p.save()
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        ox, oy = origin
+        for dx in copies:
+            base = (ox + dx * z, oy)
+            r.paint_backdrop_marks(p, base, z, vis, ov)
+            self._blit_layer(p, "shades", base, z)
+        for dx in copies:
+            base = (ox + dx * z, oy)
+            r.paint_routes(p, ov, base, z)
+            r.paint_names_over(p, r.route_only(ov), base, z)
+            self._blit_layer(p, "texts", base, z)
+            r.paint_counters(p, base, z, self._selected_unit)
+        p.restore()
+
+    def _blit_layer(self, p: QPainter, which: str, base: tuple[float, float], z: float) -> None:
+        """Paint overlay layer ``which`` ("shades": shades and selection;
+        "texts": the shaded territories' names and the shades' texts) with
+        the map's (0, 0) at viewport point ``base``, from its cache."""
+        r = self._renderer
+        assert r is not None
+        ix, iy = math.floor(base[0]), math.floor(base[1])
+        fx, fy = base[0] - ix, base[1] - iy
+        key = (z, fx, fy, self._static_rev)
+        got = self._layers.get(which)
+        if got is None or got[0] != key:
+            got = (key, *self._render_layer(which, fx, fy, z))
+            self._layers[which] = got
+        pix, (px, py) = got[1], got[2]
+        if pix is None:  # nothing to draw, or too big a layer to keep: drawn directly
+            if px:
+                self._paint_layer(p, which, base, z)
+            return
+        p.drawPixmap(ix + px, iy + py, pix)
+
+    def _render_layer(self, which: str, fx: float, fy: float, z: float) -> tuple[QPixmap | None, tuple[int, int]]:
+        """The pixmap of layer ``which`` for a map (0, 0) at sub-pixel
+        offset (``fx``, ``fy``) and its integer offset from that point;
+        ``(None, (0, 0))`` when it is empty, ``(None, (1, 0))`` when it is
+        too big to cache."""
+        r = self._renderer
+        assert r is not None
+        ov = self._overlay
+        area = r.shades_extent(z, ov, self._selected) if which == "shades" else r.texts_extent(z, ov)
+        if area.isEmpty():
+            return None, (0, 0)
+        x0, y0 = math.floor(fx + area.left()), math.floor(fy + area.top())
+        w, h = math.ceil(fx + area.right()) - x0 + 1, math.ceil(fy + area.bottom()) - y0 + 1
+        if w * h > MAX_CACHE_PIXELS:
+            return None, (1, 0)
+        pix = QPixmap(w, h)
+        pix.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pix)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        self._paint_layer(painter, which, (fx - x0, fy - y0), z)
+        painter.end()
+        self.layer_renders += 1
+        return pix, (x0, y0)
+
+    def _paint_layer(self, p: QPainter, which: str, base: tuple[float, float], z: float) -> None:
+        r = self._renderer
+        assert r is not None
+        ov = self._overlay
+        if which == "shades":
+            r.paint_shades(p, base, z, ov, self._selected)
+        else:
+            r.paint_names_over(p, r.shaded(ov), base, z)
+            r.paint_shade_texts(p, ov, base, z)
 
     def _static_pixmap(self) -> tuple[QPixmap, QRectF]:
         """The cached static layer and the map rectangle it covers

@@ -4,9 +4,10 @@ small Qt-free value types (colours are ``"#rrggbb"`` or ``"#rrggbbaa"``).
 The rail-plan and rail-options tools turn engine results (a
 :class:`~engine.rules.railroads.RailPlan`, a
 :class:`~engine.rules.rail_options.RailReach`) into a
-:class:`TerritoryOverlay`; the canvas hands it to
-:meth:`~app.gui.render.territory.TerritoryRenderer.paint_top`, which draws it
-fresh every frame above the cached static layer.
+:class:`TerritoryOverlay`; the canvas paints it above the cached static
+layer, its still part (shades, the selection, the shaded territories' names,
+the shades' texts) from layers cached per overlay and zoom, routes and unit
+counters fresh every frame.
 """
 
 from __future__ import annotations
