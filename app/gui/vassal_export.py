@@ -21,7 +21,15 @@ from PySide6.QtCore import QBuffer, QIODevice, QRect
 from PySide6.QtGui import QImage, QPainter
 
 from engine.grids import Cell
-from engine.io.vassal import BOARD_IMAGE, DEFAULT_SCALE, ModulePlan, VassalError, plan_module, write_module
+from engine.io.vassal import (
+    BOARD_IMAGE,
+    DEFAULT_SCALE,
+    ModulePlan,
+    VassalError,
+    piece_text,
+    plan_module,
+    write_module,
+)
 from engine.model import Scenario, Unit
 
 from .render import DEFAULT_LAYERS, renderer_for, style
@@ -77,7 +85,7 @@ def counter_images(scenario: Scenario, plan: ModulePlan) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     for unit, piece in zip(scenario.units, plan.pieces, strict=True):
         out[piece.image] = _png(r.counter_sprite(unit, 1, size))
-    side_id = {f.name: f.id for f in scenario.sides}
+    side_id = {piece_text(f.name): f.id for f in scenario.sides}
     for entry in plan.palette:
         sample = Unit(entry.name[:12], side_id.get(entry.side, entry.side), entry.type, Cell(0, 0), entry.strength)
         out[entry.image] = _png(r.counter_sprite(sample, 1, size))

@@ -136,6 +136,14 @@ def marker_type(keys: Iterable[str]) -> str:
     return "mark;" + sequence_encode(list(keys), ",")
 
 
+def piece_text(text: str) -> str:
+    """``text`` made safe inside a piece definition: VASSAL splits the
+    innermost trait at every tab (``BasicCommandEncoder.createPiece``) and
+    cannot tell a token ending in a backslash from an escaped delimiter, so
+    control characters become spaces and backslashes slashes."""
+    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 else "/" if ch == "\\" else ch for ch in text)
+
+
 BASIC_STATE = "null;0;0;;0"
 """A new piece's ``BasicPiece`` state: no map, at 0,0, no id, no properties."""
 
@@ -583,10 +591,11 @@ def plan_module(scenario: Scenario, scale: int = DEFAULT_SCALE, version: str = "
         zones = tuple(ZoneSpec(f"{b.prefix}{b.sep}" or f"zone {i + 1}", b.prefix,
                                _zone_path(grid, gspec, centre, b), ns, b.cols, b.rows)
                       for i, (b, ns) in enumerate(specs))
-    sides = tuple(f.name for f in scenario.sides)
-    side_name = {f.id: f.name for f in scenario.sides}
-    pieces = tuple(Piece(u.id, u.name or u.id, side_name.get(u.side, u.side), u.type, u.strength, u.at,
-                         scenario.map.label(u.at), *pixel(u.at), f"unit{i:05d}.png")
+    sides = tuple(piece_text(f.name) for f in scenario.sides)
+    side_name = {f.id: piece_text(f.name) for f in scenario.sides}
+    pieces = tuple(Piece(piece_text(u.id), piece_text(u.name or u.id), side_name.get(u.side, piece_text(u.side)),
+                         piece_text(u.type), u.strength, u.at, scenario.map.label(u.at), *pixel(u.at),
+                         f"unit{i:05d}.png")
                    for i, u in enumerate(scenario.units))
     palette: list[PaletteEntry] = []
     type_names = {t.id: t.name for t in scenario.ruleset.unit_types}
@@ -598,9 +607,10 @@ def plan_module(scenario: Scenario, scale: int = DEFAULT_SCALE, version: str = "
             continue
         seen.add((side_id, type_id))
         strength = next((u.strength for u in scenario.units if u.side == side_id and u.type == type_id), 1)
-        palette.append(PaletteEntry(side_name.get(side_id, side_id), type_id, type_names.get(type_id, type_id),
-                                    f"palette{len(palette):04d}.png", strength))
-    plan = ModulePlan(scenario.name or "Adjutant scenario", version, VERSIONS[version], scale, width, height, shift,
+        palette.append(PaletteEntry(side_name.get(side_id, piece_text(side_id)), piece_text(type_id),
+                                    piece_text(type_names.get(type_id, type_id)), f"palette{len(palette):04d}.png",
+                                    strength))
+    plan = ModulePlan(piece_text(scenario.name) or "Adjutant scenario", version, VERSIONS[version], scale, width, height, shift,
                       gspec, num, zones, sides, pieces, tuple(palette), (), 0, centre)
     bad = [(c, plan.location_name(*pixel(c))) for c in grid.cells()
            if plan.location_name(*pixel(c)) != scenario.map.label(c)]
