@@ -14,6 +14,7 @@ from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
 
 COMMANDS = {
     "export-vassal": "export a grid scenario as a VASSAL module (.vmod): board, grid and numbering, pieces, set-up",
+    "check-vassal": "check VASSAL modules (.vmod) against the rules VASSAL's loader applies",
 }
 """The commands :func:`register` adds, with their one-line help (read without
 importing this module: see app/cli/__init__.py)."""
@@ -36,6 +37,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--force", action="store_true", help="write OUT even when it is the input file")
     add_json_flag(p)
     p.set_defaults(func=run)
+
+    p = sub.add_parser(
+        "check-vassal", help=COMMANDS["check-vassal"],
+        description="Check each module: the archive, moduledata's VassalVersion against the build file's name and "
+                    "root, every element's class where it stands, piece-slot ids, piece definitions' escaping and "
+                    "prototypes, images present, grids' attributes (docs/vassal.md).  Exit status 1 when any "
+                    "module has a problem.")
+    p.add_argument("files", nargs="+", metavar="GAME.vmod")
+    add_json_flag(p)
+    p.set_defaults(func=run_check)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,4 +89,17 @@ def run(args: argparse.Namespace) -> int:
         return "\n".join(lines)
 
     emit(args, data, text)
+    return EXIT_OK
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from engine.io.vassal_check import module_problems
+
+    results = {f: module_problems(f) for f in args.files}
+    bad = {f: p for f, p in results.items() if p}
+    if bad:
+        raise CliError(f"{len(bad)} of {len(results)} module{'s' if len(results) != 1 else ''} break VASSAL's rules",
+                       [f"{f}: {p}" for f, probs in bad.items() for p in probs])
+    emit(args, {"files": list(results), "problems": 0},
+         "\n".join(f"{f}: passes (VASSAL's loader rules)" for f in results))
     return EXIT_OK

@@ -201,14 +201,14 @@ def module_problems(path: str | Path) -> list[str]:
     try:
         z = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as e:
-        return [f"{path}: not a ZIP archive VASSAL can open ({e})"]
+        return [f"not a ZIP archive VASSAL can open ({e})"]
     with z:
         try:
             bad = z.testzip()
         except (zipfile.BadZipFile, OSError, RuntimeError) as e:
-            return [f"{path}: the archive cannot be read ({e})"]
+            return [f"the archive cannot be read ({e})"]
         if bad is not None:
-            return [f"{path}: entry {bad} is damaged (CRC)"]
+            return [f"entry {bad} is damaged (CRC)"]
         names = set(z.namelist())
         return _problems(z, names)
 
