@@ -737,8 +737,8 @@ def build_xml(plan: ModulePlan) -> str:
     picker = _el(m, "module.map.BoardPicker", title="Choose Boards", addColumnText="Add column",
                  addRowText="Add row", boardPrompt="Select board", slotHeight="125", slotWidth="350",
                  slotScale="0.2", selectHeight="-1", selectWidth="-1")
-    board = _el(picker, "module.map.boardPicker.Board", name="Board", image=BOARD_IMAGE, reversible="false",
-                width="0", height="0", color="255,255,255")
+    # an image board's size is its image's (VASSAL writes no width, height or colour for one)
+    board = _el(picker, "module.map.boardPicker.Board", name="Board", image=BOARD_IMAGE, reversible="false")
     if plan.numbering is not None:
         _numbering_el(_grid_el(board, plan.grid), plan.numbering)
     else:
