@@ -612,13 +612,46 @@ def plan_module(scenario: Scenario, scale: int = DEFAULT_SCALE, version: str = "
                                     strength))
     plan = ModulePlan(piece_text(scenario.name) or "Adjutant scenario", version, VERSIONS[version], scale, width, height, shift,
                       gspec, num, zones, sides, pieces, tuple(palette), (), 0, centre)
-    bad = [(c, plan.location_name(*pixel(c))) for c in grid.cells()
-           if plan.location_name(*pixel(c)) != scenario.map.label(c)]
+    bad = _misnamed(plan, scenario, pixel)
     if bad:
         c, got = bad[0]
         warnings.append(f"{len(bad)} of {grid.size} cells are named differently in VASSAL, e.g. "
                         f"{scenario.map.label(c)} is {got!r}")
     return replace(plan, warnings=tuple(warnings), mismatches=len(bad))
+
+
+def _misnamed(plan: ModulePlan, scenario: Scenario, pixel: Callable[[Cell], tuple[int, int]]
+              ) -> list[tuple[Cell, str | None]]:
+    """The cells VASSAL names otherwise than Adjutant, with VASSAL's name.
+    Zones: VASSAL takes the first zone holding a point; the zones are
+    rectangles no two of which overlap, so a cell's name is its own block's
+    zone's when that zone holds the cell's pixel."""
+    label = scenario.map.label
+    if plan.numbering is not None:
+        size = (plan.width, plan.height)
+        named = ((c, numbering_name(plan.grid, plan.numbering, size, *pixel(c))) for c in scenario.map.grid.cells())
+        return [(c, got) for c, got in named if got != label(c)]
+    boxes = [(min(p[0] for p in z.path), min(p[1] for p in z.path), max(p[0] for p in z.path),
+              max(p[1] for p in z.path)) for z in plan.zones]
+    order = sorted(range(len(boxes)), key=lambda i: boxes[i][0])
+    for k, i in enumerate(order):  # a sweep along x: only zones starting before this one ends can meet it
+        for j in order[k + 1:]:
+            if boxes[j][0] >= boxes[i][2]:
+                break
+            if boxes[j][1] < boxes[i][3] and boxes[i][1] < boxes[j][3]:
+                raise VassalError(f"zones {plan.zones[i].name!r} and {plan.zones[j].name!r} overlap; "
+                                  "use a larger --scale")
+    bad: list[tuple[Cell, str | None]] = []
+    for z in plan.zones:
+        zsize = z.size()
+        for col in z.cols:
+            for row in z.rows:
+                c = Cell(col, row)
+                x, y = pixel(c)
+                got = z.prefix + numbering_name(plan.grid, z.numbering, zsize, x, y) if z.contains(x, y) else None
+                if got != label(c):
+                    bad.append((c, got))
+    return bad
 
 
 def _zone_bounds(grid: HexGrid | SquareGrid, gspec: GridSpec, centre: Callable[[Cell], tuple[float, float]],
@@ -736,7 +769,7 @@ def build_xml(plan: ModulePlan) -> str:
             createFormat="$pieceName$ created in $location$ *", changeFormat="$message$")
     picker = _el(m, "module.map.BoardPicker", title="Choose Boards", addColumnText="Add column",
                  addRowText="Add row", boardPrompt="Select board", slotHeight="125", slotWidth="350",
-                 slotScale="0.2", selectHeight="-1", selectWidth="-1")
+                 slotScale="0.2")  # one board, not reversible: VASSAL sets it up without asking
     # an image board's size is its image's (VASSAL writes no width, height or colour for one)
     board = _el(picker, "module.map.boardPicker.Board", name="Board", image=BOARD_IMAGE, reversible="false")
     if plan.numbering is not None:

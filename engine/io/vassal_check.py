@@ -74,7 +74,7 @@ ALLOWED: dict[str, frozenset[str]] = {
         "StackMetrics", "ForwardToKeyBuffer", "Scroller", "ForwardToChatter", "MenuDisplayer", "MapCenterer",
         "StackExpander", "PieceMover", "KeyBufferer", "SelectionHighlighters")}
         | {M + "ToolbarMenu", M + "MultiActionButton", M + "DoActionButton", M + "properties.GlobalProperties"}),
-    MAP + "BoardPicker": frozenset({BOARD + "Board"}),  # BoardPicker.java
+    MAP + "BoardPicker": frozenset({BOARD + "Board", "setup"}),  # BoardPicker.java (build reads <setup>)
     BOARD + "Board": frozenset({GRID + "HexGrid", GRID + "SquareGrid", GRID + "RegionGrid",
                                 GRID + "ZonedGrid"}),  # boardPicker/Board.java
     GRID + "HexGrid": frozenset({NUM + "HexGridNumbering", NUM + "ObliqueHexGridNumbering"}),  # HexGrid.java
@@ -95,7 +95,7 @@ ALLOWED: dict[str, frozenset[str]] = {
 """Which element classes may stand directly inside which."""
 
 LEAVES = frozenset({W + "PieceSlot", M + "PrototypeDefinition", NUM + "HexGridNumbering",
-                    NUM + "ObliqueHexGridNumbering", NUM + "SquareGridNumbering", "entry"}
+                    NUM + "ObliqueHexGridNumbering", NUM + "SquareGridNumbering", "entry", "setup"}
                    | {MAP + c for c in ("StackMetrics", "ForwardToKeyBuffer", "Scroller", "ForwardToChatter",
                                         "MenuDisplayer", "MapCenterer", "StackExpander", "PieceMover",
                                         "KeyBufferer", "ImageSaver", "CounterDetailViewer", "Flare", "Zoomer",

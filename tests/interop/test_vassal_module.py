@@ -35,13 +35,7 @@ MAPS = Path(__file__).resolve().parents[2] / "maps"
 GRID_SAMPLES = sorted(p.name for p in MAPS.glob("*.json")
                       if json.loads(p.read_text())["map"]["grid"]["kind"] in ("square", "hex"))
 SCALE = 16  # small boards keep the tests fast
-
-
-@pytest.fixture(scope="module")
-def qapp():  # type: ignore[no-untyped-def]
-    from app.cli.common import gui_app
-
-    return gui_app()
+# ``qapp``: pytest-qt's application (painting needs one; the editor tests need a QApplication)
 
 
 @pytest.mark.parametrize("name", GRID_SAMPLES)
