@@ -7,8 +7,10 @@ the scenario (``None`` when cancelled or refused; a refusal shows the
 importer's message in an error dialog, never a traceback).  Tile ids without
 a terrain are listed in a dialog, not dropped.  :func:`export_tiled` asks for
 ``.tmx`` or ``.json`` and writes the map with its generated tileset image
-beside it.  :func:`add_actions` is what ``MainWindow`` calls to put both in
-its File menu.  ``path=`` skips the file dialog (tests, scripts).
+beside it.  :func:`export_vassal` writes a VASSAL module (``docs/vassal.md``;
+the save dialog's file type picks VASSAL 3.7 or 3.8) and shows what VASSAL
+will name differently, if anything.  :func:`add_actions` is what
+``MainWindow`` calls to put them in its File menu.  ``path=`` skips the file dialog (tests, scripts).
 """
 
 from __future__ import annotations
@@ -96,9 +98,46 @@ def export_tiled(parent: QWidget | None, scenario: Scenario, path: str | None = 
     return rep
 
 
-def add_actions(window: Any, menu: Any) -> tuple[QAction, QAction]:
-    """Add File > Import Tiled map… and Export Tiled map… to ``menu`` of
-    ``window`` (a ``MainWindow``: ``document``, ``maybe_save``)."""
+VASSAL_FILTER = "VASSAL 3.7 module (*.vmod);;VASSAL 3.8 module (*.vmod)"
+
+
+def export_vassal(parent: QWidget | None, scenario: Scenario, path: str | None = None,
+                  version: str = "3.7") -> Any:
+    """Ask where (unless ``path``; the chosen file type gives the VASSAL
+    version) and write ``scenario`` as a VASSAL module.  Returns the
+    module's plan, or ``None`` when cancelled or refused (the reason is
+    shown; nothing is written).  Warnings (labels VASSAL writes
+    differently) are shown in a dialog after the module is written."""
+    if path is None:
+        path, chosen = QFileDialog.getSaveFileName(parent, "Export VASSAL module", "", VASSAL_FILTER)
+        if not path:
+            return None
+        if not path.lower().endswith(".vmod"):
+            path += ".vmod"
+        version = "3.8" if "3.8" in chosen else "3.7"
+    if not isinstance(scenario, Scenario):
+        _show(parent, "Cannot export", "VASSAL export is for square and hex grid maps, not territory maps.", [])
+        return None
+    from engine.io.vassal import VassalError
+
+    from .vassal_export import export_vassal as write
+
+    try:
+        plan = write(scenario, path, version=version)
+    except (VassalError, OutputError, OSError) as e:
+        _show(parent, "Cannot export", f"{Path(path).name} was not written:", [str(e)])
+        return None
+    if plan.warnings:
+        _show(parent, "VASSAL module written, with differences",
+              f"{Path(path).name} is written; VASSAL will show these things differently:", list(plan.warnings))
+    _status(parent, f"Exported VASSAL {plan.vassal_version} module {path}: {len(plan.pieces)} units")
+    return plan
+
+
+def add_actions(window: Any, menu: Any) -> tuple[QAction, QAction, QAction]:
+    """Add File > Import Tiled map…, Export Tiled map… and Export VASSAL
+    Module… to ``menu`` of ``window`` (a ``MainWindow``: ``document``,
+    ``maybe_save``)."""
 
     def do_import() -> None:
         if not window.maybe_save():
@@ -116,6 +155,11 @@ def add_actions(window: Any, menu: Any) -> tuple[QAction, QAction]:
     exp = QAction("Export Tiled map…", window)
     exp.setObjectName("actionExportTiled")
     exp.triggered.connect(do_export)
+    vmod = QAction("Export VASSAL Module…", window)
+    vmod.setObjectName("actionExportVassal")
+    vmod.setStatusTip("Write the map, its numbering and the units' set-up as a module VASSAL opens")
+    vmod.triggered.connect(lambda: export_vassal(window, window.document.scenario))
     menu.addAction(imp)
     menu.addAction(exp)
-    return imp, exp
+    menu.addAction(vmod)
+    return imp, exp, vmod
