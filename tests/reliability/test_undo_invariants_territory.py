@@ -415,7 +415,7 @@ def _run(sample: str, examples: int, steps: int, editor: type[Editor] = EngineEd
 
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_territory_undo_invariants_short(sample: str) -> None:
-    _run(sample, 25, 30)
+    _run(sample, 10, 30)
 
 
 @pytest.mark.slow
