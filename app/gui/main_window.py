@@ -25,6 +25,7 @@ from engine.goto import goto_cell, grid_names
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
 
+from . import collector
 from .autosave import INTERVAL_MS
 from .canvas import MapCanvas
 from .dialogs.new_map import NewMapDialog
@@ -469,4 +470,5 @@ def ensure_app() -> QApplication:
     assert isinstance(app, QApplication)
     app.setApplicationName("Adjutant")
     app.setOrganizationName("Adjutant")
+    collector.install()  # Python's cycle collection on the GUI thread only, from the start
     return app
