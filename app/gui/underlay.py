@@ -1,4 +1,4 @@
-"""A scanned map under the grid (issue 20, item 1): the scan cut into a tile
+"""A scanned map under the grid: the scan cut into a tile
 pyramid once, and painted at the level the zoom needs.
 
 **The pyramid.**  A scan of 20 000 × 15 000 pixels is 1.2 GB as Qt holds an

@@ -1,6 +1,6 @@
 """What an editor window does about crashes and other running Adjutants:
 offering every autosave left behind, and holding the lock of the map it has
-open (issues 21 and 22; ``docs/reliability.md``).
+open (``docs/reliability.md``).
 
 :class:`RecoveryMixin` is a base of
 :class:`app.gui.editor_window.EditorWindow`, kept in its own module so that
