@@ -14,8 +14,7 @@ from hypothesis import strategies as st
 
 from engine.grids import Cell, HexGrid, SquareGrid
 from engine.labels import LabelError
-from engine.numbering import numbering_from_dict
-from engine.numbering import AxesNumbering, Axis, Boards, Oblique
+from engine.numbering import AxesNumbering, Axis, Boards, Oblique, numbering_from_dict
 
 N = 100
 SCHEMES: dict[str, tuple[dict[str, Any], dict[tuple[int, int], str]]] = {

@@ -19,8 +19,8 @@ import pytest
 from app.cli import main
 from engine.grids import Cell, HexGrid, SquareGrid
 from engine.io import save_scenario
-from engine.numbering import numbering_from_dict
 from engine.model import GridMap, Ruleset, Scenario, TerrainType
+from engine.numbering import numbering_from_dict
 from engine.printing import PrintError, PrintPlan, PrintSpec, paper_size, plan, plan_territory
 
 ROOT = Path(__file__).resolve().parents[1]

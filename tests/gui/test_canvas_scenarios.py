@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
-from engine.numbering import numbering_from_dict
 from engine.model import Faction, GridMap, Place, Ruleset, Scenario, TerrainType, Unit, UnitType
+from engine.numbering import numbering_from_dict
 
 TERRAIN = [
     TerrainType("clear", "Clear", ".", "#d9dfa8"),
