@@ -43,8 +43,8 @@ from pathlib import Path
 import numpy as np
 
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
-from engine.numbering import numbering_from_dict
 from engine.model import Faction, GridMap, Place, Ruleset, Scenario, TerrainType, Unit, UnitType
+from engine.numbering import numbering_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGETS = {"repaint": 4.0, "zoom": 50.0, "dab": 4.0, "open": 300.0}

@@ -1,4 +1,4 @@
-"""Grid calibration on a scanned map (issue 20): fit the grid to an image.
+"""Grid calibration on a scanned map: fit the grid to an image.
 
 A user clicks at least three cells on a scan and types their labels.  The
 grid's own layout coordinates of those cells (:meth:`engine.grids.Layout.center`

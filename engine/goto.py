@@ -1,4 +1,4 @@
-"""Go to (issue 18): what a typed name points at on a map.
+"""Go to: what a typed name points at on a map.
 
 Both editors offer Edit > Go to (Ctrl+G).  What a game master may type, and
 what it finds, is decided here, without a window:

@@ -1,4 +1,4 @@
-"""Printing a grid map at exact scale (issue 20, item 5): the page plan.
+"""Printing a grid map at exact scale: the page plan.
 
 A designer playtesting prints the map at the game's hex size: "16 mm hexes"
 means the width of a hex **across its flats** (the distance between the

@@ -1,4 +1,4 @@
-"""Tracing terrain from a calibrated scan (issue 20, item 3).
+"""Tracing terrain from a calibrated scan.
 
 Given the scan as an ``(h, w, 3)`` array of RGB bytes and the grid's
 calibration on it (:class:`engine.calibration.Calibration`: grid layout

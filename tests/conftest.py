@@ -91,15 +91,22 @@ def _note_collection(phase: str, info: dict[str, int]) -> None:
 @pytest.fixture(autouse=True)
 def _no_cycle_collection_off_the_gui_thread() -> object:
     """A collection in another thread destroys the GUI thread's garbage
-    there, Qt objects included: that hung CI twice (app/gui/gc_guard.py).
-    Every test fails if one ran while it did."""
+    there, Qt objects included (app/gui/collector.py).  Every test fails if
+    one ran while it did.  After the test, the editor's collector (automatic
+    collection off, collected on the GUI thread's timer) is uninstalled once
+    no background job runs, so tests without an event loop collect as usual."""
     import gc
+    import sys
 
     del _collections_elsewhere[:]
     gc.callbacks.append(_note_collection)
     yield
     gc.callbacks.remove(_note_collection)
     assert not _collections_elsewhere, f"Python's cycle collector ran off the GUI thread: {_collections_elsewhere}"
+    collector = sys.modules.get("app.gui.collector")
+    background = sys.modules.get("app.gui.background")
+    if collector is not None and collector.installed() is not None and (background is None or not background.busy()):
+        collector.uninstall()
 
 
 # -- a deadlocked test ends the run ------------------------------------------

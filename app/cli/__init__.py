@@ -8,8 +8,8 @@ taking the parsed arguments and returning the exit status).  Modules are
 discovered automatically, so adding a command touches no other file.
 
 Start-up stays cheap because a run imports only the module of the command it
-runs (issue 19: every command used to import every other one's engine code,
-scipy, networkx and shapely included).  For that, each command module states
+runs (never another command's engine code, scipy, networkx or shapely).
+For that, each command module states
 its commands in a module-level literal, read from the source without
 importing the module::
 

@@ -1,5 +1,5 @@
 """``adjutant calibrate FILE --points POINTS.json``: fit a grid scenario's
-grid to a scanned image from clicked points (issue 20; the fitting is
+grid to a scanned image from clicked points (the fitting is
 :mod:`engine.calibration`).  Prints the transform, the residual per point
 and the RMS; ``--write`` stores the calibration in the scenario's
 ``map.underlay`` record (``--image`` names the scan for a map that has no

@@ -1,6 +1,6 @@
 """``adjutant journal FILE`` and ``adjutant branch FILE --entry K --out
-NEW.json``: read a game's record, and start a what-if from any point of it
-(issue 15).
+NEW.json``: read a game's record, and start a what-if from any point of
+it.
 
 ``journal`` prints the journal (all of it, or one turn with ``--turn``) as
 text, as one JSON object (``--json``) or as a Markdown play-by-post report

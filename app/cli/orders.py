@@ -1,5 +1,5 @@
 """``adjutant orders FILE --orders ORDERS.json`` and ``adjutant end-turn
-FILE``: play a game's turn from the command line (issue 15).
+FILE``: play a game's turn from the command line.
 
 Both load the scenario and its game (:class:`engine.turns.game.Game`: the
 journal's hash chain is verified and the game replayed from its turn-0 state

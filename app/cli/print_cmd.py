@@ -1,6 +1,6 @@
 """``adjutant print FILE --hex-mm 16 --paper a4 --out map.pdf``: print a map
 to PDF at exact scale, tiled over pages with overlap, registration crosses,
-cut ticks and page labels (issue 20, item 5; the plan is
+cut ticks and page labels (the plan is
 :mod:`engine.printing`, the drawing :mod:`app.gui.print_pdf`).  A grid map
 prints at a cell size (``--hex-mm``, ``--square-mm``, ``--cell-in``), a
 territory map at a width of the whole map (``--width-mm``, ``--width-in``).

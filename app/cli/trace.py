@@ -1,6 +1,6 @@
 """``adjutant trace FILE --image scan.png --samples SAMPLES.json [--points
 POINTS.json] [--write]``: classify every cell's terrain from a calibrated
-scan (issue 20, item 3; the tracing is :mod:`engine.tracing`).
+scan (the tracing is :mod:`engine.tracing`).
 
 The calibration is ``--points`` (clicked cells, as ``adjutant calibrate``
 reads them) or the one stored in FILE's ``map.underlay``.  SAMPLES.json maps

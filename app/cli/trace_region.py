@@ -1,6 +1,6 @@
 """``adjutant trace-region FILE --image scan.png --at X,Y [--new ID --name NAME
 --write]``: trace a territory's outline from a scan by flood fill of the
-colour clicked (issue 20, item 3, territory maps; :func:`engine.tracing.trace_region`),
+colour clicked (territory maps; :func:`engine.tracing.trace_region`),
 as TripleA's polygon grabber does.
 
 The scan's pixels map to map units by ``--scale`` (pixels per map unit;

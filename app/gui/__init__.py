@@ -17,11 +17,9 @@ def paint_serially() -> None:
     Qt 6 hands every antialiased fill of 96 spans or more, and big image
     scalings and conversions, to a pool of threads and waits for them.  For
     what Adjutant paints (a march line, a reach area, a few tiles) the
-    hand-off costs more than the fill: on a 2-core machine a hover on a big
-    map took 1.4 to 2.1 times the CPU and the wall time with the pool, and
-    a zoom change on 500 x 500 hexes 1.4 times (``python -m bench.hover``
-    with and without ``ADJUTANT_QT_THREADPOOL=1``; ``docs/performance.md``).
-    An explicit ``QT_NO_GUI_THREADPOOL`` in the environment is left as it
+    hand-off costs more than the fill (``python -m bench.hover`` with and
+    without ``ADJUTANT_QT_THREADPOOL=1``; the figures are in
+    ``docs/performance.md``).  An explicit ``QT_NO_GUI_THREADPOOL`` in the environment is left as it
     is; ``ADJUTANT_QT_THREADPOOL=1`` lets the pool run."""
     if os.environ.get(QT_POOL_OPT_IN) != "1":
         os.environ.setdefault("QT_NO_GUI_THREADPOOL", "1")

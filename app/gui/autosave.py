@@ -1,5 +1,5 @@
 """Autosave of unsaved work, recovery after a crash, and the lock that
-tells two running Adjutants apart (issues 21 and 22; ``docs/reliability.md``).
+tells two running Adjutants apart (``docs/reliability.md``).
 
 While the document has unsaved changes, :class:`Autosave` writes it every
 60 seconds to ``<user state dir>/autosave/`` (``platformdirs``) as

@@ -1,28 +1,30 @@
 """Long work off the GUI thread, with a progress dialog that appears only
-when the work lasts (issue 18: "Progress for anything that can take over
-~0.5 s, cancellable where the work allows, off the GUI thread").
+when the work lasts.
 
 :func:`run` hands a function to a worker thread and keeps the window alive
 (painting, answering) while it runs; after :data:`SHOW_AFTER_MS` a
 :class:`QProgressDialog` says what is being done, with a Cancel button.
-Cancelling returns at once and throws the result away when it comes: the
-work only ever *builds* something new (a loaded scenario, an imported map,
-an image in memory), which the GUI thread installs afterwards, so a
-cancelled or failed job leaves the document as it was.  The function may
-take a ``cancelled`` callable (keyword) and stop early when it says so.
+Cancelling returns at once and drops the result: the work only ever
+*builds* something new (a loaded scenario, an imported map, an image in
+memory), which the GUI thread installs afterwards, so a cancelled or failed
+job leaves the document as it was.  Work that takes a ``cancelled``
+callable (keyword) is told to stop and stops early; work that cannot stop
+(a solver in C) runs to its end in its thread, harmlessly.
 
-Used by File > Open (both windows), File > Import TripleA Map…, building an
-underlay's tiles and tracing; the Module I plan already routes in the
-background (``app/gui/territory/railplan.py``).
+:func:`submit` is the same without the dialog: a :class:`Job` future,
+collected by the caller on the GUI thread.  Used by File > Open (both
+windows), File > Import TripleA Map…, an underlay's tiles, tracing and the
+Module I plan's exact routing.
+
+Python's cycle collector never runs in a worker: :mod:`app.gui.collector`
+keeps automatic collection off and collects on the GUI thread.
 
 **Work that paints with Qt never goes to a worker** (:func:`run_painting`):
 File > Export Image… and File > Print / Export PDF… paint on the GUI
-thread, under a wait cursor.  Qt painting in a Python worker deadlocked in a
-test run (2026-11-27, stacks read with py-spy): the worker, holding Python's
-lock, waited in ``QPdfEngine::drawImage`` for a Qt lock (loading Qt's image
-plugins) that the GUI thread held while it waited for Python's lock to
-delete a closed window.  Only work that makes no Qt call runs in a worker:
-reading and parsing files, the engine, libvips.
+thread, under a wait cursor, because Qt painting in a Python worker can
+deadlock against the GUI thread (``docs/reliability.md``).  Only work that
+makes no Qt call runs in a worker: reading and parsing files, the engine,
+libvips.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt, QTimer
 from PySide6.QtWidgets import QProgressDialog, QWidget
 
-from . import gc_guard
+from . import collector
 
 T = TypeVar("T")
 
@@ -53,61 +55,77 @@ REAP_MS = 20
 """How often the GUI thread looks for ended workers while any runs."""
 
 
-class _Workers:
-    """One thread per job, started and reaped on the GUI thread.
+class Job(Future[T]):
+    """A submitted job's future.  :meth:`cancel` drops a job still waiting
+    (it never starts) and asks a running one to stop: work that takes a
+    ``cancelled`` keyword is given :meth:`stop_requested` and stops early
+    when it says so; work that cannot stop runs to its end and its result
+    is dropped by whoever cancelled it."""
 
-    Python's cycle collector is held off (:mod:`app.gui.gc_guard`) from a
-    job's submission until the GUI thread sees its thread *ended*, not
-    merely its result set: a pooled worker goes on running Python after
-    the job (``concurrent.futures`` releases a semaphore and waits for the
-    next job), and the collector, given back there while the loaded map
-    kept its allocation count over the threshold, ran in the worker at
-    once, every time: 49 of 50 ``run`` calls measured.  A collection in a
-    worker destroys whatever Qt objects the GUI thread's garbage holds (a
-    closed window), which hung CI twice inside a ``QListWidget``
-    constructor on the GUI thread.  A thread that has ended runs no more
-    Python, and only the GUI thread gives the collector back."""
+    def __init__(self) -> None:
+        super().__init__()
+        self._stop = threading.Event()
+
+    def cancel(self) -> bool:
+        self._stop.set()
+        return super().cancel()
+
+    def stop_requested(self) -> bool:
+        """Whether the job was cancelled (work polls this to stop early)."""
+        return self._stop.is_set()
+
+
+def _takes_cancelled(fn: Callable[..., Any]) -> bool:
+    try:
+        return "cancelled" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class _Workers:
+    """One thread per job, at most :data:`MAX_WORKERS` running, started and
+    reaped on the GUI thread.  Python's cycle collector never runs in them:
+    :mod:`app.gui.collector` (installed on the first submission) keeps
+    automatic collection off and collects on the GUI thread."""
 
     def __init__(self) -> None:
         self.running: list[threading.Thread] = []
-        self.waiting: collections.deque[threading.Thread] = collections.deque()
+        self.waiting: collections.deque[tuple[threading.Thread, Job[Any]]] = collections.deque()
         self.timer: QTimer | None = None
         self.names = itertools.count(1)
 
-    def submit(self, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Future[T]:
+    def submit(self, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Job[T]:
         _check_gui_thread()
-        future: Future[T] = Future()
+        collector.install()
+        job: Job[T] = Job()
+        if _takes_cancelled(fn) and "cancelled" not in kwargs:
+            kwargs = {**kwargs, "cancelled": job.stop_requested}
 
         def work() -> None:
-            if not future.set_running_or_notify_cancel():
+            if not job.set_running_or_notify_cancel():
                 return
             try:
                 result = fn(*args, **kwargs)
             except BaseException as exc:  # handed to the caller through the future
-                future.set_exception(exc)
+                job.set_exception(exc)
             else:
-                future.set_result(result)
+                job.set_result(result)
 
         thread = threading.Thread(target=work, name=f"adjutant-work-{next(self.names)}", daemon=True)
-        gc_guard.hold()
-        self.waiting.append(thread)
+        self.waiting.append((thread, job))
         self.reap()
-        return future
+        return job
 
     def reap(self) -> int:
-        """Forget ended workers, giving the collector back for each, and
-        start waiting ones; how many are running or waiting."""
+        """Forget ended workers and start waiting ones (a job cancelled while
+        it waited is dropped unstarted); how many are running or waiting."""
         _check_gui_thread()
-        for thread in [t for t in self.running if not t.is_alive()]:
-            self.running.remove(thread)
-            gc_guard.release()
+        self.running = [t for t in self.running if t.is_alive()]
         while self.waiting and len(self.running) < MAX_WORKERS:
-            thread = self.waiting.popleft()
-            try:
-                thread.start()
-            except BaseException:
-                gc_guard.release()
-                raise
+            thread, job = self.waiting.popleft()
+            if job.cancelled():
+                continue
+            thread.start()
             self.running.append(thread)
         busy = len(self.running) + len(self.waiting)
         self._tick(busy > 0)
@@ -135,11 +153,11 @@ WORKERS = _Workers()
 """The worker threads of all long work (never Qt work)."""
 
 
-def submit(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Future[T]:
+def submit(fn: Callable[..., T], *args: Any, **kwargs: Any) -> Job[T]:
     """``fn(*args, **kwargs)`` in a worker thread of its own (it must make
-    no Qt call), with Python's cycle collection held off until the GUI
-    thread sees that thread ended (:class:`_Workers`).  Call it on the GUI
-    thread; the event loop (or :func:`busy`) reaps the worker."""
+    no Qt call); a ``cancelled`` keyword parameter of ``fn`` is given the
+    job's :meth:`Job.stop_requested`.  Call it on the GUI thread; the event
+    loop (or :func:`busy`) reaps the worker."""
     return WORKERS.submit(fn, args, kwargs)
 
 
@@ -157,9 +175,6 @@ def run(parent: QWidget | None, label: str, fn: Callable[..., T], *args: Any, **
     """``fn(*args, **kwargs)`` in a worker thread, the window kept alive
     meanwhile; its result, or its exception raised here.  Raises
     :class:`Cancelled` when the person cancels (the result is dropped)."""
-    flag = threading.Event()
-    if "cancelled" in inspect.signature(fn).parameters:
-        kwargs["cancelled"] = flag.is_set
     future = submit(fn, *args, **kwargs)
     if future.done():
         return future.result()
@@ -188,7 +203,7 @@ def run(parent: QWidget | None, label: str, fn: Callable[..., T], *args: Any, **
         dialog.close()
         dialog.deleteLater()
     if cancelled:
-        flag.set()
+        future.cancel()
         raise Cancelled(label)
     return future.result()
 
@@ -217,4 +232,4 @@ last_dialog: QProgressDialog | None = None
 """The dialog of the latest :func:`run` (tests read it)."""
 
 
-__all__ = ["MAX_WORKERS", "SHOW_AFTER_MS", "WORKERS", "Cancelled", "busy", "run", "run_painting", "submit"]
+__all__ = ["MAX_WORKERS", "SHOW_AFTER_MS", "WORKERS", "Cancelled", "Job", "busy", "run", "run_painting", "submit"]

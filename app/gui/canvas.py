@@ -121,7 +121,7 @@ class MapCanvas(MapView):
         self._tiles.clear()
         self._hover = None
         # Overlays name cells of the old map (a brush outline, a preview):
-        # drop them; the active tool draws its own again (issue 18, item 6).
+        # drop them; the active tool draws its own again.
         for key in list(self._overlays):
             self.set_overlay(key, None)
         if self._selected is not None and not any(u.id == self._selected for u in scenario.units):

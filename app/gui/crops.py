@@ -1,5 +1,5 @@
-"""PNG crops of the map for a play-by-post report (issue 15 item 5: "a PNG
-crop of the area each verdict concerns").
+"""PNG crops of the map for a play-by-post report: the area each verdict
+concerns.
 
 For each order the journal carried out or refused, :func:`entry_crop` finds
 what the entry concerns — every cell label or territory named anywhere in

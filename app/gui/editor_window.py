@@ -93,8 +93,7 @@ def quit_all() -> None:
 
 def fitting_size(size: tuple[int, int]) -> tuple[int, int]:
     """``size``, made smaller where the screen's available area (less room
-    for the window frame) is smaller: a first window fits a 1366x768 laptop
-    (issue 18, item 8)."""
+    for the window frame) is smaller: a first window fits a 1366x768 laptop."""
     screen = QGuiApplication.primaryScreen()
     if screen is None:
         return size

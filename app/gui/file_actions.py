@@ -1,5 +1,5 @@
 """File > Export Image… and File > Import TripleA Map… in both editor
-windows (issue 18, item 3): what ``adjutant render`` and ``adjutant
+windows: what ``adjutant render`` and ``adjutant
 import-triplea`` do, from the menus.
 
 * **Export Image…** writes the whole map as PNG or SVG, drawn as the editor

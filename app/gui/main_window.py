@@ -25,6 +25,7 @@ from engine.goto import goto_cell, grid_names
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
 
+from . import collector
 from .autosave import INTERVAL_MS
 from .canvas import MapCanvas
 from .dialogs.new_map import NewMapDialog
@@ -375,7 +376,7 @@ class MainWindow(EditorWindow):
         its dock.  Each preview's dock is built once and owned by this
         window until it closes: switching maps or previews only shows and
         hides docks, so no widget a preview still holds (the ACW odds plot)
-        is ever deleted under it (issue 18, item 1)."""
+        is ever deleted under it."""
         preview = self._previews[index] if 0 <= index < len(self._previews) else None
         if preview is self.adjudicate.preview and preview is not None:
             return
@@ -421,7 +422,7 @@ class MainWindow(EditorWindow):
         win = window_class("territory")(scenario, path, self.settings, self.state_dir)
         win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         # A closed window is deleted on the C++ side: forget it then, so no
-        # call ever reaches a deleted window (issue 18, item 2).
+        # call ever reaches a deleted window.
         win.destroyed.connect(lambda _obj=None, w=win: self._forget_window(w))
         self._other_windows.append(win)
         win.show()
@@ -469,4 +470,5 @@ def ensure_app() -> QApplication:
     assert isinstance(app, QApplication)
     app.setApplicationName("Adjutant")
     app.setOrganizationName("Adjutant")
+    collector.install()  # Python's cycle collection on the GUI thread only, from the start
     return app

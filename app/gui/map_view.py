@@ -309,7 +309,7 @@ class MapView(QAbstractScrollArea):
         focus widget, where key events arrive, not on the application: an
         application filter written in Python is called for every event of
         every widget (some fifty a hover: the paints, the status bar, the
-        verdict panel), a seventh of a hover's cost on a big map (issue 19)."""
+        verdict panel), a seventh of a hover's cost on a big map."""
         app = QApplication.instance()
         if not isinstance(app, QApplication) or on == self._watching_keys:
             return
@@ -370,7 +370,7 @@ class MapView(QAbstractScrollArea):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Space + drag pans even when another widget has the keyboard focus
-        (a palette button, a dock; issue 18, item 8): while the mouse is over
+        (a palette button, a dock): while the mouse is over
         the map, Space goes to the map unless the focus is in a text field.
         Installed on the focus widget while the mouse is over the map
         (:meth:`_watch_keys`)."""

@@ -1,4 +1,4 @@
-"""Print a map to PDF at exact scale (issue 20, item 5): behind
+"""Print a map to PDF at exact scale: behind
 ``adjutant print`` and File > Print / Export PDF (both windows).
 
 The page plan (which window of the map each sheet prints, the joins, the

@@ -1,8 +1,7 @@
 """Game > Check Set-up: what the scenario's rules systems find wrong with the
 set-up (their optional ``setup_problems``: for ACW, every unit outside its
-side's deployment zone, "within 1 hex of" its deployment cities — issue 16,
-"Deployment: ... the editor and ``adjutant validate`` name every unit
-outside").  The same check ``adjutant validate`` prints; the window runs it
+side's deployment zone, "within 1 hex of" its deployment cities).  The
+same check ``adjutant validate`` prints; the window runs it
 when a map is opened and says in the status bar how many problems it found,
 and the menu entry lists them."""
 

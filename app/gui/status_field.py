@@ -4,7 +4,7 @@ window again.
 A ``QLabel`` asks its parent for a new layout on every ``setText``; in a
 status bar that relays out the whole main window (its docks, their tab bars,
 one geometry animation per dock) on every mouse move over the map: a fifth
-of a hover's cost on a big map (issue 19).  A widget of fixed size does not
+of a hover's cost on a big map.  A widget of fixed size does not
 ask (``QWidget.updateGeometry`` stops at a widget whose minimum and maximum
 sizes are equal), so this field keeps a fixed size.  It grows at once when a
 longer text needs it, up to the window's width less :data:`RESERVE` (room

@@ -1,7 +1,7 @@
 """The autosave's edit log: every step of unsaved work written before it is
-carried out, so a crash between two autosaves loses nothing (issue 21:
-"after any crash, every unsaved edit of every open window is offered on
-the next start").
+carried out, so a crash between two autosaves loses nothing: after any
+crash, every unsaved edit of every open window is offered on the next
+start.
 
 An autosave (``app/gui/autosave.py``) writes the whole scenario every 60
 seconds; a 1000 x 1000 map takes about a second to write, too long to do

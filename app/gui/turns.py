@@ -1,4 +1,4 @@
-"""The game in the editor: turns, orders and the journal (issue 15, item 8).
+"""The game in the editor: turns, orders and the journal.
 
 :class:`TurnController` stands between an editor window and the turn engine
 (:class:`engine.turns.game.Game`, see ``docs/turns.md``).  A scenario is a

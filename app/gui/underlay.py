@@ -1,4 +1,4 @@
-"""A scanned map under the grid (issue 20, item 1): the scan cut into a tile
+"""A scanned map under the grid: the scan cut into a tile
 pyramid once, and painted at the level the zoom needs.
 
 **The pyramid.**  A scan of 20 000 × 15 000 pixels is 1.2 GB as Qt holds an
@@ -84,10 +84,12 @@ class TilePyramid:
             return None
 
     @classmethod
-    def build(cls, image: Path, root: Path | None = None) -> TilePyramid:
+    def build(cls, image: Path, root: Path | None = None,
+              cancelled: Callable[[], bool] | None = None) -> TilePyramid:
         """Cut ``image`` into its pyramid (or find it built); raises
         :class:`UnderlayError` naming the file for an image libvips cannot
-        read."""
+        read.  ``cancelled`` (asked as libvips reports progress) stops the
+        cutting: :class:`UnderlayError` saying so, nothing left behind."""
         import shutil
 
         import pyvips
@@ -106,9 +108,14 @@ class TilePyramid:
                 im = im.flatten(background=[255, 255, 255]) if im.hasalpha() else im.extract_band(0, n=3)
             if im.format != "uchar":
                 im = im.cast("uchar")
+            if cancelled is not None:
+                im.set_progress(True)
+                im.signal_connect("eval", lambda img, _progress: img.set_kill(True) if cancelled() else None)
             im.dzsave(str(folder / "pyr"), tile_size=TILE, overlap=0, suffix=".jpg[Q=90]", depth="onepixel")
         except pyvips.Error as e:
             shutil.rmtree(folder, ignore_errors=True)
+            if cancelled is not None and cancelled():
+                raise UnderlayError(f"{image.name}: preparing the scan was cancelled") from None
             first = str(e).strip().splitlines()[0] if str(e).strip() else "unknown error"
             raise UnderlayError(f"{image.name}: cannot read the image ({first})") from None
         (folder / "done.json").write_text(json.dumps({"width": width, "height": height}), encoding="utf-8")

@@ -1,7 +1,6 @@
 """What an editor window does about crashes and other running Adjutants:
 offering every autosave left behind, holding the lock of the map it has
-open, and noticing when its file changed on disk (issues 21 and 22;
-``docs/reliability.md``).
+open, and noticing when its file changed on disk (``docs/reliability.md``).
 
 A window remembers the file as it read or saved it (size, time, inode and
 SHA-256).  When the window is activated and before Save writes the file, a

@@ -216,8 +216,8 @@ def river_walk(layout: Layout, grid: Grid, corner: Point, p0: Point, p1: Point) 
     consecutive sides always share a corner: a drag down a column follows
     one of its side lines (never a ladder of separate cross sides), a drag
     along a grid line lays just that line (no stubs), and a fast mouse that
-    skips sides has them filled in, as the rail tool fills skipped cells
-    (issue 18, item 7).  Sides are returned in order, without repeats in a
+    skips sides has them filled in, as the rail tool fills skipped cells.
+    Sides are returned in order, without repeats in a
     row; a stroke that comes back lays a side again (no harm: laying a river
     is idempotent)."""
     size = float(getattr(layout, "size", 1.0))

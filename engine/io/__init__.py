@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 _TERRITORY = ("dumps_territory_scenario", "load_territory_scenario", "save_territory_scenario")
 """Names of :mod:`.territory`, imported on first use: the territory model
-brings networkx and shapely, which a grid file never needs (issue 19)."""
+brings networkx and shapely, which a grid file never needs."""
 
 
 def __getattr__(name: str) -> object:

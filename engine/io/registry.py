@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 AnyScenario: TypeAlias = "Scenario | TerritoryScenario"
 """A grid or a territory scenario (a name for annotations: the territory
 model, with networkx and shapely behind it, is imported only when a file or
-a scenario of that kind turns up; issue 19, start-up)."""
+a scenario of that kind turns up, so start-up stays cheap)."""
 
 TERRITORY_KIND = "territory"
 """``map.grid.kind`` of a territory file (:data:`engine.io.territory.KIND`)."""

@@ -94,7 +94,7 @@ class TerritoryBuilder(HeaderBuilder):
 
     def tmap(self, m: dict[str, Any], side_ids: set[str]) -> TerritoryMap | None:
         g = m["grid"]
-        self.geometry = GeometryBudget()  # one file's geometry work (issue 21)
+        self.geometry = GeometryBudget()  # one file's geometry work
         tm = TerritoryMap(g["width"], g["height"], g.get("wrap_x", False), g.get("backdrop_cell", 0))
         terrs = m["territories"]
         if len(terrs) > MAX_TERRITORIES:

@@ -532,7 +532,7 @@ def to_scenario(game: TripleAGame, polygons: dict[str, list[list[tuple[float, fl
         sides.append(Faction(neutral, NEUTRAL, "#b0b0b0", next(symbols, "?"), ""))
         warnings.append(f"{unowned} placed units have no owner; they belong to the added side '{NEUTRAL}'")
     polygons = _match_names(polygons or {}, ids)
-    geometry = GeometryBudget()  # the whole game's geometry work (issue 21)
+    geometry = GeometryBudget()  # the whole game's geometry work
     centers = _match_names(centers or {}, ids)
     for name, rings in polygons.items():
         _check_points(name, rings)

@@ -496,8 +496,25 @@ EffectTuple = tuple[str, Record] | tuple[str, Record, tuple[str, ...]]
 that undoes it and (optionally) the sentences that explain it."""
 
 _OPTIONS_KEPT = 32
-"""How many distinct option mappings :meth:`RulesSystem.options` keeps read, per system class."""
+"""How many distinct option values :func:`cached_options` keeps read, per owner."""
 _OPTIONS_CACHE: dict[type[Any], dict[str, Any]] = {}
+
+
+def cached_options(owner: type[Any], raw: Any, read: Callable[[Any], T]) -> T:
+    """``read(raw)``, computed once per distinct ``raw`` (compared by its
+    text, so ``1`` and ``true`` differ) and ``owner`` (the class whose
+    options they are): the editor may change a ruleset's options at any
+    time, and they are asked on every adjudication.  Options are frozen
+    values, so one answer serves every caller."""
+    key = repr(raw)
+    kept = _OPTIONS_CACHE.setdefault(owner, {})
+    found = kept.get(key)
+    if found is None:
+        found = read(raw)
+        if len(kept) >= _OPTIONS_KEPT:
+            kept.clear()
+        kept[key] = found
+    return typing.cast(T, found)
 
 
 class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
@@ -591,20 +608,9 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
     @typing.final
     def ruleset_options(self, options: Mapping[str, Any]) -> OptionsT:
         """The options a ruleset's ``options`` mapping sets for this system,
-        read by :meth:`read_options` once per distinct value (compared by its
-        text, so ``1`` and ``true`` differ) and kept per system class: the
-        editor may change the options at any time, and they are asked on
-        every adjudication.  The options are frozen, so one answer serves all."""
-        raw = options.get(self.name)
-        key = repr(raw)
-        kept = _OPTIONS_CACHE.setdefault(type(self), {})
-        found = kept.get(key)
-        if found is None:
-            found = self.read_options(raw)
-            if len(kept) >= _OPTIONS_KEPT:
-                kept.clear()
-            kept[key] = found
-        return typing.cast(OptionsT, found)
+        read by :meth:`read_options` once per distinct value and kept per
+        system class (:func:`cached_options`)."""
+        return cached_options(type(self), options.get(self.name), self.read_options)
 
     def read_order(self, order: Mapping[str, Any]) -> Any:
         """``order`` read into an :attr:`Order`; raises :class:`OptionError`
@@ -702,6 +708,6 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
 __all__ = [
     "BUILTIN_MODULES", "DEFAULT_ONCE", "MAP_KINDS", "SELECTS_RULES", "AtLeast", "AtMost", "EffectTuple", "MapKind",
     "NonEmpty", "OptionError", "PlainVerdict", "Reader", "Record", "RefusedOrder", "RulesSystem", "TurnView",
-    "UnitMove", "UnitsMoved", "Verdict", "for_map_kind", "get", "names", "option_help", "read_options", "register",
-    "selects_rules", "systems", "unregister",
+    "UnitMove", "UnitsMoved", "Verdict", "cached_options", "for_map_kind", "get", "names", "option_help",
+    "read_options", "register", "selects_rules", "systems", "unregister",
 ]

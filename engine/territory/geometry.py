@@ -61,7 +61,7 @@ without a spatial tree (:meth:`GeometryBudget.spend_repair`)."""
 
 
 class GeometryBudget:
-    """The geometry work one input may cost (issue 21: never minutes): rings,
+    """The geometry work one input may cost (seconds, never minutes): rings,
     points and the repair of self-crossing rings, counted over every call of
     :func:`shape_from_rings` given the same budget (a loader makes one per
     file).  Going over raises :class:`GeometryError` saying which limit."""

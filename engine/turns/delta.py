@@ -3,11 +3,16 @@ as plain JSON data a journal entry keeps, so a game loaded from its file can
 be replayed from its turn-0 state and its entries undone (``docs/turns.md``,
 "Replay").
 
-A :class:`Snapshot` is taken before and after a step, of what orders can
-change and nothing else (never a whole map): each unit's data, the keys of
+A :class:`Snapshot` is taken before and after a step, of what a delta
+records (never a whole map): each unit's data, the keys of
 ``scenario.state`` other than ``game`` (the journal's own), the turn number
-and, on territory maps, each territory's data other than its shape.  The
-difference is a delta::
+and, on territory maps, each territory's data other than its shape.  Of
+everything else (a grid map's terrain, control, rivers, bridges, links and
+places; a territory map's borders, territories' shapes and label points;
+the sides, the ruleset, the name) it keeps a fingerprint per part
+(:func:`unrecorded`): a step that changed one cannot be journalled, and
+:meth:`Snapshot.delta` refuses it with :class:`UnrecordedChange` naming the
+part.  The difference is a delta::
 
     {"turn": [3, 4],
      "units": {"US-1": [{"at": "0410", ...}, {"at": "0510", ...}], "CS-2": [{...}, null]},
@@ -50,6 +55,35 @@ it cannot)."""
 class DeltaMismatch(ModelError):
     """The scenario is not where a delta starts from: the message says what
     differs (a unit, a state key, a territory, the turn)."""
+
+
+class UnrecordedChange(ModelError):
+    """A step changed a part of the scenario a delta does not record (the
+    message names the parts): it cannot be journalled, so it is refused."""
+
+
+def unrecorded(scenario: Any) -> dict[str, Any]:
+    """A fingerprint of each part of ``scenario`` a delta does not record,
+    by part name: equal fingerprints mean the part is unchanged.  Arrays
+    and collections are hashed by content; shapes, which are never changed
+    in place, by identity.  Cheap next to a step (no copy of the map)."""
+    m = scenario.map
+    out: dict[str, Any] = {"sides": repr(scenario.sides), "ruleset": repr(scenario.ruleset),
+                           "name": (scenario.name, scenario.description)}
+    if _is_territory(scenario):
+        terrs = m.territories
+        out["territories"] = tuple(terrs)
+        out["shapes"] = tuple((id(t.shape), t.label_at) for t in terrs.values())
+        out["borders"] = hash(tuple((b.a, b.b, b.kind, b.name, _text(b.props) if b.props else "")
+                                    for b in m.borders()))
+    else:
+        out["terrain"] = hash(m.terrain.tobytes())
+        out["control"] = hash(m.control.tobytes())
+        out["rivers"] = hash(frozenset(m.rivers))
+        out["bridges"] = hash(frozenset(m.bridges.items()))
+        out["links"] = hash(tuple((k, frozenset(v)) for k, v in sorted(m.links.items())))
+        out["places"] = hash(tuple((c, p.name, p.code) for c, p in m.places.items()))
+    return out
 
 
 def _is_territory(scenario: Any) -> bool:
@@ -98,6 +132,8 @@ class Snapshot:
     units: dict[str, tuple[Any, ...]]
     state: dict[str, str]
     territories: dict[str, tuple[Any, ...]]
+    rest: dict[str, Any]
+    """:func:`unrecorded`: the fingerprint of what a delta does not record."""
 
     @classmethod
     def take(cls, scenario: Any) -> Snapshot:
@@ -105,12 +141,18 @@ class Snapshot:
                  if _is_territory(scenario) else {})
         return cls(int(scenario.turn), tuple(u.id for u in scenario.units),
                    {u.id: _unit_key(u) for u in scenario.units},
-                   {k: _text(v) for k, v in scenario.state.items() if k != GAME_KEY}, terrs)
+                   {k: _text(v) for k, v in scenario.state.items() if k != GAME_KEY}, terrs, unrecorded(scenario))
 
     def delta(self, scenario: Any, before: Snapshot) -> dict[str, Any]:
         """The delta from ``before`` to this snapshot, both sides read from
         the snapshots' keys (``scenario`` only names cells by their labels),
-        so it can be taken after the scenario moved on."""
+        so it can be taken after the scenario moved on.  Raises
+        :class:`UnrecordedChange` naming the parts a delta does not record
+        that differ."""
+        changed = [k for k in self.rest if before.rest.get(k) != self.rest[k]]
+        if changed:
+            raise UnrecordedChange(f"the step changed the {_or_and(changed)}, which a journal entry cannot "
+                                   f"record (it records units, state, the turn and territories' data)")
         out: dict[str, Any] = {}
         if before.turn != self.turn:
             out["turn"] = [before.turn, self.turn]
@@ -140,6 +182,14 @@ class Snapshot:
         if terrs:
             out["territories"] = terrs
         return out
+
+
+def _or_and(parts: list[str]) -> str:
+    names = {"name": "scenario's name", "territories": "list of territories",
+             "shapes": "territories' shapes or label points"}
+    words = [names.get(p, "map's " + p if p in ("terrain", "control", "rivers", "bridges", "links", "places",
+                                                   "borders") else p) for p in parts]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def _loads(text: str | None) -> Any:

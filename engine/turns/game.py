@@ -48,6 +48,7 @@ from .delta import (
     GAME_KEY,
     DeltaMismatch,
     Snapshot,
+    UnrecordedChange,
     apply_delta,
     apply_turn,
     check_shape,
@@ -323,20 +324,22 @@ class Game:
                 self.turn.used[key] = total
             else:
                 self.turn.used.pop(key, None)
-        delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
-        game = diff_turn(before.to_data(), self.turn.to_data())
-        if game:
-            delta["game"] = game
-        effect = {"action": action, "record": record.to_data(), "delta": delta}
         try:
+            delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
+            game = diff_turn(before.to_data(), self.turn.to_data())
+            if game:
+                delta["game"] = game
+            effect = {"action": action, "record": record.to_data(), "delta": delta}
             return self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="order",
                                       system=self.system.name, summary=text, order=dict(order),
                                       verdict=verdict.to_data(), reasons=verdict.reasons, effect=effect,
                                       time=time), record)
-        except (ValueError, TypeError):
+        except (ValueError, TypeError) as e:
             record.undo(self.scenario)
             self.turn = before
             self._save()
+            if isinstance(e, UnrecordedChange):
+                raise UnrecordedChange(f"{self.system.title}: {e}; the order was taken back") from None
             raise
 
     def end_phase(self) -> list[Entry]:
@@ -402,7 +405,11 @@ class Game:
         if snaps[0] != start:
             raise ModelError(f"{self.system.title}: undoing its end-of-phase effects does not give back the "
                              f"scenario as it was before them")
-        deltas = [snaps[i + 1].delta(self.scenario, snaps[i]) for i in range(len(effects))]
+        try:
+            deltas = [snaps[i + 1].delta(self.scenario, snaps[i]) for i in range(len(effects))]
+        except UnrecordedChange as e:  # the scenario is as it was before the effects
+            raise UnrecordedChange(f"{self.system.title}, at the end of the phase: {e}; nothing was carried "
+                                   f"out") from None
         for d in deltas:
             apply_delta(self.scenario, d, True, "an end-of-phase effect")
         return deltas

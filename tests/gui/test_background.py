@@ -1,8 +1,9 @@
-"""Long work off the GUI thread with a progress dialog (issue 18, "Progress";
-``app/gui/background.py``): quick work shows nothing, long work shows the
+"""Long work off the GUI thread with a progress dialog
+(``app/gui/background.py``): quick work shows nothing, long work shows the
 dialog after half a second and can be cancelled (the result dropped, the
-work told to stop), an error reaches the caller, and File > Open goes
-through it and still opens."""
+work told to stop), an error reaches the caller, File > Open goes through
+it and still opens, and Python's cycle collector runs on the GUI thread
+only (``app/gui/collector.py``), whatever threads run and are cancelled."""
 
 from __future__ import annotations
 
@@ -82,54 +83,9 @@ def test_file_open_goes_through_the_worker(qtbot: Any, tmp_path: Path, monkeypat
     assert w.document.text() == before and "cancelled" in w.statusBar().currentMessage()
 
 
-def test_no_cycle_collection_while_work_runs_in_a_worker(qapp: Any) -> None:
-    """The collector is off while a worker runs Python (it could destroy the
-    GUI thread's Qt objects from there: app/gui/gc_guard.py) and back on
-    after, even when the work fails."""
-    import gc
-
-    from app.gui import gc_guard
-
-    assert gc.isenabled() and gc_guard.held() == 0
-
-    def work() -> bool:
-        time.sleep(0.05)
-        return gc.isenabled()
-
-    assert background.run(None, "working", work) is False
-    deadline = time.monotonic() + 5
-    while background.busy() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert gc.isenabled() and gc_guard.held() == 0
-
-    def fail() -> None:
-        raise ValueError("no")
-
-    with pytest.raises(ValueError):
-        background.run(None, "failing", fail)
-    while background.busy() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert gc.isenabled() and gc_guard.held() == 0
-
-
-def test_a_collector_left_off_by_the_caller_stays_off(qapp: Any) -> None:
-    import gc
-
-    gc.disable()
-    try:
-        assert background.run(None, "adding", lambda: 1) == 1
-        while background.busy():
-            time.sleep(0.01)
-        assert not gc.isenabled()
-    finally:
-        gc.enable()
-
-
-def test_the_collector_runs_only_on_the_gui_thread_after_work_that_built_much(qapp: Any) -> None:
-    """A job that returns many new objects leaves the collector's count far
-    over its threshold; given back while the worker still ran Python, the
-    next collection ran there (49 of 50 jobs, measured), destroying the GUI
-    thread's garbage, Qt objects included, in the worker."""
+def _collections_by_thread() -> tuple[list[str], Any]:
+    """A list that gets the name of the thread of every collection that
+    starts, and the callback to remove from ``gc.callbacks`` after."""
     import gc
 
     threads: list[str] = []
@@ -138,22 +94,141 @@ def test_the_collector_runs_only_on_the_gui_thread_after_work_that_built_much(qa
         if phase == "start":
             threads.append(threading.current_thread().name)
 
+    gc.callbacks.append(note)
+    return threads, note
+
+
+def test_automatic_collection_is_off_while_the_collector_is_installed(qapp: Any) -> None:
+    """Submitting work installs the collector: automatic collection is off
+    in every thread, during the work and after it; uninstalling gives it back."""
+    import gc
+
+    from app.gui import collector
+
+    def work() -> bool:
+        time.sleep(0.05)
+        return gc.isenabled()
+
+    assert background.run(None, "working", work) is False
+    assert collector.installed() is not None and not gc.isenabled()
+    with pytest.raises(ValueError):
+        background.run(None, "failing", lambda: (_ for _ in ()).throw(ValueError("no")))
+    assert not gc.isenabled()
+    deadline = time.monotonic() + 5
+    while background.busy() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    collector.uninstall()
+    assert gc.isenabled() and collector.installed() is None
+
+
+def test_a_collector_left_off_by_the_caller_stays_off(qapp: Any) -> None:
+    import gc
+
+    from app.gui import collector
+
+    collector.uninstall()
+    gc.disable()
+    try:
+        assert background.run(None, "adding", lambda: 1) == 1
+        while background.busy():
+            time.sleep(0.01)
+        collector.uninstall()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_gui_thread_collects_what_the_work_left(qapp: Any, qtbot: Any) -> None:
+    """Jobs that build much leave the collector's count far over its
+    threshold; the collection runs on the GUI thread's timer, never in a worker."""
+    import gc
+    import weakref
+
+    from app.gui import collector
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
     def build() -> list[list[int]]:
         return [[i] for i in range(5000)]
 
     kept = []  # what the jobs built stays alive, as a loaded map does
-    gc.callbacks.append(note)
+    threads, note = _collections_by_thread()
     try:
         for _ in range(20):
             kept.append(background.run(None, "building", build))
             while background.busy():
                 time.sleep(0.002)
             kept.append([[i] for i in range(10)])  # the GUI thread allocates next
+        cycle = Node()
+        gone = weakref.ref(cycle)
+        del cycle
+        assert gone() is not None and not gc.isenabled()  # only a collection frees a cycle
+        qtbot.waitUntil(lambda: gone() is None, timeout=collector.INTERVAL_MS * 8)
     finally:
         gc.callbacks.remove(note)
     assert threads, "no collection at all: the test saw nothing"
     assert set(threads) == {threading.main_thread().name}, threads
-    assert background.busy() == 0 and gc.isenabled()
+    assert background.busy() == 0
+
+
+def test_no_collection_off_the_gui_thread_while_jobs_are_cancelled_mid_run(qapp: Any, qtbot: Any) -> None:
+    """Jobs that make cyclic garbage as fast as they can are cancelled while
+    they run: those that take ``cancelled`` stop, those that cannot stop run
+    on, a job still waiting never starts, and a thread started outside
+    :mod:`app.gui.background` makes garbage too.  Every collection meanwhile
+    runs on the GUI thread."""
+    stop_all = threading.Event()
+    stopped: list[str] = []
+    started: list[str] = []
+
+    class Node:
+        def __init__(self) -> None:
+            self.me = self
+
+    def churn(name: str, cancelled: Any = None) -> str:
+        started.append(name)
+        while not stop_all.is_set():
+            for _ in range(2000):
+                Node()
+            if cancelled is not None and cancelled():
+                stopped.append(name)
+                return "stopped"
+        return "ran out"
+
+    def stubborn(name: str) -> str:  # cannot be told to stop
+        return churn(name)
+
+    from app.gui import collector
+
+    collector.install()  # as the editor does when it starts (main_window.ensure_app)
+    threads, note = _collections_by_thread()
+    outsider = threading.Thread(target=churn, args=("outsider",), name="not-a-background-worker", daemon=True)
+    try:
+        outsider.start()
+        polite = background.submit(churn, "polite")
+        rude = background.submit(stubborn, "rude")
+        waiting = background.submit(churn, "waiting")
+        qtbot.waitUntil(lambda: {"polite", "rude"} <= set(started), timeout=5000)
+        qtbot.wait(100)  # every thread churns; the GUI thread's timer collects
+        assert all(job.cancel() is False for job in (polite, rude))  # running: told to stop, not dropped
+        assert waiting.cancel() is True  # waiting: dropped
+        qtbot.waitUntil(lambda: polite.done(), timeout=5000)
+        assert polite.result() == "stopped" and stopped == ["polite"] and not rude.done()
+        for _ in range(3):
+            [[i] for i in range(3000)]  # the GUI thread makes garbage while the stubborn job runs on
+            qtbot.wait(50)
+    finally:
+        stop_all.set()
+        outsider.join(5)
+        import gc
+
+        gc.callbacks.remove(note)
+    qtbot.waitUntil(lambda: background.busy() == 0, timeout=5000)
+    assert rude.result() == "ran out" and "waiting" not in started
+    assert threads, "no collection at all: the test saw nothing"
+    assert set(threads) == {threading.main_thread().name}, threads
 
 
 def test_at_most_max_workers_jobs_run_at_once_and_the_rest_wait(qapp: Any, qtbot: Any) -> None:

@@ -191,6 +191,26 @@ def test_the_pyramid_is_built_once_and_its_levels_halve(tmp_path) -> None:
         TilePyramid.build(bad, tmp_path / "cache")
 
 
+def test_cutting_a_pyramid_stops_when_cancelled(tmp_path) -> None:
+    """``cancelled`` is asked as libvips reports progress: the cutting stops
+    early, says so, and leaves no pyramid behind (a later build starts again)."""
+    from app.gui.underlay import UnderlayError
+
+    scan = tmp_path / "big.jpg"
+    make_scan(scan, 6000, 5000)
+    asked: list[int] = []
+
+    def cancelled() -> bool:
+        asked.append(1)
+        return len(asked) > 1
+
+    with pytest.raises(UnderlayError, match="big.jpg: preparing the scan was cancelled"):
+        TilePyramid.build(scan, tmp_path / "cache", cancelled=cancelled)
+    assert asked and TilePyramid.cached(scan, tmp_path / "cache") is None
+    assert not any((tmp_path / "cache").iterdir())
+    assert TilePyramid.build(scan, tmp_path / "cache", cancelled=lambda: False).width == 6000
+
+
 def test_trace_terrain_from_the_scan_in_the_editor(qtbot, tmp_path) -> None:
     """The tracing test scan (tests/test_tracing.py) under a blank copy of
     the map: three calibration clicks, two colour samples a terrain, Trace:

@@ -296,3 +296,58 @@ def test_importing_the_interface_loads_no_system() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=root).stdout.split("\n")
     assert out[0] == "['engine.rules.base', 'engine.rules.registry']" and out[1] == "True"
+
+
+@dataclass(frozen=True)
+class CountOptions:
+    flag: bool = False
+    n: int = 1
+
+
+class Counting(RulesSystem[Any, CountOptions]):
+    """Counts how often its options are read."""
+
+    name = "test_counting"
+    title = "Counting"
+    map_kinds = frozenset({"square"})
+    Options = CountOptions
+    Order = CountOptions
+    reads = 0
+
+    def read_options(self, raw: Any) -> CountOptions:
+        type(self).reads += 1
+        return super().read_options(raw)
+
+    def check(self, scenario: Any, order: Any) -> Verdict:
+        return PlainVerdict(True)
+
+    def effect(self, scenario: Any, order: Any, verdict: Verdict) -> Any:
+        raise AssertionError("not used")
+
+
+def test_options_are_read_once_per_value_in_the_base() -> None:
+    class Ruleset:
+        def __init__(self, options: dict[str, Any]) -> None:
+            self.options = options
+
+    class Scen:
+        def __init__(self, options: dict[str, Any]) -> None:
+            self.ruleset = Ruleset(options)
+
+    s = Scen({"test_counting": {"n": 2}})
+    a, b = Counting().options(s), Counting().options(Scen({"test_counting": {"n": 2}}))
+    assert a is b and a.n == 2 and Counting.reads == 1
+    s.ruleset.options["test_counting"]["n"] = 3  # edited in place: read again
+    assert Counting().options(s).n == 3 and Counting.reads == 2
+    s.ruleset.options["test_counting"] = {"n": True}  # equal to 1 in Python, refused as a number
+    with pytest.raises(OptionError, match="n must be a whole number"):
+        Counting().options(s)
+    assert Counting().options(Scen({})) == CountOptions()
+
+
+def test_the_turn_hooks_have_declared_defaults() -> None:
+    c = Counting()
+    assert c.phases == ("orders",) and c.once_per_turn == {"moved", "railed", "marched"}
+    assert c.action_of({}) == "moved" and c.order_phases({}) is None and c.turn_use(None, {}, PlainVerdict(True)) == {}
+    assert c.end_phase_refusal(None, None) is None and list(c.end_phase_effects(None, None)) == []  # type: ignore[arg-type]
+    assert c.outcome(None) is None and c.uses_post_time({"time": "1"}) is False and c.setup_problems(None) == []

@@ -1,4 +1,4 @@
-"""Edit > Go to (Ctrl+G), both editors (issue 18): type a cell label, a
+"""Edit > Go to (Ctrl+G), both editors: type a cell label, a
 place name, a territory or a unit id, with completion; the map centres on it
 and flashes it.  What a name points at is decided by :mod:`engine.goto`; a
 name that points at nothing is said in the dialog, which stays open."""

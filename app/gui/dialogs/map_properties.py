@@ -1,5 +1,5 @@
 """File > Map Properties… of the grid editor: the map's name, grid and size,
-and its **numbering designer** (issue 20, item 4).
+and its **numbering designer**.
 
 A preset picks a scheme real games use (GITM's ``3-1``, CWOL's ``E6-Y4``,
 CCRR ``0101``, Squad Leader's lettered columns, Avalon Hill's oblique hex

@@ -1,4 +1,4 @@
-"""File > Print / Export PDF… of both editors (issue 20, item 5): the
+"""File > Print / Export PDF… of both editors: the
 cell size (a territory map: the whole map's width), in mm or inches, the
 paper, orientation, margin, overlap and coordinate labels, with the page
 count the choice gives (or what is wrong with it) shown as the fields

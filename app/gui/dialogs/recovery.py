@@ -2,7 +2,7 @@
 name, original file, time, the window kind that opens it and any problem,
 and a choice per row — Recover, Later (kept, offered again at the next
 start) or Discard (deleted; only ever by this explicit choice).  "Decide
-later" keeps them all (issue 21; ``docs/reliability.md``)."""
+later" keeps them all (``docs/reliability.md``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Combat dock of an ACW game (issue 16): the attack, the cavalry's
+"""The Combat dock of an ACW game: the attack, the cavalry's
 choice, the battle, the retreat and the reinforcements, each given as an
 order of the game through the window's :class:`~app.gui.turns.TurnController`
 (so every step is one journal entry and one undo step, the same entries
@@ -22,8 +22,8 @@ The **Reinforcements** tab is :mod:`.reinforce`; this panel draws the
 rail held to the map edge when it refuses a unit off it.
 
 The panel lives as long as its window and reads the document's current
-scenario on every refresh; on another map it hides its dock (issue 18,
-item 1: no widget it holds is deleted under it).  Rules:
+scenario on every refresh; on another map it hides its dock (no widget it
+holds is deleted under it).  Rules:
 ``docs/rules/acw.md``; the editor's guide: ``docs/editor.md``.
 """
 

@@ -1,5 +1,5 @@
 """The Journal dock: the game's turns and entries, replay and branches
-(issue 15, item 4; ``docs/editor.md``, "Turns and the journal").
+(``docs/editor.md``, "Turns and the journal").
 
 A tree lists each turn of the game (``Turn 2``) with its journal entries
 beneath (``5. US-14 to 0410: carried out``, the verdict's reasons as the

@@ -49,7 +49,7 @@ class LayersPanel(QWidget):
 
     def note_labels(self) -> None:
         """Say on the "Coordinate labels" row why it shows nothing: labels
-        are drawn from cells of 40 pixels up (issue 18, item 5)."""
+        are drawn from cells of 40 pixels up."""
         from app.gui.render import style
 
         hidden = self.labels_hidden_by_zoom()

@@ -1,4 +1,4 @@
-"""The legend docks of both editors (issue 18): what the map shows, each
+"""The legend docks of both editors: what the map shows, each
 row a small swatch cut from the map itself and painted by the canvas's own
 painter (:func:`app.gui.render.region.paint_region`, with only the layers
 the row is about; for territory maps

@@ -114,7 +114,7 @@ class ToolPalette(QWidget):
         self.preview.setObjectName("previewChooser")
         self.preview.currentIndexChanged.connect(self.previewChosen.emit)
         # on a row of its own, full width: a preview's name ("GITM straight-line
-        # march") is not cut off in the dock's default width (issue 18, item 4)
+        # march") is not cut off in the dock's default width
         form.addRow(QLabel("Rules preview"))
         form.addRow(self.preview)
         lay.addWidget(self.options_box)

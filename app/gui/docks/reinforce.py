@@ -1,4 +1,4 @@
-"""The Combat dock's Reinforcements tab (issue 16; ``docs/rules/acw.md``,
+"""The Combat dock's Reinforcements tab (``docs/rules/acw.md``,
 "Reinforcements"): the points banked per side, the Rebel reinforcement post
 (``{"reinforcement_post": "H:MM:SS.mmm"}``, on the Rebels' move; with
 ``rebel_gain: "factor"`` it names the unit), factor purchases

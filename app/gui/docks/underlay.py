@@ -1,4 +1,4 @@
-"""The Underlay dock of the grid editor (issue 20, items 1–2): a scanned map
+"""The Underlay dock of the grid editor: a scanned map
 under the grid, and its calibration by clicks.
 
 * **Add Image…** (also File > Add Underlay Image…) takes a PNG, JPEG or TIFF
@@ -16,7 +16,7 @@ under the grid, and its calibration by clicks.
   drift.  A label that names no cell, a cell clicked twice or points on one
   line are refused with the reason, changing nothing.
 
-* **Trace terrain** (issue 20, item 3; ``engine/tracing.py``): choose a
+* **Trace terrain** (``engine/tracing.py``): choose a
   terrain, press **Sample Colours by Clicking** and click the scan where
   it shows that terrain; with two terrains sampled and the scan calibrated,
   **Trace** gives every cell the terrain nearest its colour as one undo step

@@ -1,5 +1,5 @@
 """The verdict panel: the whole verdict of the current rules preview, wrapped
-and copyable (issue 18, item 4).
+and copyable.
 
 The status bar has room for a short form only (:meth:`Overlay.short`); the
 tooltip of the target says the verdict once.  This panel shows the rest:

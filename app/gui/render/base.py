@@ -55,8 +55,9 @@ def joined(lines: Sequence[QLineF]) -> QPainterPath:
     one shape, so where lines overlap (a junction of river sides, a rail
     line's joints) the overlap is covered once: the pixels there do not
     depend on which other lines were stroked with them (``drawLines``
-    strokes 16 at a time, so a tile drawn with another set of lines rounds
-    its junctions differently: issue 19, tiles made at once)."""
+    strokes 16 at a time, so a tile drawn with another set of lines would
+    round its junctions differently, and tiles made at once must match
+    tiles made one by one)."""
     path = QPainterPath()
     for ln in lines:
         path.moveTo(ln.p1())
@@ -207,7 +208,7 @@ class MapRenderer(TopPass, ABC):
         if control:
             a = style.CONTROL_TINT_ALPHA
             # impassable terrain (water) keeps its colour: a side's tint over
-            # blue water read as another terrain (issue 18, item 5); the
+            # blue water read as another terrain; the
             # control border still shows who holds it
             land = np.array([t >= len(s.ruleset.terrain) or not s.ruleset.terrain[t].impassable
                              for t in range(256)])
@@ -444,7 +445,7 @@ class MapRenderer(TopPass, ABC):
         for side, segs in lines.items():
             if 0 <= side < len(self.scenario.sides):
                 # a dashed band (the side's colour on white), so a control
-                # border is never mistaken for a river (issue 18, item 5)
+                # border is never mistaken for a river
                 c = style.side_color(self.scenario.sides, side)
                 path = joined(segs)
                 p.strokePath(path, QPen(style.CONTROL_BAND, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))

@@ -65,7 +65,7 @@ class EdgeIndex:
         """The edges with at least one end in (or next to) the cell ranges:
         an ``(n, 4)`` ``int64`` array of their end cells (``a.col, a.row,
         b.col, b.row``) and their geometry (``geometry``'s rows), no Edge
-        made: a tile of a big map shows hundreds (issue 19).  The order is
+        made: a tile of a big map shows hundreds.  The order is
         that of the buckets (by column, then row), then the bucket's own,
         so the edges of a smaller range come in the same order as within a
         larger one."""

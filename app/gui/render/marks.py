@@ -1,5 +1,6 @@
 """Painting a preview's :class:`~app.gui.overlay.Overlay` fast enough to
-follow the mouse (issue 19: hover to painted frame within 8 ms).
+follow the mouse (the target: hover to painted frame within 8 ms,
+``docs/performance.md``).
 
 :class:`OverlayPainter` is what the top pass (:mod:`app.gui.render.top`)
 calls for every overlay.  It draws the same pixels as one shape per item
@@ -441,7 +442,7 @@ class OverlayPainter:
                 self._marker(p, zoom, it)
         flush()
         # the marks' texts last, over every line and marker: a march line
-        # never strikes through "T/U" (issue 18, item 5)
+        # never strikes through "T/U"
         for x, y, text, outline in texts:
             self._text(p, x, y, text, tsize, style.qcolor(outline or "#111111"))
 

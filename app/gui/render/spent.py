@@ -1,4 +1,4 @@
-"""Which units are spent: they acted this turn (issue 15, item 8).
+"""Which units are spent: they acted this turn.
 
 Both renderers' top passes (:mod:`app.gui.render.top` for grid maps,
 :mod:`app.gui.render.counters` for territory maps) draw a spent unit's

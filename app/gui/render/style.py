@@ -36,7 +36,7 @@ CONTROL_BAND = QColor(255, 255, 255, 200)
 SELECTION = QColor("#ffd21f")
 SELECTION_DARK = QColor("#1a1a1a")
 
-# -- side palettes (issue 18: a colour-blind-safe default, a switch in View) --
+# -- side palettes (a colour-blind-safe default, a switch in View) --
 
 OKABE_ITO = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#f0e442", "#000000")
 """Okabe & Ito's eight colours, told apart under the common colour-vision

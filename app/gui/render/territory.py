@@ -356,7 +356,7 @@ class TerritoryRenderer:
 
     def label_layout(self, z: float) -> dict[str, str]:
         """What each territory's label says at zoom ``z`` so that no two
-        labels meet (issue 18, item 5: "Germany 20Western Poland 2"): land
+        labels meet (never "Germany 20Western Poland 2"): land
         territories by value, then sea zones, each with its full label, or
         its value alone, or nothing, whichever first meets no label placed
         before.  Computed once per zoom and names (tiles drawn apart agree)."""

@@ -106,8 +106,8 @@ class TileCache:
         cached yet at once: their union's raster (in blocks of a tile: a
         bigger raster runs out of the cache) and its vectors once, cut into
         tiles (after a zoom change a screenful of tiles is new; tile by tile,
-        the rivers, links and bridges near a tile's edges were stroked for
-        each tile they touch: issue 19).  The pixels are those of tiles made
+        the rivers, links and bridges near a tile's edges would be stroked
+        for each tile they touch).  The pixels are those of tiles made
         one by one: lines are stroked as one joined path
         (:func:`app.gui.render.base.joined`), so a junction does not depend
         on which other lines were chosen with it.  The rest of each tile

@@ -1,4 +1,4 @@
-"""The territory-map editor (issues 7 and 8 in the editor): a canvas that
+"""The territory-map editor: a canvas that
 draws territories from their shapely shapes, a window with an inspector,
 border editing, painting on the backdrop grid, rail-plan mode (Module I:
 Railroads) and rail-options mode (Rail Options 1–4).

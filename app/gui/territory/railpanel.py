@@ -1,4 +1,4 @@
-"""The per-nation rail panel of a Rail Options game (issue 17, "Views"): a
+"""The per-nation rail panel of a Rail Options game: a
 nation's rail this turn — capacity used and left (or Option 4's points),
 technology, IPCs and income, its stations with their damage and whether they
 can be used, its railroad markers, the pieces bought and not yet placed —

@@ -1,5 +1,5 @@
-"""Rail-plan mode (issue 7, "Module I: Railroads"): orders, the live
-feasibility preview, and the exact routing off the GUI thread.
+"""Rail-plan mode (Module I: Railroads): orders, the live feasibility
+preview, and the exact routing off the GUI thread.
 
 :class:`RailPlanner` keeps the orders being planned (they are a plan, not
 map data, so they are not on the undo stack).  On every change it
@@ -8,11 +8,15 @@ map data, so they are not on the undo stack).  On every change it
    at once on the GUI thread and publishes its overlay (each order as a
    dashed line from start to destination; when a cut rules the orders out,
    the cut outlined);
-2. starts the exact routing (:func:`engine.rules.railroads.plan`, an integer
-   program) in a worker thread (``background.submit``; the worker makes no Qt call,
-   its result is collected by a timer on the GUI thread), on a copy of the scenario
-   without shapes.  Each job carries a generation number; a result that
-   arrives after the orders changed again is dropped.  The exact result
+2. asks for the exact routing (:func:`engine.rules.railroads.plan`, an
+   integer program) in a worker thread (``background.submit``; the worker
+   makes no Qt call, its result is collected by a timer on the GUI thread),
+   on a copy of the scenario without shapes.  Only the latest orders are
+   routed: a change cancels the jobs already asked for (one still waiting
+   never starts), and while a routing runs (a solver cannot be stopped) no
+   other starts: when it ends, the latest orders are copied and routed.  So
+   a burst of edits costs one copy and one routing at a time.  Each job
+   carries a generation number; a result for older orders is dropped.  The exact result
    replaces the preview: routes through the territories' label points,
    each territory shaded by the share of its capacity used, the bottleneck
    outlined.
@@ -94,6 +98,8 @@ class RailPlanner(QObject):
         self.submit = submit or background.submit
         """Runs a job in a worker (default :func:`app.gui.background.submit`)."""
         self._pending: list[tuple[int, Future[object]]] = []
+        self._wanted = False
+        """The current orders still need an exact routing (started when no job runs)."""
         # results are collected on the GUI thread: the worker makes no Qt call
         self._poll = QTimer(self)
         self._poll.setInterval(20)
@@ -167,13 +173,29 @@ class RailPlanner(QObject):
         """Preview now; exact routing in the background."""
         self.generation += 1
         self.exact = None
+        for _generation, future in self._pending:
+            future.cancel()  # stale: a waiting job never starts, a running one's result is dropped
         s = self.scenario
         if s is None or not self.orders:
             self.preview_plan = None
+            self._wanted = False
             self._publish(TerritoryOverlay(), None)
             return
         self.preview_plan = preview(s, self.orders, self.rules())
         self._publish(self._preview_overlay(self.preview_plan), self.preview_plan)
+        self._wanted = True
+        self._submit_latest()
+
+    def _submit_latest(self) -> None:
+        """Start the exact routing of the current orders, unless a routing
+        still runs (then :meth:`_collect` starts it when that one ends)."""
+        s = self.scenario
+        if not self._wanted or s is None:
+            return
+        if any(not future.done() for _generation, future in self._pending):
+            self._poll.start()
+            return
+        self._wanted = False
         self.running += 1
         try:
             future = self.submit(_plan_job, rail_copy(s), list(self.orders))
@@ -184,19 +206,24 @@ class RailPlanner(QObject):
         self._poll.start()
 
     def _collect(self) -> None:
-        """Hand finished routings to :meth:`_done`, on the GUI thread."""
+        """Hand finished routings to :meth:`_done`, drop cancelled ones, and
+        start the latest orders' routing once none runs; on the GUI thread."""
         still = []
         for generation, future in self._pending:
-            if future.done():
+            if future.cancelled():
+                self.running -= 1
+            elif future.done():
                 self._done(generation, future.result())
             else:
                 still.append((generation, future))
         self._pending = still
-        if not still:
+        self._submit_latest()
+        if not self._pending and not self._wanted:
             self._poll.stop()
 
     def busy(self) -> bool:
-        return self.running > 0
+        """Whether an exact routing runs or is still to start."""
+        return self.running > 0 or self._wanted
 
     def _done(self, generation: int, result: object) -> None:
         self.running -= 1

@@ -1,5 +1,5 @@
 """A scan under a territory map, and tracing a territory from it by a click
-(issue 20, items 1 and 3; the grid editor's counterpart is
+(the grid editor's counterpart is
 ``app/gui/docks/underlay.py``).
 
 The scan is placed by its ``scale`` (pixels per map unit) and ``offset``

@@ -288,8 +288,8 @@ def _search(board: Board, start: int, allowance: int, halting: bool = True) -> t
     """Uniform-cost search with a bucket queue (costs are small integers),
     over the Board's cached steps (:meth:`Board.links`): a hex's steps are
     worked out once per Board, so a search costs one dictionary probe per
-    step after the first over the same hexes (issue 19: 3x networkx's
-    Dijkstra on its prebuilt graph, ``bench/peers.py``)."""
+    step after the first over the same hexes (``bench/peers.py`` compares
+    it with networkx's Dijkstra on its prebuilt graph)."""
     best = {start: 0}
     parents: dict[int, int] = {}
     buckets: list[list[int]] = [[] for _ in range(allowance + 1)]

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from engine.model import Ruleset, Scenario
 
-from ..base import AtLeast, NonEmpty, OptionError, Reader, read_options
+from ..base import AtLeast, NonEmpty, OptionError, Reader, cached_options, read_options
 
 SYSTEM = "acw"
 """Key of this system's options in ``ruleset.options``."""
@@ -192,7 +192,9 @@ def default_options() -> AcwOptions:
 
 
 def ruleset_options(ruleset: Ruleset) -> AcwOptions:
-    return options_from_raw(ruleset.options.get(SYSTEM))
+    """The options ``ruleset`` sets, read once per distinct value
+    (:func:`~engine.rules.base.cached_options`)."""
+    return cached_options(AcwOptions, ruleset.options.get(SYSTEM), options_from_raw)
 
 
 def options_from_raw(raw: Any) -> AcwOptions:

@@ -1,5 +1,4 @@
-"""Axis & Allies "Rail Options 1–4" on territory maps (shared seed 001,
-issue 8).
+"""Axis & Allies "Rail Options 1–4" on territory maps.
 
 A scenario names one option in ``ruleset.options["rail_options"]["option"]``;
 every other option can be asked for as a what-if

@@ -13,7 +13,7 @@ the asked territory: each unit's limits and routes, and the few whole-map
 searches that explain a refusal, are computed once per unit (or start and
 nation) and every later question about another territory is a lookup.  The
 editor keeps one judge per document revision, so a hover over the map asks
-no new search (issue 19; ``docs/performance.md``).
+no new search (``docs/performance.md``).
 """
 
 from __future__ import annotations
