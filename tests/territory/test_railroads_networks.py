@@ -46,3 +46,24 @@ def test_a_routing_builds_no_networkx_graph() -> None:
     p = plan(s, orders, rules)
     assert not p.refused and p.routes
     assert rules._graphs == {}  # the routing reads the arrays; a networkx graph only words a refusal
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_public_linprog_route_gives_the_kept_models_plans(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without scipy's HiGHS model (a scipy that does not ship it), routing
+    re-solves through the public ``linprog`` and reaches the same verdicts,
+    units routed and rail used."""
+    from engine.rules.railroads import routing
+
+    s = scenario(120, seed=seed)
+    rules = RailRules(s)
+    nodes = sorted(t for t, x in s.map.territories.items() if rules.why_unusable(x, "germany") is None)
+    rng = random.Random(seed)
+    orders = [RailOrder("germany", *rng.sample(nodes, 2), rng.randint(1, 3)) for _ in range(12)]
+    kept = plan(s, orders, RailRules(s))
+    monkeypatch.setattr(routing, "_core", None)
+    public = plan(s, orders, RailRules(s))
+    assert public.feasible == kept.feasible
+    assert [r.order for r in public.routes] == [r.order for r in kept.routes]
+    assert sum(k for r in public.routes for _, k in r.paths) == sum(k for r in kept.routes for _, k in r.paths)
+    assert sorted(public.refused) == sorted(kept.refused)
