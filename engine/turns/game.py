@@ -12,7 +12,7 @@ registry (:mod:`engine.rules.base`).  It adds what no single order can know:
   refused, naming the phases it belongs to;
 
 then asks the system's own ``check`` (which sees the turn state through
-``scenario.state["game"]["turn"]``, e.g. Module I capacity spent this turn),
+``scenario.state["game"]["turn"]``, e.g. Module I capacity spent this round),
 applies the order through the system's ``apply`` (a reversible
 :class:`~engine.rules.base.Record`) and writes a journal entry: the order, the
 verdict with its reasons, the effect.  A refused order is journalled too

@@ -4,8 +4,8 @@ did this turn, the capacity spent this turn and the points banked.
 A :class:`TurnState` is plain data (``to_data``/``from_data``) kept in the
 scenario file beside the journal (``state.game.turn`` — see
 ``docs/file-format.md``).  The rules systems read it to apply their per-turn
-rules (a unit moves once; Module I capacity is summed over the turn's rail
-orders); :class:`~engine.turns.game.Game` keeps it current.
+rules (a unit moves once; Module I capacity is one pool a round for a
+sharing group); :class:`~engine.turns.game.Game` keeps it current.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ class TurnState:
     system's side order); ``phase`` is one of the system's phases; ``side`` is
     the side to move.  ``acted`` maps a unit id (or a nation, for orders that
     have no unit) to what it did this turn, in order; ``used`` holds capacity
-    spent this turn under keys the system names (``"rail:Germany"``);
+    spent this turn under keys the system names (``'rail:["germany","belarus"]'``;
+    the system's ``round_use`` keeps some for the whole round);
     ``banked`` points kept from turn to turn, by side (ACW reinforcement
     points, a nation's IPCs)."""
 

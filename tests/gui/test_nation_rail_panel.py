@@ -49,7 +49,7 @@ def to_phase(w: TerritoryWindow, side: str, phase: str) -> None:
 
 
 def journal(scenario: Any) -> list[dict[str, Any]]:
-    return [dict(e) for e in json.loads(json.dumps(scenario.state["game"]["journal"]["entries"]))]
+    return [dict(e) for e in json.loads(json.dumps(list(scenario.state["game"]["journal"]["entries"])))]
 
 
 def test_an_option_1_game_in_the_editor_gives_the_command_lines_journal(qtbot: Any, tmp_path: Path) -> None:

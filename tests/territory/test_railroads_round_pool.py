@@ -84,8 +84,9 @@ def test_a_sharing_group_spends_one_pool_across_its_turns() -> None:
     assert g.turn.used['rail:["germany","ukraine"]'] == 3  # Germany's use lasts the round
     e = g.give({"unit": "ita_art_it", "to": "Ukraine"})
     assert e.kind == "order", e.reasons  # Ukraine: 4 of 4, as in the document
+    kept = dict(g.turn.used)
     e = g.give({"unit": "ita_inf_it", "to": "Ukraine"})
-    assert e.kind == "refused"
+    assert e.kind == "refused" and g.turn.used == kept  # a refusal spends nothing
     assert e.reasons[0].startswith("Refused: Italy infantry ita_inf_it from Italy to Ukraine: it cannot be routed "
                                    "together with the 1 unit Italy railed earlier this round: No routing fits all "
                                    "2 units")

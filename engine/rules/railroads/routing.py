@@ -10,7 +10,11 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import Bounds, LinearConstraint, linprog, milp
-from scipy.optimize._highspy import _core
+
+try:  # the HiGHS model behind linprog and milp, kept across re-solves
+    from scipy.optimize._highspy import _core
+except ImportError:  # a scipy without it: every re-solve through the public linprog
+    _core = None
 from scipy.sparse import coo_matrix, csr_matrix
 from scipy.sparse.csgraph import dijkstra
 
@@ -134,7 +138,8 @@ def _path_program(r: RailRules, demand: dict[tuple[int, str, str], int], total: 
         g = csr_matrix((np.ones(len(u)), (u, v)), shape=(n_t, n_t))
         g.sort_indices()
         nets[net] = (g, ks, starts, row)
-    model = _ColumnLP(np.asarray([demand[key] for key in keys], float), r.cap_array.astype(float))
+    model = (_ColumnLP if _core is not None else _LinprogLP)(np.asarray([demand[key] for key in keys], float),
+                                                             r.cap_array.astype(float))
     paths: list[tuple[int, tuple[int, ...]]] = []
     seen: set[tuple[int, tuple[int, ...]]] = set()
     weight = np.ones(n_t)
@@ -238,6 +243,37 @@ class _ColumnLP:
         duals = np.asarray(sol.row_dual)
         return (np.asarray(sol.col_value), float(self.h.getInfo().objective_function_value),
                 duals[:self.n_k], duals[self.n_k:])
+
+
+class _LinprogLP:
+    """:class:`_ColumnLP`'s interface over scipy's public ``linprog``: the
+    same rows and columns, each :meth:`solve` from scratch."""
+
+    def __init__(self, demand: np.ndarray, caps: np.ndarray) -> None:
+        self.n_k = len(demand)
+        self.rhs = np.concatenate([demand, caps])
+        self.cost: list[float] = []
+        self.rows: list[int] = []
+        self.cols: list[int] = []
+
+    def add(self, paths: Sequence[tuple[int, tuple[int, ...]]], big: float) -> None:
+        for k, p in paths:
+            j = len(self.cost)
+            self.cost.append(len(p) - 1 - big)
+            for i in (k, *(self.n_k + t for t in p)):
+                self.rows.append(i)
+                self.cols.append(j)
+
+    def solve(self) -> tuple[np.ndarray, float, np.ndarray, np.ndarray] | None:
+        """Column values, objective, commodity duals and capacity duals (None:
+        no optimum)."""
+        a = coo_matrix((np.ones(len(self.rows)), (self.rows, self.cols)),
+                       shape=(len(self.rhs), len(self.cost))).tocsr()
+        res = linprog(np.asarray(self.cost), A_ub=a, b_ub=self.rhs, bounds=(0, None), method="highs")
+        if res.status != 0:
+            return None
+        duals = np.asarray(res.ineqlin.marginals)
+        return np.asarray(res.x), float(res.fun), duals[:self.n_k], duals[self.n_k:]
 
 
 MAX_PRICING_ROUNDS = 500

@@ -164,8 +164,9 @@ class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
     doc = "docs/rules/railroads.md"
     phases = ("combat", "noncombat")
     """A nation's movement phases; rail orders belong to the non-combat
-    movement phase only, a unit rails once a turn, and the turn's rail
-    orders share each territory's capacity (``docs/rules/railroads.md``)."""
+    movement phase only, a unit rails once a turn, and a sharing group's
+    rail orders of the round share each territory's capacity
+    (``docs/rules/railroads.md``, decision 4)."""
     once_per_turn = frozenset({"railed"})
 
     def action_of(self, order: Mapping[str, Any]) -> str:
@@ -216,6 +217,8 @@ class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
         p = plan(scenario, [*earlier, o], rules)
         n = sum(e.count for e in earlier)
         together = f"{n} unit{'s' if n != 1 else ''} {scenario.side(o.nation).name} railed earlier this round"
+        if not p.feasible and not n:
+            return p
         if not p.feasible:
             return dataclasses.replace(p, reason=f"Refused: {rules.describe(o)}: it cannot be routed together with "
                                                  f"the {together}: {p.reason}")
