@@ -406,6 +406,7 @@ class ModulePlan:
     pieces: tuple[Piece, ...]
     palette: tuple[PaletteEntry, ...]
     warnings: tuple[str, ...]
+    """What VASSAL will show otherwise than Adjutant (labels, letters)."""
     mismatches: int
     centres: Callable[[Cell], tuple[float, float]] = field(repr=False, compare=False)
 
@@ -425,7 +426,15 @@ class ModulePlan:
                 "numbering": (self.numbering.cls.rsplit(".", 1)[-1] if self.numbering is not None
                               else f"{len(self.zones)} zones"),
                 "sides": list(self.sides), "pieces": len(self.pieces), "palette": len(self.palette),
-                "mismatched_labels": self.mismatches, "warnings": list(self.warnings)}
+                "mismatched_labels": self.mismatches, "warnings": list(self.warnings), "notes": self.notes()}
+
+    def notes(self) -> list[str]:
+        """What the module needs of the VASSAL that opens it."""
+        oblique = [z.numbering for z in self.zones] + ([self.numbering] if self.numbering is not None else [])
+        if any(n.cls.endswith("ObliqueHexGridNumbering") for n in oblique):
+            return ["the oblique hex numbering (ObliqueHexGridNumbering) needs VASSAL 3.8.0 or later to open the "
+                    "module"]
+        return []
 
 
 def location_name(plan: ModulePlan, x: int, y: int) -> str | None:
