@@ -14,6 +14,7 @@ sentence (an empty list: the module passes).  It checks:
   each class's ``getAllowableConfigureComponents`` and the components its
   ``build`` adds itself), and classes a version lacks
   (``ObliqueHexGridNumbering`` before 3.8.0) are not used;
+* each map has the components that make pieces movable (:data:`MOVABLE`);
 * piece slots: a whole-number ``gpid`` each, no two alike, below
   ``nextPieceSlotId``;
 * piece definitions (``PieceSlot`` and ``PrototypeDefinition`` text): an
@@ -104,6 +105,11 @@ LEAVES = frozenset({W + "PieceSlot", M + "PrototypeDefinition", NUM + "HexGridNu
                                       "KeyNamer", "properties.GlobalProperties",
                                       "properties.GlobalTranslatableMessages")})
 """Classes this check knows to stand with no children in a module Adjutant writes."""
+
+MOVABLE = tuple(MAP + c for c in ("PieceMover", "KeyBufferer", "StackMetrics", "SelectionHighlighters",
+                                  "MenuDisplayer", "StackExpander"))
+"""A map's components without which its pieces cannot be moved, selected,
+stacked or given commands (``Map.build(null)`` adds them to a new map)."""
 
 SINCE = {NUM + "ObliqueHexGridNumbering": (3, 8, 0)}
 """Classes new in a version: (major, minor, patch) it appeared in."""
@@ -303,6 +309,12 @@ def _problems(z: zipfile.ZipFile, names: set[str]) -> list[str]:
             out.append(f"{where}: path {child.get('path')!r} is not a polygon 'x,y;x,y;...'")
         if tag == MAP + "SetupStack":
             stacks.append((child, where))
+        if tag == M + "Map":
+            have = {c.tag for c in child}
+            lacking = [_short(c) for c in MOVABLE if c not in have]
+            if lacking:
+                out.append(f"{where}: lacks {', '.join(lacking)}: VASSAL adds them only to a map made in its "
+                           "editor, and without them pieces cannot be dragged, selected or stacked")
     nxt = root.get("nextPieceSlotId", "")
     if not nxt.isdigit():
         out.append(f"nextPieceSlotId {nxt!r} is not a whole number")

@@ -213,6 +213,7 @@ def _sub(name: str, old: str, new: str, count: int = 1):  # type: ignore[no-unty
           "<VASSAL.build.module.map.PieceMover><VASSAL.build.module.Map /></VASSAL.build.module.map.PieceMover>"),
      "<PieceMover> takes no child elements"),
     (_sub("buildFile.xml", 'owningBoard="Board"', 'owningBoard="Other"'), "owningBoard 'Other' is no board"),
+    (_sub("buildFile.xml", "<VASSAL.build.module.map.PieceMover />", ""), "lacks PieceMover"),
     (_sub("buildFile.xml", 'hOff="1"', 'hOff="one"'), "hOff 'one' is not a whole number"),
     (_sub("buildFile.xml", 'first="H"', 'first="X"'), "first 'X' is not H or V"),
 ])
