@@ -86,6 +86,7 @@ def run(args: argparse.Namespace) -> int:
                  f"  numbering: {data['numbering']}; {len(plan.pieces)} units placed, {len(plan.palette)} palette "
                  f"entries, sides: {', '.join(plan.sides) or '(none)'}"]
         lines += [f"  warning: {w}" for w in plan.warnings]
+        lines += [f"  note: {n}" for n in plan.notes()]
         return "\n".join(lines)
 
     emit(args, data, text)

@@ -306,14 +306,6 @@ class _Block:
     oblique: tuple[str, str, str] | None = None  # axis, direction, parity
 
 
-def _letters(i: int) -> str:
-    out, n = "", i + 1
-    while n:
-        n, r = divmod(n - 1, 26)
-        out = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[r] + out
-    return out
-
-
 def _targets(numbering: Numbering, width: int, height: int, warnings: list[str]) -> list[_Block]:
     """The blocks of cells and the plain numbering each needs; what cannot
     be said in VASSAL's terms is replaced by the nearest thing it can say,
@@ -365,9 +357,7 @@ def _targets(numbering: Numbering, width: int, height: int, warnings: list[str])
             lr = replace(row, base=row.base - row.slope * br.start)
             out.append(_Block(bd.name(i), numbering.separator, numbering.first, lc, lr, bc, br, oblique))
         return out
-    warnings.append(f"VASSAL cannot write the numbering '{numbering.scheme}'; cells are numbered CCRR from 01")
-    ax = _Axis("N", 1, 1)
-    return [_Block("", "", "col", ax, ax, cols, rows)]
+    raise VassalError(f"the numbering '{numbering.scheme}' has no VASSAL equivalent in this export")
 
 
 # -- the plan ------------------------------------------------------------------------
@@ -416,6 +406,7 @@ class ModulePlan:
     pieces: tuple[Piece, ...]
     palette: tuple[PaletteEntry, ...]
     warnings: tuple[str, ...]
+    """What VASSAL will show otherwise than Adjutant (labels, letters)."""
     mismatches: int
     centres: Callable[[Cell], tuple[float, float]] = field(repr=False, compare=False)
 
@@ -435,7 +426,15 @@ class ModulePlan:
                 "numbering": (self.numbering.cls.rsplit(".", 1)[-1] if self.numbering is not None
                               else f"{len(self.zones)} zones"),
                 "sides": list(self.sides), "pieces": len(self.pieces), "palette": len(self.palette),
-                "mismatched_labels": self.mismatches, "warnings": list(self.warnings)}
+                "mismatched_labels": self.mismatches, "warnings": list(self.warnings), "notes": self.notes()}
+
+    def notes(self) -> list[str]:
+        """What the module needs of the VASSAL that opens it."""
+        oblique = [z.numbering for z in self.zones] + ([self.numbering] if self.numbering is not None else [])
+        if any(n.cls.endswith("ObliqueHexGridNumbering") for n in oblique):
+            return ["the oblique hex numbering (ObliqueHexGridNumbering) needs VASSAL 3.8.0 or later to open the "
+                    "module"]
+        return []
 
 
 def location_name(plan: ModulePlan, x: int, y: int) -> str | None:
@@ -575,7 +574,7 @@ def plan_module(scenario: Scenario, scale: int = DEFAULT_SCALE, version: str = "
         if b.oblique is not None:
             axis, direction, parity = b.oblique
             sign = 1 if direction == "plus" else -1
-            k = probe.col if axis == "row" else probe.row
+            k = probe.col - b.cols.start if axis == "row" else probe.row - b.rows.start  # on its board
             shove = k // 2 if parity == "odd" else (k + 1) // 2
             if axis == "row":
                 tr = _axis_value(b.row, probe.row + sign * shove)

@@ -14,6 +14,7 @@ sentence (an empty list: the module passes).  It checks:
   each class's ``getAllowableConfigureComponents`` and the components its
   ``build`` adds itself), and classes a version lacks
   (``ObliqueHexGridNumbering`` before 3.8.0) are not used;
+* each map has the components that make pieces movable (:data:`MOVABLE`);
 * piece slots: a whole-number ``gpid`` each, no two alike, below
   ``nextPieceSlotId``;
 * piece definitions (``PieceSlot`` and ``PrototypeDefinition`` text): an
@@ -104,6 +105,11 @@ LEAVES = frozenset({W + "PieceSlot", M + "PrototypeDefinition", NUM + "HexGridNu
                                       "KeyNamer", "properties.GlobalProperties",
                                       "properties.GlobalTranslatableMessages")})
 """Classes this check knows to stand with no children in a module Adjutant writes."""
+
+MOVABLE = tuple(MAP + c for c in ("PieceMover", "KeyBufferer", "StackMetrics", "SelectionHighlighters",
+                                  "MenuDisplayer", "StackExpander"))
+"""A map's components without which its pieces cannot be moved, selected,
+stacked or given commands (``Map.build(null)`` adds them to a new map)."""
 
 SINCE = {NUM + "ObliqueHexGridNumbering": (3, 8, 0)}
 """Classes new in a version: (major, minor, patch) it appeared in."""
@@ -297,10 +303,18 @@ def _problems(z: zipfile.ZipFile, names: set[str]) -> list[str]:
             for a in ("x0", "y0"):
                 if not re.fullmatch(r"-?\d+", child.get(a, "")):
                     out.append(f"{where}: {a} {child.get(a)!r} is not a whole number (VASSAL reads an Integer)")
+        if tag in (NUM + "HexGridNumbering", NUM + "ObliqueHexGridNumbering", NUM + "SquareGridNumbering"):
+            out += _numbering_problems(child, where)
         if tag == NUM + "Zone" and not re.fullmatch(r"-?\d+,-?\d+(;-?\d+,-?\d+){2,}", child.get("path", "")):
             out.append(f"{where}: path {child.get('path')!r} is not a polygon 'x,y;x,y;...'")
         if tag == MAP + "SetupStack":
             stacks.append((child, where))
+        if tag == M + "Map":
+            have = {c.tag for c in child}
+            lacking = [_short(c) for c in MOVABLE if c not in have]
+            if lacking:
+                out.append(f"{where}: lacks {', '.join(lacking)}: VASSAL adds them only to a map made in its "
+                           "editor, and without them pieces cannot be dragged, selected or stacked")
     nxt = root.get("nextPieceSlotId", "")
     if not nxt.isdigit():
         out.append(f"nextPieceSlotId {nxt!r} is not a whole number")
@@ -328,6 +342,25 @@ def _problems(z: zipfile.ZipFile, names: set[str]) -> list[str]:
         size = boards[board]
         if size is not None and not (0 <= x < size[0] and 0 <= y < size[1]):
             out.append(f"{where}: {x}, {y} is off the board's {size[0]} x {size[1]} image")
+    return out
+
+
+def _numbering_problems(e: Element, where: str) -> list[str]:
+    """The attribute values ``RegularGridNumbering.setAttribute`` reads:
+    ``first`` H or V, types N or A (their first letter), whole numbers for
+    leading zeros and offsets, true or false for the flags."""
+    out = []
+    if e.get("first", "H")[:1] not in ("H", "V"):
+        out.append(f"{where}: first {e.get('first')!r} is not H or V")
+    for a in ("hType", "vType"):
+        if e.get(a, "N")[:1] not in ("N", "A"):
+            out.append(f"{where}: {a} {e.get(a)!r} is not N (numbers) or A (letters)")
+    for a in ("hLeading", "vLeading", "hOff", "vOff", "fontSize", "hDrawOff", "vDrawOff"):
+        if a in e.attrib and not re.fullmatch(r"-?\d+", e.get(a, "")):
+            out.append(f"{where}: {a} {e.get(a)!r} is not a whole number (VASSAL reads an Integer)")
+    for a in ("hDescend", "vDescend", "stagger", "visible"):
+        if a in e.attrib and e.get(a) not in ("true", "false"):
+            out.append(f"{where}: {a} {e.get(a)!r} is not true or false")
     return out
 
 

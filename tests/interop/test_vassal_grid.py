@@ -185,3 +185,16 @@ def test_separator_text_is_kept_literally() -> None:
                          {"scheme": "axes", "col": {"style": "number", "start": 1},
                           "row": {"style": "letters", "start": 0}, "first": "col", "separator": sep})
         check_every_cell(s, "3.7")
+
+
+@pytest.mark.parametrize("orientation", ["flat", "pointy"])
+def test_oblique_boards_an_even_number_of_lines_wide_keep_every_label(orientation: str) -> None:
+    flat = orientation == "flat"
+    s = new_scenario("boards", {"kind": "hex", "width": 8, "height": 8, "orientation": orientation, "parity": "odd"},
+                     {"scheme": "axes", "col": {"style": "number", "start": 10, "width": 2},
+                      "row": {"style": "number", "start": 10, "width": 2}, "first": "col", "separator": "",
+                      "oblique": {"axis": "row" if flat else "col", "direction": "minus", "parity": "odd"},
+                      "boards": {"cols": 4, "rows": 4, "across": 2}})
+    check_every_cell(s, "3.8")
+    plan = plan_module(s, 40, "3.8")
+    assert len(plan.zones) == 4 and all(z.numbering.cls.endswith("ObliqueHexGridNumbering") for z in plan.zones)

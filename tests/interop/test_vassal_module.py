@@ -129,7 +129,8 @@ def test_cli_json_and_text(qapp, tmp_path: Path, capsys) -> None:
                  "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["vassal_version"] == "3.7.0" and data["grid"]["kind"] == "hex" and data["pieces"] == 23
-    assert data["mismatched_labels"] == 0 and data["warnings"] == [] and module_problems(out) == []
+    assert data["mismatched_labels"] == 0 and data["warnings"] == [] and data["notes"] == []
+    assert module_problems(out) == []
     assert main(["export-vassal", str(MAPS / "gitm_cases.json"), "--out", str(tmp_path / "g.vmod"),
                  "--scale", "20", "--vassal", "3.8"]) == 0
     text = capsys.readouterr().out
@@ -150,7 +151,9 @@ def test_cli_warns_of_oblique_numbering_for_3_7(qapp, tmp_path: Path, capsys) ->
     assert "warning: the oblique numbering is written with straight rows" in text
     assert main(["export-vassal", str(src), "--out", str(tmp_path / "ak8.vmod"), "--scale", "20",
                  "--vassal", "3.8"]) == 0
-    assert "ObliqueHexGridNumbering" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "ObliqueHexGridNumbering" in text and "note: the oblique hex numbering" in text and "3.8.0" in text
+    assert "warning" not in text
     assert module_problems(tmp_path / "ak8.vmod") == []
 
 
@@ -210,6 +213,9 @@ def _sub(name: str, old: str, new: str, count: int = 1):  # type: ignore[no-unty
           "<VASSAL.build.module.map.PieceMover><VASSAL.build.module.Map /></VASSAL.build.module.map.PieceMover>"),
      "<PieceMover> takes no child elements"),
     (_sub("buildFile.xml", 'owningBoard="Board"', 'owningBoard="Other"'), "owningBoard 'Other' is no board"),
+    (_sub("buildFile.xml", "<VASSAL.build.module.map.PieceMover />", ""), "lacks PieceMover"),
+    (_sub("buildFile.xml", 'hOff="1"', 'hOff="one"'), "hOff 'one' is not a whole number"),
+    (_sub("buildFile.xml", 'first="H"', 'first="X"'), "first 'X' is not H or V"),
 ])
 def test_the_check_refuses_what_vassal_would(tmp_path: Path, good: bytes, edit, expected: str) -> None:
     assert problems_of(tmp_path, good) == []

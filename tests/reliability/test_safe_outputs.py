@@ -147,6 +147,7 @@ def _inputs(tmp_path: Path) -> dict[str, Path]:
 COMMANDS = {
     "render": (["render", "{scen}", "--out", "{out}"], "scen"),
     "export-tiled": (["export-tiled", "{scen}", "--out", "{out}"], "scen"),
+    "export-vassal": (["export-vassal", "{scen}", "--out", "{out}"], "scen"),
     "import-tiled": (["import-tiled", "{tmx}", "--out", "{out}"], "tmx"),
     "import-triplea": (["import-triplea", "{xml}", "--out", "{out}"], "xml"),
 }
