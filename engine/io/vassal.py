@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import io
 import math
-import re
 import time
 import xml.etree.ElementTree as ET
 import zipfile
@@ -44,6 +43,7 @@ from ..labels import CcrrNumbering, CwolNumbering, Numbering, NumericNumbering
 from ..model import Scenario
 from ..numbering import AxesNumbering, Axis
 from .atomic import write_atomic
+from .vassal_codec import build_file_name, sequence_decode, sequence_encode
 
 VERSIONS = {"3.7": "3.7.0", "3.8": "3.8.0"}
 """``--vassal`` choices and the ``VassalVersion`` each writes."""
@@ -65,55 +65,6 @@ NUMBERING_PKG = PKG + "module.map.boardPicker.board.mapgrid."
 
 class VassalError(ValueError):
     """A scenario that cannot be exported as a module; ``str`` says why."""
-
-
-# -- SequenceEncoder (VASSAL/tools/SequenceEncoder.java) ---------------------------
-
-def sequence_encode(tokens: Iterable[str], delim: str) -> str:
-    """Tokens joined by ``delim`` as VASSAL's ``SequenceEncoder`` writes them:
-    each ``delim`` inside a token preceded by a backslash, a token starting
-    with a backslash (or quoted in single quotes) wrapped in single quotes."""
-    out: list[str] = []
-    for s in tokens:
-        if s and (s[0] == "\\" or (s[0] == "'" and s[-1] == "'")):
-            out.append("'" + s.replace(delim, "\\" + delim) + "'")
-        else:
-            out.append(s.replace(delim, "\\" + delim))
-    return delim.join(out)
-
-
-def sequence_decode(value: str, delim: str) -> list[str]:
-    """The tokens of ``value`` as VASSAL's ``SequenceEncoder.Decoder`` reads
-    them (a backslash before ``delim`` escapes it; one pair of enclosing
-    single quotes is stripped)."""
-    tokens: list[str] = []
-    start, n = 0, len(value)
-    while True:
-        buf: list[str] = []
-        i = start
-        tok: str | None = None
-        while i < n:
-            if value[i] == delim:
-                if i > 0 and value[i - 1] == "\\":
-                    buf.append(value[start:i - 1])
-                    start = i
-                else:
-                    tok = "".join(buf) + value[start:i] if buf else value[start:i]
-                    start = i + 1
-                    break
-            i += 1
-        if tok is None:
-            tok = "".join(buf) + value[start:n]
-            tokens.append(_unquote(tok))
-            return tokens
-        tokens.append(_unquote(tok))
-        if start == n:  # a trailing delimiter: one empty token
-            tokens.append("")
-            return tokens
-
-
-def _unquote(s: str) -> str:
-    return s[1:-1] if len(s) > 1 and s[0] == "'" and s[-1] == "'" else s
 
 
 def decorate(outer_type: str, inner_type: str) -> str:
@@ -814,13 +765,6 @@ def moduledata_xml(plan: ModulePlan, saved_ms: int | None = None) -> str:
     ET.SubElement(root, "name").text = plan.name
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n' + ET.tostring(root, encoding="unicode")
-
-
-def build_file_name(vassal_version: str) -> str:
-    """``buildFile.xml`` from VASSAL 3.5 on, ``buildFile`` before
-    (``GameModule.build`` picks the entry by the moduledata's version)."""
-    parts = [int(p) for p in re.findall(r"\d+", vassal_version)[:2]] + [0, 0]
-    return "buildFile" if (parts[0], parts[1]) < (3, 5) else "buildFile.xml"
 
 
 def build_files(plan: ModulePlan, images: Mapping[str, bytes]) -> dict[str, bytes]:

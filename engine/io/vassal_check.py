@@ -42,7 +42,7 @@ from xml.etree.ElementTree import Element
 
 import defusedxml.ElementTree as SafeET
 
-from .vassal import build_file_name, sequence_decode, sequence_encode
+from .vassal_codec import build_file_name, sequence_decode, sequence_encode
 
 B = "VASSAL.build."
 M = B + "module."
