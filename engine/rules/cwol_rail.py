@@ -346,15 +346,6 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     measure = opts.measure_long_paths if measure_long_paths is None else measure_long_paths
     label = gmap.label
     labels = net.labels(gmap.numbering)
-
-    def where(c: Cell) -> str:
-        text = labels.get(c)
-        if text is None:
-            text = labels[c] = label(c)
-        p = gmap.places.get(c)
-        return f"{p.name} ({text})" if p is not None else text
-
-    held_by = f"{side.name}-held"
     own = s.sides.index(side)
     ok_sides = frozenset(i for i, f in enumerate(s.sides)
                          if i == own or (opts.allied_control_counts and f.alliance_key == side.alliance_key))
@@ -366,6 +357,28 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     control = gmap.control.reshape(-1)
     adj = net.adj
     start_i, dest_i = net.index(u.at), net.index(dest)
+    places = gmap.places
+
+    # A path found before by a search that still holds (the control of every
+    # square it met unchanged): its start and destination were checked then
+    # as they stand now, so the verdict is the one made then, if it says the
+    # same (see the end of this function).
+    hit = net._searches.get((start_i, ok_sides, frozenset(enemy_at), opts.max_path))
+    if hit is not None:
+        memo = hit.verdicts.get((dest_i, opts.max_move))
+        if memo is not None and memo[0] == (u.id, side.id, side.name, opts.max_path, labels, *(
+                None if (p := places.get(c)) is None else p.name for c in (u.at, dest, memo[1].stop))) \
+                and control[hit.seen].tobytes() == hit.held:
+            return memo[1]
+
+    def where(c: Cell) -> str:
+        text = labels.get(c)
+        if text is None:
+            text = labels[c] = label(c)
+        p = places.get(c)
+        return f"{p.name} ({text})" if p is not None else text
+
+    held_by = f"{side.name}-held"
 
     def no(reason: str, **kw: Any) -> RailMove:
         return RailMove(u.id, side.id, u.at, dest, NO_VALID_PATH, None, 0, u.at, (), _sentence(reason),
@@ -450,7 +463,6 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     stop = path[m] if d > m else dest
     # The verdict depends, beyond the search and the route, on these only;
     # an equal verdict asked again is the one made before (it is immutable).
-    places = gmap.places
     said = (u.id, side.id, side.name, opts.max_path, labels, *(
         None if (p := places.get(c)) is None else p.name for c in (u.at, dest, stop)))
     memo = bfs.verdicts.get((dest_i, m))
