@@ -364,6 +364,45 @@ def _record_problems(items: list[Any], path: str, keys: dict[str, tuple[str, boo
     return out
 
 
+def _bridge_problems(bridges: list[Any], validator: Any, source: str) -> list[Problem] | None:
+    """The bridges of a grid map, checked here: a bridge the schema surely
+    accepts (an object of exactly ``between``, two strings, and ``kind``, a
+    string the schema's ``ident`` accepts) is taken as it is; any other is
+    validated against the schema's bridge definition alone, so its problems
+    read exactly as the schema's.  ``None`` when the schema's definition is
+    not the one this was written for (the schema then checks them all)."""
+    defs = validator.schema.get("$defs", {})
+    try:
+        item = defs["grid_map"]["properties"]["bridges"]["items"]
+        ident = validator.evolve(schema=defs["ident"])
+    except (KeyError, TypeError):
+        return None
+    kinds: dict[str, bool] = {}
+    """Whether the schema's ``ident`` accepts each kind seen (a map has a few)."""
+    if item != {"type": "object", "required": ["between", "kind"], "additionalProperties": False,
+                "properties": {"between": {"$ref": "#/$defs/pair"}, "kind": {"$ref": "#/$defs/ident"}}} \
+            or defs.get("pair") != {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2} \
+            or set(defs["ident"]) != {"type", "pattern"} or defs["ident"]["type"] != "string":
+        return None
+    sub = None
+    out: list[Problem] = []
+    for i, b in enumerate(bridges):
+        if type(b) is dict and len(b) == 2:
+            pair, kind = b.get("between"), b.get("kind")
+            if type(pair) is list and len(pair) == 2 and type(pair[0]) is str and type(pair[1]) is str \
+                    and type(kind) is str:
+                ok = kinds.get(kind)
+                if ok is None:
+                    ok = kinds[kind] = bool(ident.is_valid(kind))
+                if ok:
+                    continue
+        if sub is None:
+            sub = validator.evolve(schema={"$defs": defs, **item})
+        out += [Problem(source, _json_path(["map", "bridges", i, *e.absolute_path]), _schema_message(e))
+                for e in sub.iter_errors(b)]
+    return out
+
+
 _RING_KEYS = ("polygons", "holes")
 
 
@@ -415,6 +454,11 @@ def schema_problems(data: Any, source: str) -> list[Problem]:
     grid = m.get("grid") if isinstance(m, dict) else None
     if isinstance(m, dict) and isinstance(grid, dict) and grid.get("kind") in ("square", "hex"):
         skeleton, problems = _bulk_problems(m, source)
+        if isinstance(m.get("bridges"), list):
+            checked = _bridge_problems(m["bridges"], validator, source)
+            if checked is not None:
+                problems += checked
+                skeleton["bridges"] = []
         if isinstance(m.get("places"), list):
             problems += _record_problems(m["places"], "$.map.places", _PLACE_KEYS, source)
             skeleton["places"] = []

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..grids import Cell, Edge, GridError
+from ..grids import Cell, Edge, GridError, HexGrid, SquareGrid
 from ..labels import LabelError
 from ..model import (
     NO_SIDE,
@@ -144,7 +144,13 @@ class GridBuilder(HeaderBuilder):
         gm = GridMap(grid, numbering, terrain.astype(np.uint8),
                      None if control is None else control.astype(np.int16))
 
+        parsed: dict[str, Cell] = {}
+        """Labels read so far (a file names each cell up to a dozen times)."""
+
         def cell(label: Any, path: str) -> Cell | None:
+            c = parsed.get(label) if isinstance(label, str) else None
+            if c is not None:
+                return c
             try:
                 c = numbering.parse(label)
             except LabelError as e:
@@ -153,12 +159,27 @@ class GridBuilder(HeaderBuilder):
             if not grid.contains(c):
                 self.bad(path, f"'{label}' is off the map ({w}x{h})")
                 return None
+            parsed[label] = c
             return c
+
+        # whether two cells share a side depends only on their offset and the
+        # parity of the first cell's column and row on these grids
+        periodic = isinstance(grid, (SquareGrid, HexGrid))
+        shared: dict[tuple[int, int, int, int], bool] = {}
+
+        def shares_side(a: Cell, b: Cell) -> bool:
+            if not periodic:
+                return grid.shares_side(a, b)
+            key = (a.col & 1, a.row & 1, b.col - a.col, b.row - a.row)
+            got = shared.get(key)
+            if got is None:
+                got = shared[key] = grid.shares_side(a, b)
+            return got
 
         for i, (la, lb) in enumerate(m.get("rivers", [])):
             a, b = cell(la, f"$.map.rivers[{i}][0]"), cell(lb, f"$.map.rivers[{i}][1]")
             if a and b:
-                if not grid.shares_side(a, b):
+                if not shares_side(a, b):
                     self.bad(f"$.map.rivers[{i}]", f"'{la}' and '{lb}' share no side, so no river can lie between them")
                 else:
                     gm.rivers.add(Edge.between(a, b))

@@ -128,7 +128,8 @@ class RailNetwork:
     links; a search touches only the squares it reaches.
     """
 
-    __slots__ = ("__weakref__", "_cells", "_revision", "_searches", "_size", "_source", "adj", "height", "kind", "width")
+    __slots__ = ("__weakref__", "_cells", "_labels", "_revision", "_searches", "_size", "_source", "adj", "height",
+                 "kind", "width")
 
     def __init__(self, gmap: GridMap, kind: str = "rail") -> None:
         grid = gmap.grid
@@ -158,6 +159,7 @@ class RailNetwork:
         # Whole bounded searches from a start, reused by later hovers: see _search.
         self._searches: dict[tuple[object, ...], _Search] = {}
         self._cells: dict[int, Cell] = {}
+        self._labels: tuple[object, dict[Cell, str]] = (None, {})
 
     def matches(self, gmap: GridMap) -> bool:
         """Whether this snapshot still describes ``gmap``'s links: the same
@@ -177,6 +179,13 @@ class RailNetwork:
             cell = self._cells[index] = Cell(c, r)
         return cell
 
+    def labels(self, numbering: object) -> dict[Cell, str]:
+        """A memo of square labels under ``numbering`` (emptied when the
+        map's numbering object is another)."""
+        if self._labels[0] is not numbering:
+            self._labels = (numbering, {})
+        return self._labels[1]
+
     def on_rail(self, cell: Cell) -> bool:
         return self.index(cell) in self.adj
 
@@ -190,6 +199,9 @@ class RailNetwork:
 
 
 _CACHE: weakref.WeakKeyDictionary[GridMap, dict[str, RailNetwork]] = weakref.WeakKeyDictionary()
+_LAST_NETWORK: list[tuple[weakref.ref[GridMap], RailNetwork] | None] = [None]
+"""The network :func:`rail_network` returned last, and (weakly) its map: a
+hover asks for the same one again and again."""
 
 
 def rail_network(gmap: GridMap, kind: str = "rail") -> RailNetwork:
@@ -197,17 +209,24 @@ def rail_network(gmap: GridMap, kind: str = "rail") -> RailNetwork:
     map's link set was replaced, changed size or its revision moved
     (:meth:`GridMap.touch`); code that edits links without touching the layer
     calls :func:`invalidate_rail_network`."""
+    last = _LAST_NETWORK[0]
+    if last is not None and last[0]() is gmap and last[1].kind == kind and last[1].matches(gmap):
+        return last[1]
     per_map = _CACHE.setdefault(gmap, {})
     net = per_map.get(kind)
     if net is None or not net.matches(gmap):
         net = RailNetwork(gmap, kind)
         per_map[kind] = net
+    _LAST_NETWORK[0] = (weakref.ref(gmap), net)
     return net
 
 
 def invalidate_rail_network(gmap: GridMap) -> None:
     """Forget the cached networks of ``gmap`` (after an edit to its links)."""
     _CACHE.pop(gmap, None)
+    last = _LAST_NETWORK[0]
+    if last is not None and last[0]() is gmap:
+        _LAST_NETWORK[0] = None
 
 
 # ---------------------------------------------------------------------------
@@ -316,12 +335,7 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     net = network if network is not None else rail_network(gmap, opts.link_kind)
     measure = opts.measure_long_paths if measure_long_paths is None else measure_long_paths
     label = gmap.label
-
-    def where(c: Cell) -> str:
-        p = gmap.places.get(c)
-        return f"{p.name} ({label(c)})" if p is not None else label(c)
-
-    held_by = f"{side.name}-held"
+    labels = net.labels(gmap.numbering)
     own = s.sides.index(side)
     ok_sides = frozenset(i for i, f in enumerate(s.sides)
                          if i == own or (opts.allied_control_counts and f.alliance_key == side.alliance_key))
@@ -333,6 +347,28 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     control = gmap.control.reshape(-1)
     adj = net.adj
     start_i, dest_i = net.index(u.at), net.index(dest)
+    places = gmap.places
+
+    # A path found before by a search that still holds (the control of every
+    # square it met unchanged): its start and destination were checked then
+    # as they stand now, so the verdict is the one made then, if it says the
+    # same (see the end of this function).
+    hit = net._searches.get((start_i, ok_sides, frozenset(enemy_at), opts.max_path))
+    if hit is not None:
+        memo = hit.verdicts.get((dest_i, opts.max_move))
+        if memo is not None and memo[0] == (u.id, side.id, side.name, opts.max_path, labels, *(
+                None if (p := places.get(c)) is None else p.name for c in (u.at, dest, memo[1].stop))) \
+                and control[hit.seen].tobytes() == hit.held:
+            return memo[1]
+
+    def where(c: Cell) -> str:
+        text = labels.get(c)
+        if text is None:
+            text = labels[c] = label(c)
+        p = places.get(c)
+        return f"{p.name} ({text})" if p is not None else text
+
+    held_by = f"{side.name}-held"
 
     def no(reason: str, **kw: Any) -> RailMove:
         return RailMove(u.id, side.id, u.at, dest, NO_VALID_PATH, None, 0, u.at, (), _sentence(reason),
@@ -380,10 +416,13 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
     depth = dest_d if dest_d is not None else bfs.depth
     # Steps beyond the destination's never equal a layer index the sweep below asks for.
     dist = full_dist
-    blocked = [b for b, k in bfs.blocked.items() if k <= depth]
+    got = bfs.blocked_by.get(depth)
+    if got is None:
+        near = [b for b, k in bfs.blocked.items() if k <= depth]
+        got = bfs.blocked_by[depth] = (near, tuple(sorted(net.cell(i) for i in near)))
+    blocked, blocked_cells = got
     frontier = bfs.last_layer if not found else [dest_i]
     searched = bfs.reached[depth] if depth < len(bfs.reached) else len(full_dist)
-    blocked_cells = tuple(sorted(net.cell(i) for i in blocked))
 
     if not found:
         bound_hit = bool(frontier) and depth >= opts.max_path
@@ -406,37 +445,26 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
                   f"to {where(dest)}, {stays}.", searched=searched, blocked=blocked_cells)
 
     d = dist[dest_i]
-    # Squares on some shortest path, by layer: sweep back from the destination.
-    on: list[set[int]] = [set() for _ in range(d + 1)]
-    on[d].add(dest_i)
-    step_of = dist.get
-    for k in range(d, 0, -1):
-        prev = on[k - 1]
-        for n in on[k]:
-            for c in adj[n]:
-                if step_of(c) == k - 1:
-                    prev.add(c)
-    # The chosen path: the first step (in link order) still on a shortest path
-    # (a layer of one square is that step: every shortest path passes it).
-    path_i = [start_i]
-    cur = start_i
-    for k in range(1, d + 1):
-        layer = on[k]
-        if len(layer) == 1:
-            (cur,) = layer
-        else:
-            cur = next(j for j in adj[cur] if j in layer)
-        path_i.append(cur)
-    path = tuple(net.cell(i) for i in path_i)
-
+    m = opts.max_move
+    route = bfs.routes.get((dest_i, m))
+    if route is None:
+        route = bfs.routes[(dest_i, m)] = _route(net, dist, start_i, dest_i, m)
+    path, ties = route
+    stop = path[m] if d > m else dest
+    # The verdict depends, beyond the search and the route, on these only;
+    # an equal verdict asked again is the one made before (it is immutable).
+    said = (u.id, side.id, side.name, opts.max_path, labels, *(
+        None if (p := places.get(c)) is None else p.name for c in (u.at, dest, stop)))
+    memo = bfs.verdicts.get((dest_i, m))
+    if memo is not None and memo[0] == said:
+        return memo[1]
     if d <= opts.max_move:
         reason = (f"the shortest {held_by} rail path from {where(u.at)} to {where(dest)} is {d} squares, "
                   f"within the {opts.max_move}-square move, so {u.id} arrives.")
-        return RailMove(u.id, side.id, u.at, dest, ARRIVED, path, d, dest, (), _sentence(reason), opts.max_move,
-                        opts.max_path, searched=searched, blocked=blocked_cells, label=label)
-    m = opts.max_move
-    stop = path[m]
-    ties = tuple(sorted(net.cell(i) for i in on[m] if i != path_i[m]))
+        verdict = RailMove(u.id, side.id, u.at, dest, ARRIVED, path, d, dest, (), _sentence(reason), opts.max_move,
+                           opts.max_path, searched=searched, blocked=blocked_cells, label=label)
+        bfs.verdicts[(dest_i, m)] = (said, verdict)
+        return verdict
     reason = (f"the shortest {held_by} rail path from {where(u.at)} to {where(dest)} is {d} squares, "
               f"more than {m} but not more than {opts.max_path}, so {u.id} moves {m} squares and stops at "
               f"{where(stop)}, {d - m} short.")
@@ -447,23 +475,68 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
                   f"square, the first rail step in the order N, E, S, W, NE, SE, SW, NW that stays on a "
                   f"shortest path."),)
         reason = reason[:-1] + f"; equally short paths would stop it at {others} instead."
-    return RailMove(u.id, side.id, u.at, dest, STOPPED_SHORT, path, m, stop, ties, _sentence(reason), opts.max_move,
-                    opts.max_path, searched=searched, blocked=blocked_cells, notes=notes, label=label)
+    verdict = RailMove(u.id, side.id, u.at, dest, STOPPED_SHORT, path, m, stop, ties, _sentence(reason),
+                       opts.max_move, opts.max_path, searched=searched, blocked=blocked_cells, notes=notes,
+                       label=label)
+    bfs.verdicts[(dest_i, m)] = (said, verdict)
+    return verdict
+
+
+def _route(net: RailNetwork, dist: Mapping[int, int], start_i: int, dest_i: int, m: int
+           ) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+    """The chosen shortest path from ``start_i`` to ``dest_i`` over the
+    search's ``dist`` (at every square the first step, in link order, still
+    on a shortest path) and the other squares some shortest path passes
+    after ``m`` steps (sorted; none when the path is not longer than ``m``)."""
+    adj = net.adj
+    d = dist[dest_i]
+    # Squares on some shortest path, by layer: sweep back from the destination.
+    on: list[set[int]] = [set() for _ in range(d + 1)]
+    on[d].add(dest_i)
+    step_of = dist.get
+    for k in range(d, 0, -1):
+        prev = on[k - 1]
+        for n in on[k]:
+            for c in adj[n]:
+                if step_of(c) == k - 1:
+                    prev.add(c)
+    # A layer of one square is that step: every shortest path passes it.
+    path_i = [start_i]
+    cur = start_i
+    for k in range(1, d + 1):
+        layer = on[k]
+        if len(layer) == 1:
+            (cur,) = layer
+        else:
+            cur = next(j for j in adj[cur] if j in layer)
+        path_i.append(cur)
+    path = tuple(net.cell(i) for i in path_i)
+    ties = tuple(sorted(net.cell(i) for i in on[m] if i != path_i[m])) if d > m else ()
+    return path, ties
 
 
 class _Search:
     """One bounded breadth-first search: ``dist`` (square -> steps),
     ``reached`` (``reached[k]``: squares within k steps), ``blocked``
     (refused square -> the layer whose building met it), ``depth`` reached,
-    ``last_layer``, and the control read at every square it looked at
-    (``seen``/``held``), which decides whether it still holds."""
+    ``last_layer``, the control read at every square it looked at
+    (``seen``/``held``, ``held`` as bytes), which decides whether it still
+    holds, the routes asked of it so far (``routes``: (destination,
+    max_move) -> :func:`_route`'s answer), ``blocked_by`` and ``verdicts``."""
 
-    __slots__ = ("blocked", "depth", "dist", "held", "last_layer", "reached", "seen")
+    __slots__ = ("blocked", "blocked_by", "depth", "dist", "held", "last_layer", "reached", "routes", "seen",
+                 "verdicts")
 
     def __init__(self, dist: dict[int, int], reached: list[int], blocked: dict[int, int], depth: int,
-                 last_layer: list[int], seen: Any, held: Any) -> None:
+                 last_layer: list[int], seen: Any, held: bytes) -> None:
         self.dist, self.reached, self.blocked, self.depth, self.last_layer = dist, reached, blocked, depth, last_layer
         self.seen, self.held = seen, held
+        self.routes: dict[tuple[int, int], tuple[tuple[Cell, ...], tuple[Cell, ...]]] = {}
+        self.blocked_by: dict[int, tuple[list[int], tuple[Cell, ...]]] = {}
+        """Per depth, the refused squares met within it, and their cells sorted."""
+        self.verdicts: dict[tuple[int, int], tuple[tuple[object, ...], RailMove]] = {}
+        """Per (destination, max_move), the last verdict of a found path and
+        what else it was made from (unit, side, bound, labels, place names)."""
 
 
 def _search(net: RailNetwork, start: int, ok_sides: frozenset[int], enemy_at: Mapping[int, object],
@@ -476,7 +549,7 @@ def _search(net: RailNetwork, start: int, ok_sides: frozenset[int], enemy_at: Ma
     key = (start, ok_sides, frozenset(enemy_at), max_path)
     cache = net._searches
     hit = cache.get(key)
-    if hit is not None and np.array_equal(control[hit.seen], hit.held):
+    if hit is not None and control[hit.seen].tobytes() == hit.held:
         return hit
     held = control.item
     dist: dict[int, int] = {start: 0}
@@ -500,7 +573,7 @@ def _search(net: RailNetwork, start: int, ok_sides: frozenset[int], enemy_at: Ma
         frontier = nxt
         reached.append(len(dist))
     seen = np.fromiter([*dist, *blocked], dtype=np.int64, count=len(dist) + len(blocked))
-    found = _Search(dist, reached, blocked, depth, frontier, seen, control[seen].copy())
+    found = _Search(dist, reached, blocked, depth, frontier, seen, control[seen].tobytes())
     if len(cache) >= 16:
         cache.pop(next(iter(cache)))
     cache[key] = found

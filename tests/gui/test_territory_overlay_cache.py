@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QPointF, QRect
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
-from test_territory_rail_tools import open_window
+from test_territory_rail_tools import RAIL_OPTIONS, open_window
 
 from app.gui.render import style
 
@@ -98,3 +98,38 @@ def test_another_unit_selection_or_edit_leaves_no_stale_layer(qtbot, tmp_path) -
     s.map.territories[dest].name = "A much longer name than before"
     w.canvas.invalidate([dest])
     assert_same(w, "a renamed territory")
+
+
+def test_a_wrapping_world_keeps_a_layer_per_copy(qtbot, tmp_path) -> None:
+    from test_territory_editor import open_window as open_any
+
+    from engine.io import load_any
+
+    src = tmp_path / "wrap.json"
+    s = load_any(str(RAIL_OPTIONS))
+    s.map.wrap_x = True
+    from engine.io import save_any
+
+    save_any(s, src)
+    w = open_any(qtbot, tmp_path, src)
+    w.mode_actions["railoptions"].trigger()
+    w.select_unit(w.scenario.units[0].id)
+    c = w.canvas
+    QApplication.processEvents()
+    c._fit_pending = False  # noqa: SLF001 - no refit on the next resize: the zoom below stays
+    width = w.scenario.map.width
+    c.set_zoom((round(width * c.zoom() * 1.37) + 0.5) / width)  # the copies half a pixel apart
+    QApplication.processEvents()
+    assert abs(width * c.zoom() % 1 - 0.5) < 0.01
+    h = c.horizontalScrollBar()
+    for _ in range(40):  # pan until two copies of the world show
+        if len(c.renderer().copies(c.visible_map_rect())) > 1:
+            break
+        h.setValue(h.value() + 25)
+        QApplication.processEvents()
+    assert len(c.renderer().copies(c.visible_map_rect())) > 1
+    c.viewport().repaint()
+    n = c.layer_renders
+    c.viewport().repaint()
+    assert c.layer_renders == n, "copies a fraction of a pixel apart do not render each other's layer again"
+    assert_same(w, "two copies of the world")

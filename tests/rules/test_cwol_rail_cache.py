@@ -67,3 +67,26 @@ def test_reused_search_equals_a_fresh_one(case: tuple[Scenario, Cell, Cell],
             assert r.path_length == d
         else:
             assert d is None or d > max_path or start == dest
+
+
+def test_a_verdict_asked_again_is_reused_until_what_it_says_changes() -> None:
+    import dataclasses
+    from pathlib import Path
+
+    from engine.io import load_scenario
+    from engine.model import Place
+
+    s = load_scenario(Path(__file__).resolve().parents[2] / "maps" / "cwol_mobile_columbus.json")
+    dest = s.map.parse_label("E4-X4")
+    first = rail_move(s, "CS1IN", dest, measure_long_paths=False)
+    assert first.path is not None
+    assert rail_move(s, "CS1IN", dest, measure_long_paths=False) is first
+    s.map.places[dest] = Place("Nowhere Junction")  # a place named at the destination: the reason names it
+    named = rail_move(s, "CS1IN", dest, measure_long_paths=False)
+    assert "Nowhere Junction" in named.reason and named.path == first.path
+    i = s.sides.index(s.side(s.unit("CS1IN").side))
+    s.sides[i] = dataclasses.replace(s.sides[i], name="Rebel")
+    renamed = rail_move(s, "CS1IN", dest, measure_long_paths=False)
+    assert "Rebel-held" in renamed.reason
+    fresh_reason = fresh(s, dest)[5]
+    assert renamed.reason == fresh_reason

@@ -31,6 +31,9 @@ class VerdictPanel(QWidget):
         super().__init__(parent)
         self.setObjectName("verdictPanel")
         self.overlay: Overlay | None = None
+        self._said: tuple[object, ...] | None = None
+        """What the view shows: headline colour, short form, verdict, reasons."""
+        self._said_once = False
         self.view = QTextBrowser()
         self.view.setObjectName("verdictText")
         self.view.setOpenLinks(False)
@@ -60,6 +63,10 @@ class VerdictPanel(QWidget):
             return
         self.overlay = overlay
         self.copy_button.setEnabled(overlay is not None)
+        said = None if overlay is None else (overlay.ok, overlay.short(), overlay.message, overlay.reasons)
+        if said == self._said and self._said_once:
+            return  # the same verdict again (another overlay, the same words): the text is not parsed again
+        self._said, self._said_once = said, True
         if overlay is None:
             self.view.setHtml(f"<p style='color:#5a5a5a'>{html.escape(EMPTY_TEXT)}</p>")
             return

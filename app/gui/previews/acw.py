@@ -82,6 +82,9 @@ class AcwMovePreview(Preview):
 
     def __init__(self) -> None:
         self._cache: tuple[int, str, tuple[object, ...], Reach] | None = None
+        self._board: tuple[int, str, tuple[object, ...], tuple[object, ...], Board] | None = None
+        """The last movement board: scenario, side, ruleset and map layer
+        revisions, units (id, side, place) and the board."""
         self._items: tuple[Reach, tuple[Cell, str], list[Item]] | None = None
         """The reach's marks, made once per reach (the reach does not change
         while the mouse moves)."""
@@ -106,9 +109,27 @@ class AcwMovePreview(Preview):
         c = self._cache
         if c is not None and c[0] == id(scenario) and c[1] == unit.id and c[2] == sig:
             return c[3]
-        r = reach(scenario, unit, Board(scenario, unit.side))
+        r = reach(scenario, unit, self.board_of(scenario, unit.side))
         self._cache = (id(scenario), unit.id, sig, r)
         return r
+
+    def board_of(self, scenario: Scenario, side: str) -> Board:
+        """The movement board of ``side`` as the scenario stands now: kept
+        while nothing changes, brought up to date from the last one
+        (:meth:`Board.with_units`) when only units moved, built afresh for
+        another map, side or map edit."""
+        m = scenario.map
+        layers = (id(scenario.ruleset), *(m.revision(k) for k in MAP_LAYERS))
+        units = tuple((u.id, u.side, u.at) for u in scenario.units)
+        b = self._board
+        if b is not None and b[0] == id(scenario) and b[1] == side and b[2] == layers:
+            if b[3] == units:
+                return b[4]
+            board = b[4].with_units(scenario)
+        else:
+            board = Board(scenario, side)
+        self._board = (id(scenario), side, layers, units, board)
+        return board
 
     def attacks(self, scenario: Scenario, unit: Unit, target: Cell) -> list[Attack]:
         """The attack on each enemy hex next to ``target`` if ``unit`` ended

@@ -111,8 +111,13 @@ def paint_counters(p: QPainter, s: TerritoryScenario, counters: Sequence[Counter
     turn (:func:`app.gui.render.spent.spent_units`) dimmed."""
     p.setFont(font)
     spent = spent_units(s)
+    side_of = {u.id: u.side for u in s.units}
+    colors: dict[str, QColor] = {}
     for c in counters:
-        fill = side_color(s, s.unit(c.ids[0]).side)
+        side = side_of[c.ids[0]] if c.ids[0] in side_of else s.unit(c.ids[0]).side
+        fill = colors.get(side)
+        if fill is None:
+            fill = colors[side] = side_color(s, side)
         p.setOpacity(SPENT_OPACITY if spent and all(i in spent for i in c.ids) else 1.0)  # all acted: dimmed
         p.setPen(QPen(QColor("#111111"), 1))
         p.setBrush(fill)

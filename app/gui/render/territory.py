@@ -82,6 +82,8 @@ class TerritoryRenderer:
         self.s = scenario
         self._paths: dict[int, dict[str, QPainterPath]] = {}
         self._label_cache: dict[float, tuple[object, dict[str, str]]] = {}
+        self._counter_cache: tuple[object, list[Counter]] | None = None
+        """The counters of the last zoom and units, laid out at (0, 0)."""
         self.border_lines: list[tuple[BorderKind, list[QPolygonF]]] = []
         """Drawn non-ordinary borders: kind and polylines (map coordinates)."""
         self._border_names: list[tuple[str, QPointF]] = []
@@ -117,6 +119,7 @@ class TerritoryRenderer:
         paths, find the label points and border lines again."""
         self._paths.clear()
         self._label_cache.clear()
+        self._counter_cache = None
         self.labels = {}
         for k, t in self.s.map.territories.items():
             p = t.label_point()
@@ -611,10 +614,16 @@ class TerritoryRenderer:
             out = out.united(QRectF(lp[0] * z - half, lp[1] * z - 24, 2 * half, 24 + fm.height() + 4))
         return out
 
-    def paint_counters(self, p: QPainter, base: tuple[float, float], z: float, selected_unit: str | None) -> None:
+    def paint_counters(self, p: QPainter, base: tuple[float, float], z: float, selected_unit: str | None,
+                       within: QRectF | None = None) -> None:
         """The unit counters, ``selected_unit`` ringed, the map's (0, 0) at
-        viewport point ``base``."""
-        paint_counters(p, self.s, self.counters(base, z), selected_unit, self._small)
+        viewport point ``base``; only those that meet ``within`` (viewport
+        coordinates) when given."""
+        counters = self.counters(base, z)
+        if within is not None:
+            near = within.adjusted(-6, -6, 6, 6)  # the ring and a stack's second counter reach beyond the rect
+            counters = [c for c in counters if near.intersects(c.rect)]
+        paint_counters(p, self.s, counters, selected_unit, self._small)
 
     def paint_names_over(self, p: QPainter, tids: set[str], base: tuple[float, float], z: float) -> None:
         """Names of ``tids`` (the territories an overlay shades or its
@@ -686,8 +695,14 @@ class TerritoryRenderer:
 
     def counters(self, base: tuple[float, float], z: float) -> list[Counter]:
         """The unit counters at zoom ``z`` with the map's (0, 0) at viewport
-        point ``base`` (:func:`.counters.layout_counters`)."""
-        return layout_counters(self.s, self.labels, z, base)
+        point ``base`` (:func:`.counters.layout_counters`; laid out once per
+        zoom, units and label points, then moved to ``base``)."""
+        key = (z, id(self.labels), tuple((u.id, u.at, u.side, u.type) for u in self.s.units))
+        got = self._counter_cache
+        if got is None or got[0] != key:
+            got = self._counter_cache = (key, layout_counters(self.s, self.labels, z, (0.0, 0.0)))
+        bx, by = base
+        return [Counter(c.rect.translated(bx, by), c.territory, c.ids, c.label) for c in got[1]]
 
 
 __all__ = ["CLOSED", "IMPASSABLE", "LAND_TINT", "OUTLINE", "PAPER", "RAIL", "SEA", "SEA_EDGE", "STRAIT",

@@ -78,7 +78,10 @@ class TerritoryCanvas(MapView):
         self.render_count = 0
         """How many times the static layer was rendered (tests, bench)."""
         self._underlay: tuple[Any, dict[str, Any]] | None = None
-        self._layers: dict[str, tuple[tuple[float, float, float, int], QPixmap | None, tuple[int, int]]] = {}
+        self._layers: dict[tuple[str, float], tuple[tuple[float, float, float, int], QPixmap | None,
+                                                    tuple[int, int]]] = {}
+        """Overlay layers by (kind, copy of the world: its x offset in map
+        units): the key they were rendered for, the pixmap, its offset."""
         self.layer_renders = 0
         """How many times an overlay layer was rendered (tests, bench)."""
 
@@ -189,7 +192,8 @@ class TerritoryCanvas(MapView):
         new = set(tids)
         if new != self._selected:
             self._selected = new
-            self._layers.pop("shades", None)
+            for k in [k for k in self._layers if k[0] == "shades"]:
+                del self._layers[k]
             self.viewport().update()
 
     def selected(self) -> set[str]:
@@ -333,28 +337,30 @@ class TerritoryCanvas(MapView):
         for dx in copies:
             base = (ox + dx * z, oy)
             r.paint_backdrop_marks(p, base, z, vis, ov)
-            self._blit_layer(p, "shades", base, z)
+            self._blit_layer(p, "shades", base, z, dx)
         for dx in copies:
             base = (ox + dx * z, oy)
             r.paint_routes(p, ov, base, z)
             r.paint_names_over(p, r.route_only(ov), base, z)
-            self._blit_layer(p, "texts", base, z)
-            r.paint_counters(p, base, z, self._selected_unit)
+            self._blit_layer(p, "texts", base, z, dx)
+            r.paint_counters(p, base, z, self._selected_unit, QRectF(self.viewport().rect()))
         p.restore()
 
-    def _blit_layer(self, p: QPainter, which: str, base: tuple[float, float], z: float) -> None:
+    def _blit_layer(self, p: QPainter, which: str, base: tuple[float, float], z: float, copy: float) -> None:
         """Paint overlay layer ``which`` ("shades": shades and selection;
         "texts": the shaded territories' names and the shades' texts) with
-        the map's (0, 0) at viewport point ``base``, from its cache."""
+        the map's (0, 0) at viewport point ``base``, from its cache; each
+        ``copy`` of a wrapping world (its x offset in map units) has its own,
+        the copies lying a fraction of a pixel apart."""
         r = self._renderer
         assert r is not None
         ix, iy = math.floor(base[0]), math.floor(base[1])
         fx, fy = base[0] - ix, base[1] - iy
         key = (z, fx, fy, self._static_rev)
-        got = self._layers.get(which)
+        got = self._layers.get((which, copy))
         if got is None or got[0] != key:
             got = (key, *self._render_layer(which, fx, fy, z))
-            self._layers[which] = got
+            self._layers[(which, copy)] = got
         pix, (px, py) = got[1], got[2]
         if pix is None:  # nothing to draw, or too big a layer to keep: drawn directly
             if px:

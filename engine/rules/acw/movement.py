@@ -19,11 +19,14 @@ Rules (defaults; every number is ruleset data):
 river hexsides, enemy hexes and the hexes next to them); :func:`reach` then
 answers in well under a millisecond for a 5-point move on any map size,
 because it only touches the hexes within reach.  Build a new board after the
-map or the units change.
+map changes; after units move, :meth:`Board.with_units` makes the new board
+from the old one, searching again only the steps next to hexes whose enemy
+occupation changed.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -80,16 +83,42 @@ class Board:
             self.rivers.setdefault(b, {})[a] = kind
         scenario.side(side)  # unknown side: ModelError
         self.enemy: dict[int, list[Unit]] = {}
-        for u in scenario.units:
-            if not scenario.allied(u.side, side):
-                self.enemy.setdefault(u.at.row * w + u.at.col, []).append(u)
         self.near_enemy: set[int] = set()
-        for i in self.enemy:
-            self.near_enemy.update(self.neighbours(i))
+        self._place_units(scenario)
         self._links: dict[int, tuple[tuple[int, int], ...]] = {}
         """Per hex searched so far, its allowed steps (neighbour, cost) in
         neighbour order: filled by the search as it goes (:meth:`links`), so
         the Board, like a prebuilt graph, answers a later search from it."""
+
+    def _place_units(self, scenario: Scenario) -> None:
+        """Index the units of ``scenario`` not allied to the side: the
+        hexes they hold and the hexes next to those."""
+        w = self.width
+        self.enemy = {}
+        for u in scenario.units:
+            if not scenario.allied(u.side, self.side):
+                self.enemy.setdefault(u.at.row * w + u.at.col, []).append(u)
+        self.near_enemy = set()
+        for i in self.enemy:
+            self.near_enemy.update(self.neighbours(i))
+
+    def with_units(self, scenario: Scenario | None = None) -> Board:
+        """A board for the same map, side and options with the units as
+        they stand now in ``scenario`` (default: this board's, its units
+        moved since), this board left as it was.  The terrain and river
+        indexes are shared and the steps already searched kept, but for
+        the steps into hexes an enemy unit entered or left.  Only for unit
+        moves, arrivals and removals: after a map edit build a new board."""
+        new = copy.copy(self)
+        new.scenario = scenario if scenario is not None else self.scenario
+        new._place_units(new.scenario)
+        changed = self.enemy.keys() ^ new.enemy.keys()
+        links = dict(self._links)
+        for i in changed:
+            for n in self.neighbours(i):
+                links.pop(n, None)
+        new._links = links
+        return new
 
     # -- indexes ---------------------------------------------------------
     def index(self, cell: Cell) -> int:
