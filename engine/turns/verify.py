@@ -73,9 +73,9 @@ def verify(game: Game, start: int = 0, position: Any | None = None) -> Problem |
     try:
         base = position if position is not None else game.at(start)
         again = Game(base, game.system)
-    except ModelError as e:
+    except ModelError as err:
         return Problem(start + 1, journal[start].label(start + 1) if start < len(journal) else "the start",
-                       f"the position before it cannot be rebuilt: {e}")
+                       f"the position before it cannot be rebuilt: {err}")
     i = start
     while i < len(journal):
         e = journal[i]
