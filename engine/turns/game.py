@@ -29,9 +29,16 @@ A system takes part by setting, beside the :class:`RulesSystem` interface:
 ``once_per_turn`` (actions a unit takes at most once a turn; default moved,
 railed, marched), ``action_of(order)`` (default ``"moved"``),
 ``order_phases(order)`` (default: every phase), ``side_order(scenario)``
-(default: the scenario's sides in file order) and
-``end_phase_effects(scenario, turn)`` (default: none).  See
-``docs/developing.md``.
+(default: the scenario's sides in file order),
+``end_phase_effects(scenario, turn)`` (default: none),
+``order_author(scenario, order)`` (the side a choice belongs to; default:
+the side to move), ``pending_choices(scenario)`` (choices waiting for a
+side's answer, with the rules' defaults) and ``setup_problems(scenario)``
+(a set-up that refuses the first order).  Before all of that an order's
+keys are checked against the system's declaration
+(:meth:`~engine.rules.base.RulesSystem.order_key_refusals`) and the side
+giving it against its author.  See ``docs/developing.md`` and
+``docs/turns.md``.
 """
 
 from __future__ import annotations
