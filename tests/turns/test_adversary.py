@@ -355,7 +355,7 @@ def machine(name: str) -> type[Adversary]:
 
 SHORT = settings(max_examples=10, stateful_step_count=40, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-LONG = settings(max_examples=150, stateful_step_count=80, deadline=None,
+LONG = settings(max_examples=40, stateful_step_count=80, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -367,6 +367,7 @@ def test_no_player_fools_or_stalls_the_referee(name: str) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 @pytest.mark.parametrize("name", sorted(SAMPLES))
 def test_no_player_fools_or_stalls_the_referee_long(name: str) -> None:
     cls = machine(name)
