@@ -300,3 +300,22 @@ def test_cavalry_with_no_hex_to_withdraw_to_has_no_choice() -> None:
     e = g.give({"stand": "CS-37C"}, side="rebel")
     assert e.kind == "refused" and "no hex to withdraw to" in e.reasons[0]
     assert g.give({"attack": "0613", "defend": "0714", "time": "9:51:45"}).kind == "order"
+
+
+def test_a_unit_bought_with_one_point_moved_next_to_the_enemy_does_not_stall_the_turn() -> None:
+    s = acw({"CS-39": "1008"})
+    g = Game(s)
+    g.end_turn()
+    g.end_turn()  # turn 2: the Union has its point
+    assert g.give({"new_unit": "US-NEW", "type": "inf", "at": "0708"}, side="union").kind == "order"
+    assert s.unit("US-NEW").strength == 0
+    g.end_turn()
+    g.end_turn()
+    enemy = s.unit("CS-39").at
+    target = next(n for n in s.map.grid.neighbours(enemy) if not s.units_at(n)
+                  and get("acw").check(s, {"unit": "US-NEW", "to": s.map.label(n)}).ok)
+    assert g.give({"unit": "US-NEW", "to": s.map.label(target)}, side="union").kind == "order"
+    e = g.give({"attack": s.map.label(target), "defend": "1008", "time": "9:51:45"}, side="union")
+    assert e.kind == "refused" and "no factors" in " ".join(e.reasons)
+    g.end_turn()  # it owes no combat: the turn ends
+    assert g.turn.side == "rebel"
