@@ -319,3 +319,12 @@ def test_a_unit_bought_with_one_point_moved_next_to_the_enemy_does_not_stall_the
     assert e.kind == "refused" and "no factors" in " ".join(e.reasons)
     g.end_turn()  # it owes no combat: the turn ends
     assert g.turn.side == "rebel"
+
+
+def test_cavalry_with_nowhere_to_go_is_not_offered_a_choice() -> None:
+    s = acw({"US-14": "0613", "CS-37C": "0714"})
+    centre = s.map.parse_label("0714")
+    for uid, cell in zip(["US-13", "US-12", "US-3", "US-6", "US-27"],
+                         [c for c in s.map.grid.neighbours(centre) if c != s.unit("US-14").at], strict=True):
+        s.unit(uid).at = cell
+    assert cavalry_choices(s, centre) == []
