@@ -304,15 +304,23 @@ class Game:
         the data-level ``delta``."""
         verdict = self.check(order, side)
         text = summary or _summary(order)
-        if not verdict.ok:
+        snap = Snapshot.take(self.scenario) if verdict.ok else None
+        record: Record | None = None
+        if snap is not None:
+            assert verdict.system is not None
+            try:
+                record = self.system.effect(self.scenario, order, verdict.system)
+            except ModelError as e:  # it cannot be carried out after all: nothing of it stays
+                apply_delta(self.scenario, Snapshot.take(self.scenario).delta(self.scenario, snap), False,
+                            "an order that could not be carried out")
+                verdict = TurnVerdict(False, (str(e),), None, side)
+        if record is None:
             entry = self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
                                        kind="refused", system=self.system.name, summary=text, order=dict(order),
                                        verdict=verdict.to_data(), reasons=verdict.reasons, time=time), None)
             return entry
-        assert verdict.system is not None
+        assert verdict.system is not None and snap is not None
         before = self.turn.copy()
-        snap = Snapshot.take(self.scenario)
-        record = self.system.effect(self.scenario, order, verdict.system)
         action = self._action(order)
         who = order.get("unit")
         if isinstance(who, str):

@@ -14,7 +14,7 @@ import pytest
 
 from app.cli import main
 from engine.io import dumps_any, load_any
-from engine.model import Scenario, Unit
+from engine.model import ModelError, Scenario, Unit
 from engine.rules.acw.orders import cavalry_choices
 from engine.rules.base import get
 from engine.turns.game import Game
@@ -328,3 +328,26 @@ def test_cavalry_with_nowhere_to_go_is_not_offered_a_choice() -> None:
                          [c for c in s.map.grid.neighbours(centre) if c != s.unit("US-14").at], strict=True):
         s.unit(uid).at = cell
     assert cavalry_choices(s, centre) == []
+
+
+def test_an_order_whose_effect_fails_is_a_refusal_that_leaves_nothing() -> None:
+    g = Game(acw())
+    system = g.system
+    real = type(system).effect
+
+    def failing(self: Any, scenario: Any, order: Any, verdict: Any) -> Any:
+        real(self, scenario, order, verdict)  # changes the scenario, then finds it cannot go on
+        raise ModelError("the units were to go to 0311; 0 are there")
+
+    before = dumps_any(g.scenario)
+    type(system).effect = failing  # type: ignore[method-assign]
+    try:
+        e = g.give({"unit": "US-14", "to": "0311"}, side="union")
+    finally:
+        type(system).effect = real  # type: ignore[method-assign]
+    assert e.kind == "refused" and e.reasons == ("the units were to go to 0311; 0 are there",)
+    after = json.loads(dumps_any(g.scenario))
+    del after["state"]["game"]
+    expected = json.loads(before)
+    del expected["state"]["game"]
+    assert after == expected
