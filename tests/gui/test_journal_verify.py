@@ -49,3 +49,17 @@ def test_a_forged_game_is_refused_when_the_file_opens(qtbot, tmp_path) -> None:
     assert not w.act_end_turn.isEnabled()
     assert w.turn_label.text().startswith("Game refused")
     w.error_dialog.close()
+
+
+def test_a_journal_changed_by_hand_is_named_when_the_file_opens(qtbot, tmp_path) -> None:
+    g = Game(loads_any(SAMPLE.read_text(encoding="utf-8")))
+    g.give({"unit": "US-14", "to": "0411"})
+    data = json.loads(dumps_any(g.scenario))
+    data["state"]["game"]["journal"]["entries"][0]["order"]["to"] = "0101"
+    path = tmp_path / "changed.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    w = open_window(qtbot, tmp_path, load_scenario(path), str(path))
+    qtbot.waitUntil(lambda: w.error_dialog is not None and w.error_dialog.isVisible(), timeout=5000)
+    assert "was changed after it was written" in w.error_dialog.problems[0]
+    assert w.turns.game() is None and not w.act_end_turn.isEnabled()
+    w.error_dialog.close()
