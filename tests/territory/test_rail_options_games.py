@@ -129,8 +129,8 @@ def test_option_2_buy_place_rail_bomb_destroy_capture(tmp_path: Path) -> None:
     to_phase(g, "germany", "place")
     assert ok(g, {"action": "place", "nation": "germany", "piece": "station", "territory": "belgium"})
     to_phase(g, "ussr", "combat")
-    assert "It is Soviet Union's turn" in refused(g, {"action": "destroy", "nation": "germany",
-                                                       "piece": "railroad", "territory": "belarus"})
+    assert "Soviet Union's move: Germany cannot act now" in refused(g, {"action": "destroy", "nation": "germany",
+                                                                         "piece": "railroad", "territory": "belarus"})
     assert "not controlled by Soviet Union" in refused(g, {"action": "destroy", "nation": "ussr",
                                                             "piece": "railroad", "territory": "belarus"})
     rec = ok(g, {"action": "capture", "nation": "ussr", "territory": "bryansk"})
