@@ -212,7 +212,7 @@ def _apply_combat(args: argparse.Namespace) -> int:
         game = load_game(args.file, rewrite=rw)
         order = {"attack": list(args.attack), "defend": args.defend, "time": args.time}
         position = len(game.journal) + 1
-        entry = game.give(order, time=args.time)
+        entry = game.give(order, time=args.time, side=game.turn.side)  # the attack is the side to move's, as in its orders
         if entry.kind == "order":
             save_game(game, args.file, rw)
     data = {"file": args.file, "written": entry.kind == "order", "entry": dict(entry.to_data(), position=position),

@@ -1,4 +1,7 @@
-"""``adjutant validate FILE...``: check scenario files."""
+"""``adjutant validate FILE...``: check scenario files: the file, the game it
+holds (the journal's hash chain, its replay, and every entry adjudicated
+again by the rules: :mod:`engine.turns.verify`), and the set-up problems its
+rules system names."""
 
 from __future__ import annotations
 
@@ -19,8 +22,10 @@ importing this module: see app/cli/__init__.py)."""
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("validate", help=COMMANDS["validate"],
-                       description="Load and check each scenario file. Prints one line per problem, "
-                                   "naming the file, the JSON path and what was expected.")
+                       description="Load and check each scenario file, and the game it holds: the journal's "
+                                   "hash chain and replay, and every entry adjudicated again by the rules from "
+                                   "the turn-0 state (the first entry the rules do not give is named). Prints one "
+                                   "line per problem, naming the file, the JSON path and what was expected.")
     p.add_argument("files", nargs="+", metavar="FILE")
     add_json_flag(p)
     p.set_defaults(func=run)
@@ -48,20 +53,23 @@ def _rules_problems(s: AnyScenario | None) -> list[str]:
 
 
 def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
-    """What loading the scenario's game finds (``state.game``: the journal's
-    hash chain and seal, the replay of every entry against the file), as
-    :class:`engine.turns.game.Game` reads it; nothing for a file without a
-    game."""
-    if s is None or not isinstance(getattr(s, "state", None), dict) or "game" not in s.state:
+    """What is wrong with the game the file holds (``state.game``): a
+    journal whose hash chain, seal or replay fails, or an entry the rules do
+    not give when the game is adjudicated again
+    (:func:`engine.turns.verify.verify`); nothing for a file without a game."""
+    state = getattr(s, "state", None)
+    if s is None or not isinstance(state, dict) or "game" not in state:
         return []
     from engine.model import ModelError
     from engine.turns.game import Game
+    from engine.turns.verify import verify
 
     try:
-        Game(s)
+        game = Game(s)
     except ModelError as e:
         return [f"{f}: {e}"]
-    return []
+    problem = verify(game)
+    return [f"{f}: {problem}"] if problem is not None else []
 
 
 def run(args: argparse.Namespace) -> int:

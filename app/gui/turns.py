@@ -39,6 +39,7 @@ from engine.model import ModelError
 from engine.turns.delta import GAME_KEY
 from engine.turns.game import Game, TurnVerdict
 from engine.turns.journal import Entry, JournalError
+from engine.turns.verify import verify
 
 if TYPE_CHECKING:
     from .document_base import DocumentBase
@@ -57,12 +58,15 @@ class TurnController(QObject):
         """The scenario had no game data when the game was made: undoing back
         to an empty journal takes the data away again."""
         self._problem: str | None = None
+        self._refused: Any = None
+        """The scenario whose game :attr:`problem` refuses (looked at once)."""
         self._play = False
         document.scenarioReplaced.connect(self._replaced)
 
     def _replaced(self, _scenario: Any) -> None:
         self._game = None
         self._problem = None
+        self._refused = None
         self._play = False
         self.changed.emit()
 
@@ -89,6 +93,8 @@ class TurnController(QObject):
         s = self.document.scenario
         if self._game is not None and self._game.scenario is s:
             return self._game
+        if self._problem is not None and self._refused is s:
+            return None
         self._game = None
         state = getattr(s, "state", None)
         if not isinstance(state, dict):
@@ -100,10 +106,15 @@ class TurnController(QObject):
         try:
             game = Game(s)
         except JournalError as e:
-            self._problem = str(e)
+            self._problem, self._refused = str(e), s
             return None
         except ModelError:
             return None  # no rules system (or several) for this map: not a game
+        if had:
+            problem = verify(game)
+            if problem is not None:  # the journal records what the rules do not give: not played on
+                self._problem, self._refused = str(problem), s
+                return None
         if not had:
             del state[GAME_KEY]  # written by the first order, not by looking
         self._fresh = not had
@@ -112,7 +123,11 @@ class TurnController(QObject):
 
     @property
     def problem(self) -> str | None:
-        """Why the file's game could not be read (a tampered journal), or ``None``."""
+        """Why the file's game is not played: a journal that cannot be
+        read or replayed, or an entry the rules do not give when the game is
+        adjudicated again (:func:`engine.turns.verify.verify`); ``None`` when
+        there is nothing wrong (or no game)."""
+        self.game()
         return self._problem
 
     def status(self) -> str:
@@ -143,7 +158,8 @@ class TurnController(QObject):
         g = self.game()
         if g is None:
             raise ModelError("this scenario is not a game (its ruleset names no rules system)")
-        return g.check(post_order(g, order)[0])
+        given = post_order(g, order)[0]
+        return g.check(given, g.author(given))
 
     def give(self, order: Mapping[str, Any], text: str | None = None) -> tuple[bool, str]:
         """Give ``order`` for the side to move: carried out as one undo step
@@ -186,7 +202,7 @@ class TurnController(QObject):
         before = self._units()
         if kind == "give":
             given, time = post_order(g, order)
-            out = [g.give(given, time=time)]
+            out = [g.give(given, time=time, side=g.author(given))]  # the game master enters it for its author
         elif kind == "end_phase":
             out = g.end_phase()
         else:
@@ -246,7 +262,7 @@ def install(window: Any) -> TurnController:
     End Turn (Ctrl+E, also on the tool bar) and End Phase (Ctrl+Shift+E) in a
     Game menu, the Journal dock (``window.journal_panel``) with back/forward
     (Alt+Left / Alt+Right), the turn in the title and the status bar."""
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import Qt, QTimer
     from PySide6.QtWidgets import QLabel
 
     from .docks.journal import JournalPanel
@@ -333,7 +349,8 @@ def install(window: Any) -> TurnController:
     window.statusBar().insertPermanentWidget(0, window.turn_label)
 
     def update() -> None:
-        text = turns.status()
+        text = turns.status() or ("Game refused: its journal is not what the rules give" if turns.problem else "")
+        window.turn_label.setToolTip(turns.problem or "")
         replay = window.journal_panel.replaying
         if text and replay is not None:
             text += f" · replay after entry {replay} (read-only)"
@@ -349,7 +366,21 @@ def install(window: Any) -> TurnController:
         window.act_play.setChecked(turns.playing())
         window.act_play.blockSignals(False)
 
+    shown: list[Any] = []
+
+    def refuse_bad_game() -> None:
+        """Say, when a file opens, that its game is not played and why."""
+        problem = turns.problem
+        if problem is None or (shown and shown[-1] is turns.document.scenario):
+            return
+        shown[:] = [turns.document.scenario]
+        window.show_error("Game", "This file's game is not played: its journal is not what the rules give "
+                                  "(or cannot be read).", [problem])
+        window.statusBar().showMessage(f"Game refused: {problem}", 15000)
+
     turns.changed.connect(update)
+    window.document.scenarioReplaced.connect(lambda _s: QTimer.singleShot(0, refuse_bad_game))
+    QTimer.singleShot(0, refuse_bad_game)
     update()
     return turns
 

@@ -24,12 +24,19 @@ after the last side the turn number grows and every unit may act again.
 ``undo`` takes back the last entry (its record, or for an end of phase the
 turn state as it was), so the editor's undo and the journal stay one.
 
-A system takes part through the turn hooks declared, with their defaults,
-on :class:`RulesSystem`: ``phases``, ``once_per_turn``, ``action_of``,
+A system takes part through the hooks declared, with their defaults, on
+:class:`RulesSystem`: ``phases``, ``once_per_turn``, ``action_of``,
 ``order_phases``, ``side_order``, ``turn_use`` (changes to ``turn.used``; a
 key whose count reaches 0 is dropped), ``round_use`` (the ``turn.used`` keys
 kept when the move passes to the next side, cleared when the round ends),
-``end_phase_refusal`` and ``end_phase_effects``.  See ``docs/developing.md``.
+``end_phase_refusal``, ``end_phase_effects``, ``order_author`` (the side a
+choice belongs to), ``pending_choices`` (choices waiting for a side's
+answer, with the rules' defaults) and ``setup_problems`` (a set-up that
+refuses the first order).  Before all of that an order's keys are checked
+against the system's declaration
+(:meth:`~engine.rules.base.RulesSystem.order_key_refusals`) and the side
+giving it against its author.  See ``docs/developing.md`` and
+``docs/turns.md``.
 """
 
 from __future__ import annotations
@@ -305,15 +312,23 @@ class Game:
         the data-level ``delta``."""
         verdict = self.check(order, side)
         text = summary or _summary(order)
-        if not verdict.ok:
+        snap = Snapshot.take(self.scenario) if verdict.ok else None
+        record: Record | None = None
+        if snap is not None:
+            assert verdict.system is not None
+            try:
+                record = self.system.effect(self.scenario, order, verdict.system)
+            except ModelError as e:  # it cannot be carried out after all: nothing of it stays
+                apply_delta(self.scenario, Snapshot.take(self.scenario).delta(self.scenario, snap), False,
+                            "an order that could not be carried out")
+                verdict = TurnVerdict(False, (str(e),), None, side)
+        if record is None:
             entry = self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
                                        kind="refused", system=self.system.name, summary=text, order=dict(order),
                                        verdict=verdict.to_data(), reasons=verdict.reasons, time=time), None)
             return entry
-        assert verdict.system is not None
+        assert verdict.system is not None and snap is not None
         before = self.turn.copy()
-        snap = Snapshot.take(self.scenario)
-        record = self.system.effect(self.scenario, order, verdict.system)
         action = self._action(order)
         who = order.get("unit")
         if isinstance(who, str):

@@ -46,9 +46,11 @@ def window(qtbot: Any, tmp_path: Path, scenario: Scenario, path: str | None = No
 
 
 def worked(where: dict[str, str] = WORKED) -> Scenario:
+    """The sample with units placed for a test; the scenario accepts that set-up."""
     s = load_any(SAMPLE)
     for uid, label in where.items():
         s.unit(uid).at = s.map.parse_label(label)
+    s.state["setup_accepted"] = True
     return s
 
 
@@ -195,6 +197,7 @@ def test_the_combat_dock_lives_through_map_switches_and_a_reopened_window(qtbot,
     s = w.document.scenario
     for uid, label in WORKED.items():
         s.unit(uid).at = s.map.parse_label(label)
+    s.state["setup_accepted"] = True
     w.document.scenarioReplaced.emit(s)
     choose(panel.attack_box, "0613 \u2192 0714")
     panel.time_edit.setText("9:51:45")

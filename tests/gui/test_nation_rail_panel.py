@@ -94,13 +94,16 @@ def test_an_option_1_game_in_the_editor_gives_the_command_lines_journal(qtbot: A
         while not (g.turn.side == side and g.turn.phase == phase):
             g.end_phase()
 
-    g.give({"action": "buy", "nation": "germany", "piece": "station", "count": 1})
+    def give(order: dict[str, object]) -> None:
+        g.give(order, side=g.turn.side)  # an orders file of the side to move
+
+    give({"action": "buy", "nation": "germany", "piece": "station", "count": 1})
     cli_phase("germany", "place")
-    g.give({"action": "place", "nation": "germany", "piece": "station", "territory": "balkans"})
+    give({"action": "place", "nation": "germany", "piece": "station", "territory": "balkans"})
     cli_phase("ussr", "combat")
-    g.give({"action": "capture", "nation": "ussr", "territory": "bryansk"})
+    give({"action": "capture", "nation": "ussr", "territory": "bryansk"})
     cli_phase("uk", "combat")
-    g.give({"action": "bomb", "nation": "uk", "territory": "germany", "bombers": 2, "dice": [1], "aa": [1, 5]})
+    give({"action": "bomb", "nation": "uk", "territory": "germany", "bombers": 2, "dice": [1], "aa": [1, 5]})
     assert journal(w.scenario) == journal(g.scenario)
     assert [e["kind"] for e in journal(g.scenario) if e["kind"] in ("order", "refused")] == \
         ["order", "order", "order", "order"]

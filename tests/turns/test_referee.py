@@ -14,7 +14,7 @@ import pytest
 
 from app.cli import main
 from engine.io import dumps_any, load_any
-from engine.model import Scenario, Unit
+from engine.model import ModelError, Scenario, Unit
 from engine.rules.acw.orders import cavalry_choices
 from engine.rules.base import get
 from engine.turns.game import Game
@@ -300,3 +300,54 @@ def test_cavalry_with_no_hex_to_withdraw_to_has_no_choice() -> None:
     e = g.give({"stand": "CS-37C"}, side="rebel")
     assert e.kind == "refused" and "no hex to withdraw to" in e.reasons[0]
     assert g.give({"attack": "0613", "defend": "0714", "time": "9:51:45"}).kind == "order"
+
+
+def test_a_unit_bought_with_one_point_moved_next_to_the_enemy_does_not_stall_the_turn() -> None:
+    s = acw({"CS-39": "1008"})
+    g = Game(s)
+    g.end_turn()
+    g.end_turn()  # turn 2: the Union has its point
+    assert g.give({"new_unit": "US-NEW", "type": "inf", "at": "0708"}, side="union").kind == "order"
+    assert s.unit("US-NEW").strength == 0
+    g.end_turn()
+    g.end_turn()
+    enemy = s.unit("CS-39").at
+    target = next(n for n in s.map.grid.neighbours(enemy) if not s.units_at(n)
+                  and get("acw").check(s, {"unit": "US-NEW", "to": s.map.label(n)}).ok)
+    assert g.give({"unit": "US-NEW", "to": s.map.label(target)}, side="union").kind == "order"
+    e = g.give({"attack": s.map.label(target), "defend": "1008", "time": "9:51:45"}, side="union")
+    assert e.kind == "refused" and "no factors" in " ".join(e.reasons)
+    g.end_turn()  # it owes no combat: the turn ends
+    assert g.turn.side == "rebel"
+
+
+def test_cavalry_with_nowhere_to_go_is_not_offered_a_choice() -> None:
+    s = acw({"US-14": "0613", "CS-37C": "0714"})
+    centre = s.map.parse_label("0714")
+    for uid, cell in zip(["US-13", "US-12", "US-3", "US-6", "US-27"],
+                         [c for c in s.map.grid.neighbours(centre) if c != s.unit("US-14").at], strict=True):
+        s.unit(uid).at = cell
+    assert cavalry_choices(s, centre) == []
+
+
+def test_an_order_whose_effect_fails_is_a_refusal_that_leaves_nothing() -> None:
+    g = Game(acw())
+    system = g.system
+    real = type(system).effect
+
+    def failing(self: Any, scenario: Any, order: Any, verdict: Any) -> Any:
+        real(self, scenario, order, verdict)  # changes the scenario, then finds it cannot go on
+        raise ModelError("the units were to go to 0311; 0 are there")
+
+    before = dumps_any(g.scenario)
+    type(system).effect = failing  # type: ignore[method-assign]
+    try:
+        e = g.give({"unit": "US-14", "to": "0311"}, side="union")
+    finally:
+        type(system).effect = real  # type: ignore[method-assign]
+    assert e.kind == "refused" and e.reasons == ("the units were to go to 0311; 0 are there",)
+    after = json.loads(dumps_any(g.scenario))
+    del after["state"]["game"]
+    expected = json.loads(before)
+    del expected["state"]["game"]
+    assert after == expected

@@ -298,12 +298,13 @@ def _cavalry_options(scenario: Scenario, cav: Unit, o: AcwOptions) -> tuple[bool
 
 def cavalry_choices(scenario: Scenario, cell: Cell) -> list[tuple[str, tuple[str, ...]]]:
     """The defending cavalry in ``cell`` still to choose whether to withdraw
-    (engaged by infantry, not yet decided), each with the hexes it may go to."""
+    (engaged by infantry, with a hex to withdraw to, not yet decided), each
+    with the hexes it may go to.  Cavalry with nowhere to go has no choice."""
     o = options_for(scenario)
     out = []
     for u in scenario.units_at(cell):
         engaged, hexes = _cavalry_options(scenario, u, o)
-        if engaged and u.id not in _decided(scenario):
+        if engaged and hexes and u.id not in _decided(scenario):
             out.append((u.id, tuple(scenario.map.label(h) for h in hexes)))
     return out
 

@@ -14,7 +14,9 @@
   A city is taken when the side holds it (a unit in it,
   or the control layer without an enemy unit in it).  The game ends at the
   first victory; if both capitals are held at once the earlier capture,
-  recorded by the caller in ``state.acw.captured``, decides.
+  recorded by the caller in ``state.acw.captured``, decides, and when it is
+  not recorded the capital held by the side that did not just move fell
+  first (``mover``).
 """
 
 from __future__ import annotations
