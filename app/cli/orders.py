@@ -90,9 +90,12 @@ def load_game(path: str, system: str | None = None) -> Game:
 
 
 def save_game(game: Game, path: str) -> None:
+    """Write the game's scenario to ``path`` and record its journal as
+    verified (the next command on the file need not replay it again)."""
     from engine.io import save_any
 
     save_any(game.scenario, path)
+    game.remember()
 
 
 def read_orders(path: str) -> list[dict[str, Any]]:
@@ -148,7 +151,7 @@ def run_orders(args: argparse.Namespace) -> int:
         except ModelError as e:
             raise CliError(f"{args.orders}: order {i + 1} ({json.dumps(raw, ensure_ascii=False)[:80]}): {e}; "
                            f"nothing was written") from None
-    entries = game.journal.entries[first:]
+    entries = [game.journal[i] for i in range(first, len(game.journal))]
     refused = sum(e.kind == "refused" for e in entries)
     if not args.dry_run:
         save_game(game, args.file)
@@ -175,7 +178,7 @@ def run_end_turn(args: argparse.Namespace) -> int:
         game.end_phase()
     else:
         game.end_turn()
-    entries = game.journal.entries[first:]
+    entries = [game.journal[i] for i in range(first, len(game.journal))]
     if not args.dry_run:
         save_game(game, args.file)
     data = {"file": args.file, "written": not args.dry_run, "system": game.system.name, "before": before,
