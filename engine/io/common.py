@@ -23,7 +23,7 @@ from typing import Any
 from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
 from ..paths import resource_path
 from .inputs import read_regular
-from .journal_file import JournalLines, split_entries
+from .journal_file import JournalLines, Origin, document, recover, split_entries
 
 FORMAT = "adjutant-scenario"
 VERSION = 1
@@ -75,6 +75,7 @@ def read_text(path: str | os.PathLike[str]) -> str:
     a FIFO or device, too large, unreadable, not UTF-8); read through
     :func:`engine.io.inputs.read_regular`."""
     src = str(path)
+    recover(path)  # an append in place a crash cut short: the whole old file or the whole new one
     raw = read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
                        "file", "scenario file")
     try:
@@ -124,9 +125,12 @@ def parse_json(text: str, source: str) -> Any:
         text = text[1:]
     split = split_entries(text)
     if split is not None:  # a game's journal one entry per line: its entries stay text until asked for
-        data = _with_lines(split[0], split[1])
+        prefix, tail, lines, nonce = split
+        doc = document(prefix, tail, nonce)
+        data = _with_lines(doc, lines, nonce)
         if data is not None:
-            if "\\u" in split[0]:
+            lines.origin = Origin("", (0, 0, 0, 0), prefix, tail, len(lines))  # the file is named by load_any
+            if "\\u" in doc:
                 problems = text_problems(data, source, _XML_FORBIDDEN)
                 if problems:
                     raise ScenarioError(capped(problems, source))
@@ -146,24 +150,23 @@ def parse_json(text: str, source: str) -> Any:
     return data
 
 
-def _with_lines(doc: str, lines: JournalLines) -> Any:
-    """The document ``doc`` (a file's text with its journal's entries taken
-    out) with ``lines`` in ``state.game.journal.entries``; ``None`` when it
-    does not decode, or when the entries taken out were not there (the
-    last key of the document, of ``state``, of ``game`` and of ``journal``),
-    so that the file is read whole and means what its JSON says."""
+def _with_lines(doc: str, lines: JournalLines, nonce: str) -> Any:
+    """The document ``doc`` (a file's text with its journal's entries
+    replaced by the text ``nonce``) with ``lines`` in
+    ``state.game.journal.entries``; ``None`` when it does not decode, or
+    when the entries taken out were not there (another key's, or one a
+    later key of the same name overrides), so that the file is read whole
+    and means what its JSON says."""
     try:
         data = json.loads(doc)
     except (ValueError, RecursionError):
         return None
     node = data
-    for key in ("state", "game", "journal", "entries"):
-        if not isinstance(node, dict) or not node or list(node)[-1] != key:
-            return None
-        parent, node = node, node[key]
-    if node != []:
+    for key in ("state", "game", "journal"):
+        node = node.get(key) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or node.get("entries") != nonce:
         return None
-    parent["entries"] = lines
+    node["entries"] = lines
     return data
 
 

@@ -35,32 +35,60 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
+import uuid
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 MARKER = '"entries": [\n'
 """The text that opens the entries of a journal written one per line (a
-canonical line has no space after a colon, so no entry holds it)."""
-
-_CLOSE = re.compile(r"\n\]\s*(?:\}\s*){4}\Z")
-"""What follows the last entry: the array's end, then the journal, game,
-state and document closed, with nothing else."""
+line has no space after a colon, so no entry holds it)."""
 
 LINE_HEAD = len('{"hash":"') + 64 + len('",')
 """Length of a line's opening: ``{"hash":"<64 hex digits>",``."""
 
+UNDO_SUFFIX = ".journal-undo"
+"""The record an append in place leaves beside the file until it is done
+(``.NAME.journal-undo``): how to put the file back as it was."""
+
+
+@dataclass
+class Origin:
+    """Where a journal's lines were read from or last written to: the file
+    (its real path and ``(device, inode, size, mtime)`` then), the text
+    before the entries, the text after them and how many there were.  A
+    save that finds the file as it was and the text before the entries
+    unchanged appends the new entries in place (:func:`append_in_place`)."""
+
+    path: str = ""
+    stat: tuple[int, int, int, int] = (0, 0, 0, 0)
+    prefix: str = ""
+    tail: str = ""
+    count: int = 0
+
+    def set(self, path: str, stat: tuple[int, int, int, int] | None, prefix: str, tail: str, count: int) -> None:
+        """Now the file at ``path`` (``""``: none), as ``stat`` says."""
+        self.path, self.stat = (path, stat) if stat is not None else ("", (0, 0, 0, 0))
+        self.prefix, self.tail, self.count = prefix, tail, count
+
+    def forget(self) -> None:
+        """No file holds these lines as they are (an entry was taken back)."""
+        self.path = ""
+
 
 class JournalLines:
     """The entries of a journal as their lines (see the module docstring),
-    decoded one at a time when asked.  Immutable; a copy is itself."""
+    decoded one at a time when asked, and where they came from
+    (:class:`Origin`, or None).  Immutable but for its origin; a copy is
+    itself."""
 
-    __slots__ = ("_digest", "lines")
+    __slots__ = ("_digest", "lines", "origin")
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], origin: Origin | None = None) -> None:
         self.lines: tuple[str, ...] = tuple(lines)
         self._digest: str | None = None
+        self.origin = origin if origin is not None else Origin()
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -104,20 +132,21 @@ class JournalLines:
         return line[9:73]
 
 
-def split_entries(text: str) -> tuple[str, JournalLines] | None:
-    """``(document, entries)``: the file's text with its journal's entries
-    replaced by an empty list, and the entries as lines; ``None`` when the
-    text is not in the one-entry-per-line layout (then it is read whole)."""
-    start = text.rfind(MARKER)
+def split_entries(text: str) -> tuple[str, str, JournalLines, str] | None:
+    """``(prefix, tail, entries, nonce)``: the text before the journal's
+    entries (up to and including :data:`MARKER`), the text after them (from
+    the ``\\n]`` that closes them), the entries as lines, and a random text
+    to stand for them in the document to decode (:func:`document`).  ``None``
+    when the text is not in the one-entry-per-line layout (then it is read
+    whole)."""
+    start = text.find(MARKER)
     if start < 0:
         return None
-    end = text.rfind("\n]")
-    if end < start + len(MARKER) - 1:
+    at = start + len(MARKER)
+    end = text.find("\n]", at)
+    if end < 0:
         return None
-    close = _CLOSE.search(text, end)
-    if close is None or close.start() != end:
-        return None
-    region = text[start + len(MARKER):end]
+    region = text[at:end]
     if not region:
         lines: list[str] = []
     else:
@@ -129,7 +158,14 @@ def split_entries(text: str) -> tuple[str, JournalLines] | None:
         for line in (lines[0], lines[-1]):
             if not _line_shaped(line):
                 return None
-    return text[:start] + '"entries": []' + text[end + 2:], JournalLines(lines)
+    nonce = uuid.uuid4().hex
+    return text[:at], text[end:], JournalLines(lines), nonce
+
+
+def document(prefix: str, tail: str, nonce: str) -> str:
+    """The document :func:`split_entries` describes, the entries replaced
+    by the text ``nonce``."""
+    return prefix[:-len(MARKER)] + f'"entries": "{nonce}"' + tail[2:]
 
 
 def _line_shaped(line: str) -> bool:
@@ -138,15 +174,23 @@ def _line_shaped(line: str) -> bool:
 
 
 def entries_region(lines: Sequence[str]) -> str:
-    """The text between :data:`MARKER` and the closing ``\\n]``."""
+    """The text between :data:`MARKER` and the ``\\n]`` that closes the entries."""
     return "\n,".join(lines)
 
 
-def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
-    """The file text of scenario ``data`` whose ``state.game.journal.entries``
-    is a :class:`JournalLines` (or a list of entry data), written by
-    ``dumps`` (the format's layout) with the entries one per line at the
-    end; ``None`` when ``data`` has no such journal."""
+GAME_KEYS_FIRST = ("system", "journal")
+"""The keys of ``state.game`` written before its others (the turn state)."""
+JOURNAL_KEYS_FIRST = ("format", "branch_of", "entries")
+"""The keys of a journal written before its others (count, head, seal)."""
+
+
+def journal_parts(data: dict[str, Any], dumps: Callable[[Any], str]) -> tuple[str, JournalLines, str] | None:
+    """``(prefix, entries, tail)`` of the file text of scenario ``data``
+    whose ``state.game.journal.entries`` is a :class:`JournalLines` (or a
+    list of entry data): ``dumps`` (the format's layout) writes the rest,
+    with every key a game order can change after the entries (the file
+    then ends in what changes, see :func:`append_in_place`); ``None`` when
+    ``data`` has no such journal."""
     state = data.get("state")
     game = state.get("game") if isinstance(state, dict) else None
     journal = game.get("journal") if isinstance(game, dict) else None
@@ -159,16 +203,31 @@ def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str
             return None
         entries = lines_of(entries)
     assert isinstance(state, dict) and isinstance(game, dict) and isinstance(journal, dict)
-    out = {k: v for k, v in data.items() if k != "state"}
-    out["state"] = {k: v for k, v in state.items() if k != "game"}
-    out["state"]["game"] = {k: v for k, v in game.items() if k != "journal"}
-    out["state"]["game"]["journal"] = {k: v for k, v in journal.items() if k != "entries"}
-    out["state"]["game"]["journal"]["entries"] = []
+    nonce = uuid.uuid4().hex
+    j = {k: journal[k] for k in JOURNAL_KEYS_FIRST if k in journal}
+    j["entries"] = nonce
+    j.update((k, v) for k, v in journal.items() if k not in JOURNAL_KEYS_FIRST)
+    g = {k: game[k] for k in GAME_KEYS_FIRST if k in game}
+    g["journal"] = j
+    g.update((k, v) for k, v in game.items() if k not in GAME_KEYS_FIRST)
+    st = {"game": g, **{k: v for k, v in state.items() if k != "game"}}
+    changing = ("state", "units", "turn")
+    out = {k: v for k, v in data.items() if k not in changing}
+    out["state"] = st
+    out.update((k, data[k]) for k in changing[1:] if k in data)
     text = dumps(out)
-    at = text.rfind('"entries": []')
-    tail = text[at + len('"entries": []'):]
-    region = entries_region(entries.lines)
-    return text[:at] + MARKER + region + "\n]" + tail
+    at = text.find(f'"entries": "{nonce}"')
+    return text[:at] + MARKER, entries, "\n]" + text[at + len(f'"entries": "{nonce}"'):]
+
+
+def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
+    """The file text of scenario ``data`` (see :func:`journal_parts`);
+    ``None`` when it has no game journal."""
+    parts = journal_parts(data, dumps)
+    if parts is None:
+        return None
+    prefix, entries, tail = parts
+    return prefix + entries_region(entries.lines) + tail
 
 
 def lines_of(entries: Sequence[dict[str, Any]]) -> JournalLines:
@@ -176,6 +235,133 @@ def lines_of(entries: Sequence[dict[str, Any]]) -> JournalLines:
     return JournalLines([JournalLines.line(json.dumps({k: v for k, v in e.items() if k != "hash"},
                                                       separators=(",", ":"), ensure_ascii=False), e["hash"])
                          for e in entries])
+
+
+# ---------------------------------------------------------------------------
+# appending in place
+
+def file_stat(path: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def undo_path(path: str | os.PathLike[str]) -> Path:
+    p = Path(path)
+    return p.with_name(f".{p.name}{UNDO_SUFFIX}")
+
+
+def append_in_place(path: str | os.PathLike[str], prefix: str, lines: JournalLines, tail: str,
+                    check: Callable[[str], None]) -> bool:
+    """Write the file ``path`` as ``prefix`` + ``lines`` + ``tail`` by
+    appending to it in place, when it is still the file ``lines`` came
+    from (:class:`Origin`: the same file, unchanged since, the same text
+    before the entries and no entry of it taken back); whether it did.
+
+    Only the new entries and the tail are written.  First a record of how
+    to put the file back (:func:`undo_path`: where the entries ended, the
+    old tail, and the size and digest of the new end) is written and
+    synced; then the new end is written over the old tail and synced; then
+    the record is removed.  A crash between leaves the record, and the next
+    read (:func:`recover`) finishes the write or takes it back: the whole
+    old file or the whole new one.  ``check(document)`` is called on the
+    new document before anything is written (it raises to refuse)."""
+    origin = lines.origin
+    real = os.path.realpath(path)
+    if (not origin.path or origin.path != real or origin.prefix != prefix or len(lines) < origin.count
+            or file_stat(real) != origin.stat or undo_path(real).exists()):
+        return False
+    nonce = uuid.uuid4().hex
+    check(document(prefix, tail, nonce))
+    new = lines.lines[origin.count:]
+    old_end = origin.tail.encode("utf-8", "surrogatepass")
+    offset = origin.stat[2] - len(old_end)
+    if origin.count == 0:
+        text = entries_region(new) + tail
+    else:
+        text = "".join("\n," + line for line in new) + tail
+    data = text.encode("utf-8", "surrogatepass")
+    record = {"offset": offset, "old": old_end.decode("utf-8", "surrogatepass"), "old_size": origin.stat[2],
+              "new_size": offset + len(data), "new_sha256": hashlib.sha256(data).hexdigest()}
+    undo = undo_path(real)
+    _write_synced(undo, json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    fd = os.open(real, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.pwrite(fd, data, offset)
+        os.ftruncate(fd, offset + len(data))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.unlink(undo)
+    origin.set(real, file_stat(real), prefix, tail, len(lines))
+    return True
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def recover(path: str | os.PathLike[str]) -> bytes | None:
+    """After an append in place that did not finish (its record is still
+    there), put the file at ``path`` back whole: the new end when all of it
+    was written, else the old end; returns the file's bytes then, or
+    ``None`` when there was nothing to do.  When the file cannot be
+    written, the bytes are what it holds whole (the file is left as it
+    is, and the record, for a later read)."""
+    undo = undo_path(path)
+    if not undo.exists():
+        return None
+    try:
+        record = json.loads(undo.read_bytes().decode("utf-8", "surrogatepass"))
+        offset, old, old_size = int(record["offset"]), str(record["old"]), int(record["old_size"])
+        new_size, new_sha = int(record["new_size"]), str(record["new_sha256"])
+        raw = Path(path).read_bytes()
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if len(raw) == new_size and hashlib.sha256(raw[offset:]).hexdigest() == new_sha:
+        whole = raw
+    else:
+        whole = raw[:offset] + old.encode("utf-8", "surrogatepass")
+        if len(whole) != old_size:
+            return None
+        try:
+            fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+            try:
+                os.pwrite(fd, whole[offset:], offset)
+                os.ftruncate(fd, len(whole))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError:
+            return whole
+    try:
+        undo.unlink()
+    except OSError:
+        pass
+    return whole
 
 
 # ---------------------------------------------------------------------------
@@ -219,5 +405,6 @@ def remember_verified(lines: JournalLines, position: str) -> None:
         pass
 
 
-__all__ = ["MARKER", "JournalLines", "cache_folder", "dumps_with_journal", "entries_region", "lines_of",
-           "remember_verified", "split_entries", "verified"]
+__all__ = ["MARKER", "JournalLines", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
+           "entries_region", "file_stat", "journal_parts", "lines_of", "recover", "remember_verified", "split_entries",
+           "undo_path", "verified"]

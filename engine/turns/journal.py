@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from engine.io.journal_file import JournalLines
+from engine.io.journal_file import JournalLines, Origin
 from engine.model import ModelError
 
 FORMAT = 2
@@ -182,6 +182,7 @@ class Journal:
     def __init__(self, entries: Sequence[Entry] = (), branch_of: BranchOrigin | None = None) -> None:
         self._entries: list[Entry | None] = []  # None: not decoded from its line yet
         self._lines: list[str] = []
+        self._origin = Origin()  # the file the lines were read from or written to (shared with their writer)
         self.branch_of = branch_of
         self.where = "journal"
         for e in entries:
@@ -206,8 +207,9 @@ class Journal:
 
     @property
     def lines(self) -> JournalLines:
-        """Every entry's line, as a file holds them."""
-        return JournalLines(self._lines)
+        """Every entry's line, as a file holds them, with the file they
+        were read from or last written to."""
+        return JournalLines(self._lines, self._origin)
 
     @property
     def head(self) -> str:
@@ -228,6 +230,8 @@ class Journal:
         e = self[-1]
         self._lines.pop()
         self._entries.pop()
+        if len(self._lines) < self._origin.count:
+            self._origin.forget()
         return e
 
     def upto(self, n: int) -> Journal:
@@ -319,6 +323,8 @@ class Journal:
         j._entries = entries
         j._lines = lines
         j.where = where
+        if isinstance(raw, JournalLines):
+            j._origin = raw.origin
         return j
 
 

@@ -43,14 +43,15 @@ def game_text() -> str:
     return dumps_any(played())
 
 
-def test_the_entries_are_the_files_last_lines_one_each(game_text: str) -> None:
+def test_the_entries_are_one_a_line_and_what_orders_change_comes_after(game_text: str) -> None:
     s = loads_any(game_text, "game.json")
     n = len(Game(s).journal)
-    head, _, tail = game_text.rpartition(MARKER)
-    lines = tail.split("\n")
-    assert len([x for x in lines if x.lstrip(",").startswith('{"hash":"')]) == n
-    assert all(x.startswith(",{") for x in lines[1:n])
-    assert lines[n] .startswith("]}") and "".join(lines[n + 1:]).replace(" ", "") == "}}}"
+    head, _, rest = game_text.partition(MARKER)
+    lines = rest.split("\n")
+    assert all(x.startswith('{"hash":"') for x in lines[:1]) and all(x.startswith(',{"hash":"') for x in lines[1:n])
+    assert lines[n].startswith('], "count": ')
+    after = "\n".join(lines[n:])
+    assert '"units": [' in after and '"units": [' not in head and '"acw": {' in after and '"turn": {' in after
     assert json.loads(game_text)["state"]["game"]["journal"]["count"] == n  # still one JSON document
     assert dumps_any(loads_any(game_text, "again")) == game_text  # read and written back: the same text
 
@@ -80,7 +81,8 @@ def test_an_older_file_is_read_and_the_next_save_writes_the_new_layout(game_text
     data["state"] = dict(data["state"])
     data["state"]["game"] = {"system": "acw", "turn": g.turn.to_data(), "journal": g.journal.to_data()}
     old = dumps_compact(data) + "\n"  # format 1: no seal, every entry laid out as any data
-    assert json.loads(old)["state"]["game"]["journal"]["format"] == 1 and split_entries(old) is None
+    assert json.loads(old)["state"]["game"]["journal"]["format"] == 1
+    assert MARKER not in old or split_entries(old) is None
     again = Game(loads_any(old, "old.json"))
     assert again.journal.head == g.journal.head and len(again.journal) == len(g.journal)
     assert dumps_any(again.scenario) == game_text
@@ -98,15 +100,19 @@ def test_other_layouts_are_read_whole(game_text: str, rewrite: Any) -> None:
 
 
 def test_entries_taken_out_must_be_the_journals(game_text: str) -> None:
-    """A document whose last key is not ``state`` (so the text after the
-    marker is not the journal's entries) is read as its JSON says."""
+    """Text shaped like a journal's entries elsewhere in the file (here a
+    state key before the game's) is not taken for them: the file is read
+    as its JSON says."""
     data = json.loads(game_text)
-    data["state"]["zzz"] = {"a": {"entries": []}}
-    text = json.dumps(data, indent=1)
-    text = text[:text.rfind('"entries": []')] + MARKER + '{"hash":"' + "0" * 64 + '","x":1}\n]}}}\n}\n'
-    assert split_entries(text) is not None  # the layout looks right...
-    s = loads_any(text, "moved.json")  # ...but the keys say otherwise: read whole
-    assert s.state["game"]["journal"]["count"] == len(Game(s).journal)
+    real = data["state"]["game"]["journal"]["entries"]
+    data["state"] = {"aaa": {"entries": "DECOY"}, **data["state"]}
+    first = json.dumps(real[0], separators=(",", ":"))
+    line = '{"hash":"' + real[0]["hash"] + '",' + first[1:]
+    text = json.dumps(data, indent=1).replace('"entries": "DECOY"', MARKER + line + "\n]")
+    assert split_entries(text) is not None  # the layout looks right where the decoy is...
+    s = loads_any(text, "decoy.json")  # ...but the game's entries are elsewhere: read whole
+    assert len(Game(s).journal) == len(real)
+    assert s.state["aaa"]["entries"] == real[:1]
 
 
 def test_a_journal_verified_once_is_trusted_until_a_byte_changes(tmp_path: Path, game_text: str,
@@ -194,3 +200,38 @@ def test_journal_lines_are_immutable_and_compare_by_text() -> None:
 
     assert copy.deepcopy(lines) is lines and lines == JournalLines(list(lines.lines))
     assert list(lines) == [{"hash": "a" * 64, "x": 1}]
+
+
+def _written_by(save: Any) -> int:
+    """Bytes this process handed to write calls while ``save()`` ran."""
+    def wchar() -> int:
+        with open("/proc/self/io", encoding="ascii") as f:
+            return int(next(x for x in f if x.startswith("wchar:")).split()[1])
+
+    before = wchar()
+    save()
+    return wchar() - before
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="counts bytes written through /proc/self/io")
+def test_the_bytes_one_order_writes_do_not_grow_with_the_journal(tmp_path: Path) -> None:
+    from engine.io import save_any
+
+    written = {}
+    sizes = {}
+    for turns in (1, 12):
+        f = tmp_path / f"game{turns}.json"
+        f.write_text(dumps_any(played(turns)), encoding="utf-8")
+        s = load_any(f)
+        g = Game(s)
+        inode = f.stat().st_ino
+        g.give({"unit": "US-13", "to": "0618"} if g.turn.side == "union" else {"unit": "CS-40", "to": "1609"})
+        written[turns] = _written_by(lambda: save_any(s, f))  # noqa: B023
+        sizes[turns] = f.stat().st_size
+        assert f.stat().st_ino == inode  # appended in place, not written anew
+        assert Game(load_any(f)).journal.head == g.journal.head
+    assert sizes[12] > 4 * sizes[1]
+    entry = len(g.journal.lines.lines[-1])
+    # the same order costs the same bytes, give or take the digits of counts and the units' own changes
+    assert abs(written[12] - written[1]) <= 1024, written
+    assert written[12] < 10 * entry + 16_000  # the entry, the units and turn state after it, the undo record
