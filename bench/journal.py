@@ -60,13 +60,14 @@ FLAT = 1.2
 """The 1,000-turn figure may be at most this times the 10-turn one."""
 
 
-def build(turns: int, seed: int = 15) -> str:
-    """The text of the sample scenario after ``turns`` turns of play."""
+def build(turns: int, seed: int = 15, more: int = 1) -> str:
+    """The text of the sample scenario after ``turns`` turns of play, the
+    game going on for ``more`` turns after them."""
     s = loads_any(SAMPLE.read_text(encoding="utf-8"), str(SAMPLE))
     assert isinstance(s, Scenario)
     # the campaign ends after 12 turns (docs/rules/acw.md, "Turns and victory"): a long game needs
     # the Rebels' holding time set beyond it
-    s.ruleset.options.setdefault("acw", {})["rebel_holds_turns"] = turns + 1
+    s.ruleset.options.setdefault("acw", {})["rebel_holds_turns"] = turns + more
     game = Game(s, "acw")
     rng = random.Random(seed)
     while game.turn.turn <= turns:

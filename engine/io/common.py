@@ -23,7 +23,7 @@ from typing import Any
 from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
 from ..paths import resource_path
 from .inputs import read_regular
-from .journal_file import JournalLines, Origin, document, recover, split_entries
+from .journal_file import JournalLines, document, recover, split_entries
 
 FORMAT = "adjutant-scenario"
 VERSION = 1
@@ -129,7 +129,7 @@ def parse_json(text: str, source: str) -> Any:
         doc = document(prefix, tail, nonce)
         data = _with_lines(doc, lines, nonce)
         if data is not None:
-            lines.origin = Origin("", (0, 0, 0, 0), prefix, tail, len(lines))  # the file is named by load_any
+            lines.origin.set("", None, prefix, tail, lines.lines)  # the file is named by load_any
             if "\\u" in doc:
                 problems = text_problems(data, source, _XML_FORBIDDEN)
                 if problems:

@@ -66,11 +66,21 @@ class Origin:
     prefix: str = ""
     tail: str = ""
     count: int = 0
+    last: str = ""
+    """The hash of the last entry the file holds (it commits to every one before)."""
 
-    def set(self, path: str, stat: tuple[int, int, int, int] | None, prefix: str, tail: str, count: int) -> None:
-        """Now the file at ``path`` (``""``: none), as ``stat`` says."""
+    def set(self, path: str, stat: tuple[int, int, int, int] | None, prefix: str, tail: str,
+            lines: Sequence[str]) -> None:
+        """Now the file at ``path`` (``""``: none), as ``stat`` says, holding
+        ``lines`` between ``prefix`` and ``tail``."""
         self.path, self.stat = (path, stat) if stat is not None else ("", (0, 0, 0, 0))
-        self.prefix, self.tail, self.count = prefix, tail, count
+        self.prefix, self.tail, self.count = prefix, tail, len(lines)
+        self.last = JournalLines.hash_of(lines[-1]) if lines else ""
+
+    def holds_start_of(self, lines: Sequence[str]) -> bool:
+        """Whether the entries the file holds are the first of ``lines``."""
+        return len(lines) >= self.count and (self.count == 0
+                                              or JournalLines.hash_of(lines[self.count - 1]) == self.last)
 
     def forget(self) -> None:
         """No file holds these lines as they are (an entry was taken back)."""
@@ -270,23 +280,20 @@ def append_in_place(path: str | os.PathLike[str], prefix: str, lines: JournalLin
     new document before anything is written (it raises to refuse)."""
     origin = lines.origin
     real = os.path.realpath(path)
-    if (not origin.path or origin.path != real or origin.prefix != prefix or len(lines) < origin.count
+    if (not origin.path or origin.path != real or origin.prefix != prefix or not origin.holds_start_of(lines.lines)
             or file_stat(real) != origin.stat or undo_path(real).exists()):
         return False
     nonce = uuid.uuid4().hex
     check(document(prefix, tail, nonce))
     new = lines.lines[origin.count:]
-    old_end = origin.tail.encode("utf-8", "surrogatepass")
+    old_end = origin.tail.encode("utf-8")
     offset = origin.stat[2] - len(old_end)
-    if origin.count == 0:
-        text = entries_region(new) + tail
-    else:
-        text = "".join("\n," + line for line in new) + tail
-    data = text.encode("utf-8", "surrogatepass")
-    record = {"offset": offset, "old": old_end.decode("utf-8", "surrogatepass"), "old_size": origin.stat[2],
+    text = appended_text(origin.count, new) + tail
+    data = text.encode("utf-8")  # a lone surrogate raises: the caller writes the file whole
+    record = {"offset": offset, "old": origin.tail, "old_size": origin.stat[2],
               "new_size": offset + len(data), "new_sha256": hashlib.sha256(data).hexdigest()}
     undo = undo_path(real)
-    _write_synced(undo, json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    _write_synced(undo, json.dumps(record).encode("ascii"))
     fd = os.open(real, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         os.pwrite(fd, data, offset)
@@ -295,8 +302,14 @@ def append_in_place(path: str | os.PathLike[str], prefix: str, lines: JournalLin
     finally:
         os.close(fd)
     os.unlink(undo)
-    origin.set(real, file_stat(real), prefix, tail, len(lines))
+    origin.set(real, file_stat(real), prefix, tail, lines.lines)
     return True
+
+
+def appended_text(origin_count: int, new: Sequence[str]) -> str:
+    """The text :func:`append_in_place` puts after the entries a file held
+    (``origin_count`` of them) for the ``new`` ones, before the tail."""
+    return entries_region(new) if origin_count == 0 else "".join("\n," + line for line in new)
 
 
 def _write_synced(path: Path, data: bytes) -> None:
@@ -335,7 +348,7 @@ def recover(path: str | os.PathLike[str]) -> bytes | None:
     if not undo.exists():
         return None
     try:
-        record = json.loads(undo.read_bytes().decode("utf-8", "surrogatepass"))
+        record = json.loads(undo.read_bytes().decode("ascii"))
         offset, old, old_size = int(record["offset"]), str(record["old"]), int(record["old_size"])
         new_size, new_sha = int(record["new_size"]), str(record["new_sha256"])
         raw = Path(path).read_bytes()
@@ -344,7 +357,7 @@ def recover(path: str | os.PathLike[str]) -> bytes | None:
     if len(raw) == new_size and hashlib.sha256(raw[offset:]).hexdigest() == new_sha:
         whole = raw
     else:
-        whole = raw[:offset] + old.encode("utf-8", "surrogatepass")
+        whole = raw[:offset] + old.encode("utf-8")
         if len(whole) != old_size:
             return None
         try:
@@ -406,5 +419,5 @@ def remember_verified(lines: JournalLines, position: str) -> None:
 
 
 __all__ = ["MARKER", "JournalLines", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
-           "entries_region", "file_stat", "journal_parts", "lines_of", "recover", "remember_verified", "split_entries",
+           "appended_text", "entries_region", "file_stat", "journal_parts", "lines_of", "recover", "remember_verified", "split_entries",
            "undo_path", "verified"]

@@ -102,7 +102,7 @@ def load_any(path: str | os.PathLike[str]) -> AnyScenario:
     if lines is not None:
         after = file_stat(path)  # unchanged while it was read: the text read is the file's at that time
         o = lines.origin
-        o.set(os.path.realpath(path) if after == before else "", after, o.prefix, o.tail, o.count)
+        o.set(os.path.realpath(path) if after == before else "", after, o.prefix, o.tail, lines.lines)
     return s
 
 
@@ -160,7 +160,7 @@ def _append_game(s: AnyScenario, path: str | os.PathLike[str]) -> bool:
     except (OSError, ValueError):
         pass
     write_text_atomic(path, prefix + entries_region(entries.lines) + tail, verify=verify)
-    entries.origin.set(os.path.realpath(path), file_stat(path), prefix, tail, len(entries))
+    entries.origin.set(os.path.realpath(path), file_stat(path), prefix, tail, entries.lines)
     return True
 
 

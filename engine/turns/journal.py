@@ -201,6 +201,10 @@ class Journal:
             e = self._entries[n] = _decode(self._lines[n], f"{self.where}.entries[{n}]")
         return e
 
+    def hash_at(self, i: int) -> str:
+        """The hash of entry ``i`` (0-based), without decoding it."""
+        return JournalLines.hash_of(self._lines[i])
+
     @property
     def entries(self) -> tuple[Entry, ...]:
         return tuple(self)
