@@ -1,27 +1,42 @@
-"""How a game's journal sits in a scenario file: one entry per line, at the
-end of the file, each line the entry's own text, written once and reused
-(``docs/file-format.md``, "The game journal").
+"""How a game's journal sits in a scenario file: one entry per line, each
+line the entry's own text, made once and reused; what orders change after
+the entries, so a save appends (``docs/file-format.md``, "The game journal").
 
-A scenario file with a game (``state.game``) is still one JSON document.  The
-writer puts ``state`` last in it, ``game`` last in ``state``, ``journal``
-last in ``game`` and ``entries`` last in the journal, so the entries are the
-file's tail::
+A scenario file with a game (``state.game``) is still one JSON document.  Its
+writer (:func:`journal_parts`) puts first what orders never change (the
+header, the map), then the journal's entries, then what orders change (the
+journal's count, head and seal, the turn state, the rest of ``state``, the
+units, the turn)::
 
-    "journal": {"format": 2, "count": 3, "head": "…", "seal": "…", "entries": [
-    {"hash":"…","effect":{…},"kind":"order",…,"prev":"…",…}
+    "state": {
+      "game": {
+        "system": "acw",
+        "journal": {"format": 2, "entries": [
+    {"hash":"…","turn":1,"phase":"movement",…,"prev":"…"}
     ,{"hash":"…",…}
-    ,{"hash":"…",…}
-    ]}}}
+    ], "count": 2, "head": "…", "seal": "…"},
+        "turn": {…}
+      },
+      "acw": {…}
+    },
+    "units": [ … ],
+    "turn": 3
     }
 
 Each entry's line is ``{"hash":"<64 hex digits>",`` followed by its other
 fields without spaces, keys in the order they were made (the order replay
-and undo give a unit's or a state's fields back in); the line is made once,
-when the entry is sealed, and written as it is every time after.  A reader splits the entries off
-(:func:`split_entries`) and decodes only the rest of the document; the
-entries stay text (:class:`JournalLines`) until one is asked for.  A file in
-any other layout (an older file, one re-indented by another program) is read
-as a whole, as before.
+and undo give a unit's or a state's fields back in).  A reader splits the
+entries off (:func:`split_entries`), decodes the rest of the document with a
+random stand-in for them (so the entries taken out are the ones the JSON
+means) and keeps the entries as text (:class:`JournalLines`) until one is
+asked for.  A file in any other layout (an older file, one re-indented by
+another program) is read as a whole, as before.
+
+A save of a game read from (or last written to) a file that is unchanged
+since, whose text before the entries is the same, appends in place
+(:func:`append_in_place`): only the new entries and the new end are
+written, behind an undo record that the next read (:func:`recover`) uses to
+finish or take back an append a crash cut short.
 
 :func:`verified` and :func:`remember_verified` keep a per-user record of the
 journals already verified (their text's digest with the digest of the
@@ -93,11 +108,14 @@ class JournalLines:
     (:class:`Origin`, or None).  Immutable but for its origin; a copy is
     itself."""
 
-    __slots__ = ("_digest", "lines", "origin")
+    __slots__ = ("_digest", "_hasher", "_region", "lines", "origin")
 
-    def __init__(self, lines: Sequence[str], origin: Origin | None = None) -> None:
+    def __init__(self, lines: Sequence[str], origin: Origin | None = None, region: str | None = None,
+                 hasher: Any = None) -> None:
         self.lines: tuple[str, ...] = tuple(lines)
         self._digest: str | None = None
+        self._region = region  # the lines' text as the file holds them, when it was read
+        self._hasher = hasher  # a SHA-256 state over exactly that text, when one was kept
         self.origin = origin if origin is not None else Origin()
 
     def __len__(self) -> int:
@@ -122,14 +140,19 @@ class JournalLines:
     __hash__ = None  # type: ignore[assignment]
 
     def digest(self) -> str:
-        """SHA-256 of the lines (each ending in a newline)."""
+        """SHA-256 of the lines' text as a file holds them
+        (:func:`entries_region`)."""
         if self._digest is None:
-            h = hashlib.sha256()
-            for line in self.lines:
-                h.update(line.encode("utf-8", "surrogatepass"))
-                h.update(b"\n")
-            self._digest = h.hexdigest()
+            self._digest = self.hasher().hexdigest()
         return self._digest
+
+    def hasher(self) -> Any:
+        """The SHA-256 state over the lines' text (a copy may be extended
+        by the text :func:`appended_text` adds for more lines)."""
+        if self._hasher is None:
+            text = self._region if self._region is not None else entries_region(self.lines)
+            self._hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+        return self._hasher
 
     @staticmethod
     def line(body: str, entry_hash: str) -> str:
@@ -160,16 +183,14 @@ def split_entries(text: str) -> tuple[str, str, JournalLines, str] | None:
     if not region:
         lines: list[str] = []
     else:
-        lines = region.split("\n")
-        for i in range(1, len(lines)):
-            if not lines[i].startswith(","):
-                return None
-            lines[i] = lines[i][1:]
+        lines = region.split("\n,")
+        if region.count("\n") != len(lines) - 1:  # a line break without the comma of the next entry
+            return None
         for line in (lines[0], lines[-1]):
             if not _line_shaped(line):
                 return None
     nonce = uuid.uuid4().hex
-    return text[:at], text[end:], JournalLines(lines), nonce
+    return text[:at], text[end:], JournalLines(lines, region=region), nonce
 
 
 def document(prefix: str, tail: str, nonce: str) -> str:
