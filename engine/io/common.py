@@ -202,6 +202,8 @@ def text_problems(data: Any, source: str, pattern: re.Pattern[str] | None = None
                 stack.append((v, where))
         elif isinstance(value, list):
             stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, JournalLines):  # a journal's entries kept as text: each decoded to be looked at
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
     return problems
 
 

@@ -96,14 +96,20 @@ def load_any(path: str | os.PathLike[str]) -> AnyScenario:
     """Read and validate a scenario file of any map kind: a grid
     :class:`Scenario` or, when ``map.grid.kind`` is ``"territory"``, a
     :class:`engine.territory.TerritoryScenario`; raises :class:`ScenarioError`."""
+    return _load_text(path)[0]
+
+
+def _load_text(path: str | os.PathLike[str]) -> tuple[AnyScenario, str]:
+    """:func:`load_any`, and the text it read."""
     before = file_stat(path)
-    s = loads_any(read_text(path), str(path))
+    text = read_text(path)
+    s = loads_any(text, str(path))
     lines = _journal_lines(s)
     if lines is not None:
         after = file_stat(path)  # unchanged while it was read: the text read is the file's at that time
         o = lines.origin
         o.set(os.path.realpath(path) if after == before else "", after, o.prefix, o.tail, lines.lines)
-    return s
+    return s, text
 
 
 def _journal_lines(s: Any) -> JournalLines | None:
@@ -182,9 +188,12 @@ def load_text_checked(path: str | os.PathLike[str],
     autosave accepts them (``app/gui/window_recovery.py``), so work is never
     refused on the way back.  ``loader`` (default
     :func:`load_any`) reads the file first."""
-    s = (loader or load_any)(path)
-    text = read_text(path)
-    if "\\ud" in text.lower():
+    if loader is None:
+        s, text = _load_text(path)
+    else:
+        s = loader(path)
+        text = read_text(path)
+    if "\\ud" in text or "\\uD" in text:  # JSON writes the escape with a small u
         problems = text_problems(parse_json(text, str(path)), str(path), SURROGATES)
         if problems:
             raise ScenarioError(capped(problems, str(path)))
