@@ -75,9 +75,9 @@ def read_text(path: str | os.PathLike[str]) -> str:
     a FIFO or device, too large, unreadable, not UTF-8); read through
     :func:`engine.io.inputs.read_regular`."""
     src = str(path)
-    recover(path)  # an append in place a crash cut short: the whole old file or the whole new one
-    raw = read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
-                       "file", "scenario file")
+    whole = recover(path)  # an append in place a crash cut short, or one under way: read it whole
+    raw = whole if whole is not None else read_regular(
+        path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]), "file", "scenario file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

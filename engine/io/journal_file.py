@@ -313,17 +313,68 @@ def append_in_place(path: str | os.PathLike[str], prefix: str, lines: JournalLin
     data = text.encode("utf-8")  # a lone surrogate raises: the caller writes the file whole
     record = {"offset": offset, "old": origin.tail, "old_size": origin.stat[2],
               "new_size": offset + len(data), "new_sha256": hashlib.sha256(data).hexdigest()}
-    undo = undo_path(real)
-    _write_synced(undo, json.dumps(record).encode("ascii"))
     fd = os.open(real, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
     try:
-        os.pwrite(fd, data, offset)
-        os.ftruncate(fd, offset + len(data))
-        os.fsync(fd)
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != origin.stat:
+            return False  # changed since it was read (or replaced): written whole instead
+        undo = _claim_undo(undo_path(real), json.dumps(record).encode("ascii"))
+        if undo is None:
+            return False  # another append is under way
+        try:
+            os.pwrite(fd, data, offset)
+            os.ftruncate(fd, offset + len(data))
+            os.fsync(fd)
+            os.unlink(undo_path(real))
+        finally:
+            os.close(undo)  # its lock goes with it
     finally:
         os.close(fd)
-    os.unlink(undo)
     origin.set(real, file_stat(real), prefix, tail, lines.lines)
+    return True
+
+
+def _claim_undo(path: Path, data: bytes) -> int | None:
+    """Write the undo record at ``path`` whole and synced, locked for as
+    long as the returned descriptor is open (a reader then knows an append
+    is under way, not cut short); ``None`` when a record is there already."""
+    tmp = path.with_name(path.name + f".{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+        _lock(fd, True)
+        try:
+            os.link(tmp, path)  # fails when a record is there: one append at a time
+        except FileExistsError:
+            os.close(fd)
+            return None
+        _sync_folder(path.parent)
+        return fd
+    except BaseException:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        raise
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _lock(fd: int, wait: bool) -> bool:
+    """An exclusive lock on ``fd`` (``flock``; always granted where there is
+    none); whether it was granted."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
     return True
 
 
@@ -331,18 +382,6 @@ def appended_text(origin_count: int, new: Sequence[str]) -> str:
     """The text :func:`append_in_place` puts after the entries a file held
     (``origin_count`` of them) for the ``new`` ones, before the tail."""
     return entries_region(new) if origin_count == 0 else "".join("\n," + line for line in new)
-
-
-def _write_synced(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    _sync_folder(path.parent)
 
 
 def _sync_folder(folder: Path) -> None:
@@ -360,42 +399,51 @@ def _sync_folder(folder: Path) -> None:
 
 def recover(path: str | os.PathLike[str]) -> bytes | None:
     """After an append in place that did not finish (its record is still
-    there), put the file at ``path`` back whole: the new end when all of it
-    was written, else the old end; returns the file's bytes then, or
-    ``None`` when there was nothing to do.  When the file cannot be
-    written, the bytes are what it holds whole (the file is left as it
-    is, and the record, for a later read)."""
+    there and no writer holds it), put the file at ``path`` back whole: the
+    new end when all of it was written, else the old end.  Returns ``None``
+    when the file on disk can be read as it is (nothing to do, or done);
+    else the bytes of the whole old file, to be read instead of it (an
+    append under way in another process, or a file that cannot be
+    written)."""
     undo = undo_path(path)
-    if not undo.exists():
+    try:
+        fd = os.open(undo, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
         return None
     try:
-        record = json.loads(undo.read_bytes().decode("ascii"))
-        offset, old, old_size = int(record["offset"]), str(record["old"]), int(record["old_size"])
-        new_size, new_sha = int(record["new_size"]), str(record["new_sha256"])
-        raw = Path(path).read_bytes()
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    if len(raw) == new_size and hashlib.sha256(raw[offset:]).hexdigest() == new_sha:
-        whole = raw
-    else:
-        whole = raw[:offset] + old.encode("utf-8")
-        if len(whole) != old_size:
+        in_progress = not _lock(fd, False)
+        try:
+            record = json.loads(os.read(fd, 1 << 24).decode("ascii"))
+            offset, old, old_size = int(record["offset"]), str(record["old"]), int(record["old_size"])
+            new_size, new_sha = int(record["new_size"]), str(record["new_sha256"])
+            raw = Path(path).read_bytes()
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        old_whole = raw[:offset] + old.encode("utf-8")
+        if in_progress:
+            return old_whole if len(old_whole) == old_size else None
+        if len(raw) == new_size and hashlib.sha256(raw[offset:]).hexdigest() == new_sha:
+            pass  # the new end is all there: the append is done but for dropping its record
+        elif len(old_whole) == old_size:
+            try:
+                wfd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+                try:
+                    os.pwrite(wfd, old_whole[offset:], offset)
+                    os.ftruncate(wfd, len(old_whole))
+                    os.fsync(wfd)
+                finally:
+                    os.close(wfd)
+            except OSError:
+                return old_whole
+        else:
             return None
         try:
-            fd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
-            try:
-                os.pwrite(fd, whole[offset:], offset)
-                os.ftruncate(fd, len(whole))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
+            os.unlink(undo)
         except OSError:
-            return whole
-    try:
-        undo.unlink()
-    except OSError:
-        pass
-    return whole
+            pass
+        return None
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------------------

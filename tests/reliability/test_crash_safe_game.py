@@ -18,6 +18,7 @@ place, ``engine.io.journal_file.append_in_place``).
 
 from __future__ import annotations
 
+import os
 import random
 import signal
 import subprocess
@@ -28,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from engine.io import load_any
+from engine.io import load_any, loads_any
 from engine.turns.game import Game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -87,7 +88,7 @@ elif point == "half":
 elif point == "length":
     jf.os.ftruncate = lambda fd, n: die()
 elif point == "synced":
-    jf.os.unlink = lambda p: die()
+    jf.os.unlink = lambda p: die() if str(p).endswith(".journal-undo") else real_unlink(p)
 save_any(s, path)
 print("not killed", flush=True)
 """
@@ -162,3 +163,28 @@ def test_killed_game_saves_leave_old_or_new_short(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_killed_game_saves_leave_old_or_new_long(tmp_path: Path) -> None:
     _kill_test(tmp_path, 1000, 30)
+
+
+def test_a_reader_during_an_append_reads_the_whole_old_file_and_changes_nothing(tmp_path: Path) -> None:
+    """An undo record whose writer still holds it (an append under way in
+    another process) is not a crash: a reader reads the old file whole and
+    leaves the file and the record alone."""
+    import fcntl
+
+    path = _game(tmp_path, 3)
+    Game(load_any(path))
+    old = path.read_bytes()
+    child = subprocess.run([sys.executable, "-c", TORN, str(path), "half", str(tmp_path / "new.json")], cwd=ROOT,
+                           capture_output=True, timeout=120)
+    assert child.returncode == -signal.SIGKILL
+    torn = path.read_bytes()
+    undo = tmp_path / ".game.json.journal-undo"
+    fd = os.open(undo, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # as the writer holds it while it writes
+        s = load_any(path)
+        assert len(Game(s).journal) == len(Game(loads_any(old.decode("utf-8"), "old")).journal)
+        assert path.read_bytes() == torn and undo.exists()
+    finally:
+        os.close(fd)
+    assert main(["validate", str(path)]) == 0 and path.read_bytes() == old and not undo.exists()
