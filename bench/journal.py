@@ -1,94 +1,208 @@
-"""Loading a long game: a journal of 1,000 turns on the ACW sample map
-(``maps/acw_short_campaign.json``) is read, its hash chain verified and the
-game replayed from its turn-0 state to its last entry (``engine/turns``,
-``docs/turns.md``).
+"""A long campaign stays instant: the game commands and the engine's load on
+games of 10, 100 and 1,000 turns of the ACW sample
+(``maps/acw_short_campaign.json``; ``engine/turns``, ``docs/turns.md``).
 
-Target (issue 15): load and replay to the last entry in at most 1 s.  The
-game is built first (each side moves a few units to a neighbouring hex not
-next to the enemy each turn, refused orders included, and ends its turn), saved, then loaded
-``RUNS`` times: CPU time (``time.process_time``) and wall time, median and
-p95.  Run: ``python -m bench.journal [TURNS]``.
+Each game is built first (each side moves a few units to a neighbouring hex
+not next to the enemy each turn, refused orders included, and ends its
+turn) and saved.  Then, for each size:
+
+* ``adjutant orders FILE --orders ONE.json`` (one order carried out and the
+  file written: a fresh copy of the game each run);
+* the same with ``--dry-run``;
+* ``adjutant validate FILE`` (the file, its game's journal and replay);
+* the engine's load: the file read, its journal checked and the game
+  replayed (``Game(load_any(FILE))``), in this process, twice: the first
+  read of a file (the journal verified and replayed) and a read of a file
+  already verified (:func:`engine.io.journal_file.verified`).
+
+Commands run as child processes; CPU is the change in
+``getrusage(RUSAGE_CHILDREN)`` (user + system: waiting for a core is not
+counted), wall beside it; median of ``RUNS``.  Each is also given as a ratio
+to ``python -c pass`` measured in the same run.
+
+Targets (CPU, at 1,000 turns): one order written <= 0.35 s, ``--dry-run``
+<= 0.3 s, ``validate`` <= 0.3 s, each scaled by this run's ``python -c
+pass`` against :data:`PASS_REFERENCE_S` (the machine the targets were set
+on), and each command on the 1,000-turn game within 20 % of the 10-turn
+game (flat, not growing).  Exit 1 when one is missed.
+
+Run: ``python -m bench.journal`` (``--quick``: 3 runs, 10 and 1,000 turns;
+``--turns N,...``).
 """
 
 from __future__ import annotations
 
+import os
 import random
+import resource
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-from engine.io import dumps_any, loads_any
+from engine.io import dumps_any, load_any, loads_any
 from engine.model import ModelError, Scenario
 from engine.turns.game import Game
 
-TARGET_S = 1.0
-TURNS = 1000
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "maps" / "acw_short_campaign.json"
+TURNS = (10, 100, 1000)
 RUNS = 7
 ORDERS_PER_SIDE = 2
-SAMPLE = Path(__file__).resolve().parent.parent / "maps" / "acw_short_campaign.json"
+TARGETS_S = {"orders": 0.35, "orders --dry-run": 0.3, "validate": 0.3}
+"""CPU seconds per command at 1,000 turns (on the reference machine)."""
+PASS_REFERENCE_S = 0.016
+"""``python -c pass`` CPU on the machine the targets were set on (2 cores)."""
+FLAT = 1.2
+"""The 1,000-turn figure may be at most this times the 10-turn one."""
 
 
-def build(turns: int = TURNS, seed: int = 15) -> str:
-    """The text of the sample scenario after ``turns`` turns of play."""
+def build(turns: int, seed: int = 15, more: int = 1) -> str:
+    """The text of the sample scenario after ``turns`` turns of play, the
+    game going on for ``more`` turns after them."""
     s = loads_any(SAMPLE.read_text(encoding="utf-8"), str(SAMPLE))
     assert isinstance(s, Scenario)
     # the campaign ends after 12 turns (docs/rules/acw.md, "Turns and victory"): a long game needs
     # the Rebels' holding time set beyond it
-    s.ruleset.options.setdefault("acw", {})["rebel_holds_turns"] = turns + 1
+    s.ruleset.options.setdefault("acw", {})["rebel_holds_turns"] = turns + more
     game = Game(s, "acw")
     rng = random.Random(seed)
     while game.turn.turn <= turns:
         side = game.turn.side
         units = [u for u in s.units if u.side == side]
-        enemy = {e.at for e in s.units if e.side != side}
         for u in rng.sample(units, min(ORDERS_PER_SIDE, len(units))):
-            # moves that do not enter a hex next to the enemy (one that does owes a combat this turn)
-            near = [c for c in s.map.grid.neighbours(u.at) if s.map.grid.contains(c)
-                    and not any(n in enemy for n in s.map.grid.neighbours(c))]
-            if not near:
+            to = _safe_step(s, u)
+            if to is None:
                 continue
             try:
-                game.give({"unit": u.id, "to": s.map.label(rng.choice(near))})
+                game.give({"unit": u.id, "to": to})
             except ModelError:
                 continue
         game.end_turn()
     return dumps_any(s)
 
 
-def load(text: str) -> Game:
-    """Read the file's text and replay its game (what opening it does)."""
-    g = Game(loads_any(text, "bench"))
-    g.at(len(g.journal))
-    return g
+def _safe_step(s: Scenario, u: object) -> str | None:
+    """A neighbouring hex of unit ``u`` not next to the enemy (a move there
+    owes no combat), or None."""
+    side, at = getattr(u, "side"), getattr(u, "at")  # noqa: B009
+    enemy = {e.at for e in s.units if e.side != side}
+    grid = s.map.grid
+    near = sorted(c for c in grid.neighbours(at) if grid.contains(c) and c not in enemy
+                  and not any(n in enemy for n in grid.neighbours(c)))
+    return s.map.label(near[0]) if near else None
+
+
+def one_order(text: str) -> list[dict[str, str]]:
+    """One order the side to move can carry out in the game ``text``."""
+    s = loads_any(text, "bench")
+    assert isinstance(s, Scenario)
+    game = Game(s)
+    for u in s.units:
+        if u.side == game.turn.side:
+            to = _safe_step(s, u)
+            if to is not None and game.check({"unit": u.id, "to": to}).ok:
+                return [{"unit": u.id, "to": to}]
+    raise SystemExit("no unit of the side to move can step anywhere")
+
+
+def _cpu_children() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run(argv: list[str], env: dict[str, str]) -> tuple[float, float, int]:
+    c0, w0 = _cpu_children(), time.perf_counter()
+    p = subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, check=False)
+    return _cpu_children() - c0, time.perf_counter() - w0, p.returncode
 
 
 def main() -> int:
-    turns = int(sys.argv[1]) if len(sys.argv) > 1 else TURNS
-    t0 = time.perf_counter()
-    text = build(turns)
-    g = load(text)
-    n = len(g.journal)
-    kinds: dict[str, int] = {}
-    for e in g.journal:
-        kinds[e.kind] = kinds.get(e.kind, 0) + 1
-    print(f"built {turns} turns in {time.perf_counter() - t0:.1f} s: {n} entries "
-          f"({', '.join(f'{v} {k}' for k, v in sorted(kinds.items()))}), file {len(text) / 1e6:.1f} MB")
-    cpu, wall = [], []
-    for _ in range(RUNS):
-        c0, w0 = time.process_time(), time.perf_counter()
-        load(text)
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
+    quick = "--quick" in sys.argv
+    runs = 3 if quick else RUNS
+    sizes: tuple[int, ...] = (10, 1000) if quick else TURNS
+    for a in sys.argv[1:]:
+        if a.startswith("--turns"):
+            sizes = tuple(int(x) for x in a.split("=", 1)[1].split(","))
+    import compileall
 
-    def p95(xs: list[float]) -> float:
-        return sorted(xs)[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))]
+    for pkg in ("app", "engine"):
+        compileall.compile_dir(str(ROOT / pkg), quiet=1)
+    work = Path(tempfile.mkdtemp(prefix="bench-journal-"))
+    env = dict(os.environ, ADJUTANT_CACHE_DIR=str(work / "cache"), PYTHONPATH=str(ROOT))
+    os.environ["ADJUTANT_CACHE_DIR"] = env["ADJUTANT_CACHE_DIR"]
+    py = sys.executable
+    adjutant = [py, "-c", "import sys; from app.cli import main; sys.exit(main())"]
+    la = os.getloadavg()
+    print(f"machine: {os.cpu_count()} cores, load average {la[0]:.2f} / {la[1]:.2f} (1 / 5 min); "
+          f"median of {runs} runs")
+    games: dict[int, Path] = {}
+    for n in sizes:
+        t0 = time.perf_counter()
+        text = build(n)
+        f = work / f"game{n}.json"
+        f.write_text(text, encoding="utf-8")
+        games[n] = f
+        print(f"built {n} turns in {time.perf_counter() - t0:.1f} s: file {len(text) / 1e6:.2f} MB")
+    base = statistics.median(run([py, "-c", "pass"], env)[0] for _ in range(max(runs, 5)))
+    scale = max(1.0, base / PASS_REFERENCE_S)
+    rows: dict[str, dict[int, tuple[float, float]]] = {}
+    for n, f in games.items():
+        orders = work / f"orders{n}.json"
+        import json
 
-    print(f"load + replay to entry {n}: CPU median {statistics.median(cpu):.3f} s, p95 {p95(cpu):.3f} s; "
-          f"wall median {statistics.median(wall):.3f} s, p95 {p95(wall):.3f} s (target {TARGET_S:.1f} s)")
-    ok = statistics.median(cpu) <= TARGET_S
-    print("ok" if ok else "MISSED the target")
-    return 0 if ok else 1
+        orders.write_text(json.dumps(one_order(f.read_text(encoding="utf-8"))), encoding="utf-8")
+        run([*adjutant, "validate", str(f)], env)  # the first read verifies the journal once
+        cases = {"orders": [*adjutant, "orders", "COPY", "--orders", str(orders)],
+                 "orders --dry-run": [*adjutant, "orders", str(f), "--orders", str(orders), "--dry-run"],
+                 "validate": [*adjutant, "validate", str(f)]}
+        for name, argv in cases.items():
+            cpu, wall = [], []
+            for _ in range(runs):
+                copy = work / f"copy{n}.json"
+                shutil.copyfile(f, copy)
+                c, w, code = run([str(copy) if a == "COPY" else a for a in argv], env)
+                if code != 0:
+                    raise SystemExit(f"{name} on {n} turns exited {code}")
+                cpu.append(c)
+                wall.append(w)
+            rows.setdefault(name, {})[n] = (statistics.median(cpu), statistics.median(wall))
+        for name, fresh in (("engine load, first read", True), ("engine load, verified before", False)):
+            cpu, wall = [], []
+            for _ in range(runs):
+                if fresh:
+                    shutil.rmtree(work / "cache", ignore_errors=True)
+                c0, w0 = time.process_time(), time.perf_counter()
+                Game(load_any(f))
+                cpu.append(time.process_time() - c0)
+                wall.append(time.perf_counter() - w0)
+            rows.setdefault(name, {})[n] = (statistics.median(cpu), statistics.median(wall))
+    print(f"python -c pass: {base * 1e3:.0f} ms CPU (targets scaled by {scale:.2f})")
+    print(f"{'what (CPU s / wall s)':30}" + "".join(f"{f'{n} turns':>18}" for n in sizes)
+          + f"{'CPU ratio':>11}{'target':>9}")
+    missed = []
+    for name, by in rows.items():
+        big, small = by[sizes[-1]], by[sizes[0]]
+        target = TARGETS_S.get(name)
+        line = f"{name:30}" + "".join(f"{by[n][0]:8.3f} / {by[n][1]:6.3f}  " for n in sizes)
+        line += f"{big[0] / base:9.1f}x"
+        if target is not None:
+            line += f"{target * scale:8.2f}s"
+            if big[0] > target * scale:
+                missed.append(f"{name}: {big[0]:.3f} s CPU at {sizes[-1]} turns (target {target * scale:.2f} s)")
+            if big[0] > FLAT * small[0]:
+                missed.append(f"{name}: {big[0]:.3f} s at {sizes[-1]} turns against {small[0]:.3f} s at "
+                              f"{sizes[0]} (more than {FLAT:.1f}x)")
+        print(line)
+    print("CPU ratio: the largest game's median CPU / python -c pass's, measured in this run.")
+    shutil.rmtree(work, ignore_errors=True)
+    for m in missed:
+        print(f"target missed: {m}")
+    print("ok" if not missed else "MISSED a target")
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":

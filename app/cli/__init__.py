@@ -41,6 +41,7 @@ import argparse
 import ast
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -52,12 +53,29 @@ SAMPLE = "acw_short_campaign.json"
 """The bundled scenario ``adjutant`` opens with no arguments."""
 
 
+_DECLARED = re.compile(r"^COMMANDS(?:\s*:[^=\n]*)?\s*=\s*(\{.*?^\})", re.MULTILINE | re.DOTALL)
+"""A module-level ``COMMANDS = {...}`` whose closing brace starts a line."""
+
+
 def declared_commands(path: str) -> dict[str, str] | None:
     """The ``COMMANDS`` literal of the command module at ``path`` (command
     name -> one-line help), read from its source without importing it; None
-    when the module has no such literal (it is then imported to register)."""
+    when the module has no such literal (it is then imported to register).
+    The literal alone is evaluated when it can be found by its shape (a
+    whole module's syntax tree costs more than the rest of a small
+    command's start-up); else the module is parsed."""
     with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), filename=path)
+        source = f.read()
+    found = _DECLARED.search(source)
+    if found is not None:
+        try:
+            commands = ast.literal_eval(found.group(1))
+        except (ValueError, SyntaxError):
+            commands = None
+        if (isinstance(commands, dict) and commands
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in commands.items())):
+            return commands
+    tree = ast.parse(source, filename=path)
     for node in tree.body:
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value

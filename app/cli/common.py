@@ -184,13 +184,17 @@ class Rewrite:
         listing every problem."""
         from engine.io import ScenarioError, loads_any
         from engine.io.common import decode_text, read_bytes
-        from engine.io.registry import loads_text_checked
+        from engine.io.journal_file import file_stat
+        from engine.io.registry import loads_text_checked, remember_origin
 
         try:
+            before = file_stat(self.path)
             raw = read_bytes(self.path)
             self._read = (_stamp(raw), len(raw))
             text = decode_text(raw, self.path)
-            return loads_text_checked(text, self.path) if checked else loads_any(text, self.path)
+            s = loads_text_checked(text, self.path) if checked else loads_any(text, self.path)
+            remember_origin(s, self.path, before)
+            return s
         except ScenarioError as e:
             raise _cannot_load(self.path, e.problems) from None
 

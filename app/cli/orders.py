@@ -119,13 +119,16 @@ def load_game(path: str, system: str | None = None, rewrite: Rewrite | None = No
 
 def save_game(game: Game, path: str, rewrite: Rewrite | None = None) -> None:
     """Write the game's scenario to ``path``: through ``rewrite`` (refused
-    when the file changed since it was read), else straight."""
+    when the file changed since it was read), else straight; then record
+    its journal as verified (the next command on the file need not replay
+    it again)."""
     from engine.io import save_any
 
     if rewrite is not None:
         rewrite.save(game.scenario)
     else:
         save_any(game.scenario, path)
+    game.remember()
 
 
 MAX_ORDERS_BYTES = 16 * 1024 * 1024
@@ -267,7 +270,7 @@ def _orders(args: argparse.Namespace, game: Game, orders: list[dict[str, Any]], 
     for raw in orders:
         order = dict(raw) if game.system.uses_post_time(raw) else {k: v for k, v in raw.items() if k != POST_TIME}
         game.give(order, time=raw.get(POST_TIME), side=side)
-    entries = game.journal.entries[first:]
+    entries = [game.journal[i] for i in range(first, len(game.journal))]
     refused = sum(e.kind == "refused" for e in entries)
     if not args.dry_run:
         save_game(game, args.file, rw)
@@ -305,7 +308,7 @@ def _end_turn(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) -
         game.end_phase()
     else:
         game.end_turn()
-    entries = game.journal.entries[first:]
+    entries = [game.journal[i] for i in range(first, len(game.journal))]
     if not args.dry_run:
         save_game(game, args.file, rw)
     data = {"file": args.file, "written": not args.dry_run, "system": game.system.name, "before": before,

@@ -62,13 +62,13 @@ def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
         return []
     from engine.model import ModelError
     from engine.turns.game import Game
-    from engine.turns.verify import verify
+    from engine.turns.verify import verify_once
 
     try:
         game = Game(s)
     except ModelError as e:
         return [f"{f}: {e}"]
-    problem = verify(game)
+    problem = verify_once(game)
     return [f"{f}: {problem}"] if problem is not None else []
 
 

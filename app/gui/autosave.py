@@ -45,6 +45,7 @@ and asks whether to open it read-only or as a copy.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -60,7 +61,16 @@ from PySide6.QtCore import QObject, QTimer
 
 from app.locks import EDITOR, FileLock, default_state_dir, lock_holder, map_lock_path
 from app.locks import probe as _probe
-from engine.io import OutputError, write_text_atomic
+from engine.io import OutputError, dumps_compact, scenario_to_data, write_text_atomic
+from engine.io.journal_file import (
+    JournalLines,
+    Origin,
+    append_in_place,
+    appended_text,
+    entries_region,
+    file_stat,
+    journal_parts,
+)
 from engine.territory import TerritoryScenario
 
 from .document_base import DocumentBase
@@ -323,6 +333,8 @@ class Autosave(QObject):
         self._log_failed = False
         self._revision = 0
         self._written = 0
+        self._game_origin = Origin()  # what the autosave file holds of a game's journal
+        self._game_hash: Any = None  # SHA-256 state of the autosave's text up to the end of its entries
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.save_now)
@@ -406,14 +418,81 @@ class Autosave(QObject):
         """Write the whole work, then start the edit log on it.  The old
         log stays on disk until the new one replaces it: a kill between the
         two writes leaves the new whole work (the old log no longer matches
-        it and is ignored) or the old work and its log, never less."""
+        it and is ignored) or the old work and its log, never less.
+
+        A game's work whose map, header and earlier entries the autosave
+        already holds is written by appending the new journal entries and
+        the new end in place (:func:`engine.io.journal_file.append_in_place`:
+        whole old or whole new after a crash), so an order's autosave
+        costs the order, not the journal."""
         self._close_log()
-        text = json_safe_text(self.document.text())
-        write_text_atomic(self.data_path, text)
+        digest = self._append_game()
+        if digest is None:
+            text = json_safe_text(self.document.text())
+            write_text_atomic(self.data_path, text)
+            digest = sha256_of(text.encode("utf-8"))
+            self._game_written(text)
         self._write_meta()
-        self._log = StepLog.start(self.steps_path, {"base": "autosave",
-                                                    "sha256": sha256_of(text.encode("utf-8"))})
+        self._log = StepLog.start(self.steps_path, {"base": "autosave", "sha256": digest})
         self._written = self._revision
+
+    def _game_parts(self) -> tuple[str, JournalLines, str] | None:
+        """The autosave text of a game as (before its entries, the entries,
+        after them); ``None`` for a scenario without a game journal."""
+        s = self.document.scenario
+        game = s.state.get("game") if isinstance(getattr(s, "state", None), dict) else None
+        journal = game.get("journal") if isinstance(game, dict) else None
+        if not isinstance(journal, dict) or not isinstance(journal.get("entries"), JournalLines):
+            return None
+        if isinstance(s, TerritoryScenario):
+            from engine.io.territory import dumps_territory_data, territory_scenario_to_data
+
+            parts = journal_parts(territory_scenario_to_data(s), dumps_territory_data)
+        else:
+            parts = journal_parts(scenario_to_data(s), dumps_compact)
+        if parts is None:
+            return None
+        prefix, entries, tail = parts
+        return json_safe_text(prefix), entries, json_safe_text(tail + "\n")
+
+    def _append_game(self) -> str | None:
+        """Append a game's new entries to the autosave written before (see
+        :meth:`_write_whole`); the written file's SHA-256, or ``None`` when
+        it must be written whole."""
+        if self._game_hash is None:
+            return None
+        parts = self._game_parts()
+        if parts is None:
+            return None
+        prefix, entries, tail = parts
+        origin = self._game_origin
+        new = entries.lines[origin.count:]
+        try:
+            if not append_in_place(self.data_path, prefix, JournalLines(entries.lines, origin), tail,
+                                   lambda _doc: None):
+                return None
+        except (OSError, ValueError):
+            self._game_hash = None
+            return None
+        self._game_hash.update(appended_text(len(entries.lines) - len(new), new).encode("utf-8"))
+        h = self._game_hash.copy()
+        h.update(tail.encode("utf-8"))
+        return str(h.hexdigest())
+
+    def _game_written(self, text: str) -> None:
+        """The autosave was written whole as ``text``: when it is a game,
+        the next autosave may append to it."""
+        self._game_hash = None
+        parts = self._game_parts()
+        if parts is None:
+            return
+        prefix, entries, tail = parts
+        region = entries_region(entries.lines)
+        if prefix + region + tail != text:  # the entries' lines are not what was written
+            return
+        self._game_origin.set(os.path.realpath(self.data_path), file_stat(self.data_path), prefix, tail,
+                              entries.lines)
+        self._game_hash = hashlib.sha256((prefix + region).encode("utf-8"))
 
     def _modified(self, modified: bool) -> None:
         if not modified:
@@ -454,6 +533,8 @@ class Autosave(QObject):
     def remove(self) -> None:
         """Forget the autosave (work saved or deliberately discarded)."""
         self._drop_log()
+        self._game_hash = None
+        self._game_origin.forget()
         for p in (self.data_path, self.meta_path, self.steps_path):
             try:
                 p.unlink()

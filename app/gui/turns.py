@@ -39,7 +39,7 @@ from engine.model import ModelError
 from engine.turns.delta import GAME_KEY
 from engine.turns.game import Game, TurnVerdict
 from engine.turns.journal import Entry, JournalError
-from engine.turns.verify import verify
+from engine.turns.verify import verify_once
 
 if TYPE_CHECKING:
     from .document_base import DocumentBase
@@ -111,7 +111,7 @@ class TurnController(QObject):
         except ModelError:
             return None  # no rules system (or several) for this map: not a game
         if had:
-            problem = verify(game)
+            problem = verify_once(game)
             if problem is not None:  # the journal records what the rules do not give: not played on
                 self._problem, self._refused = str(problem), s
                 return None

@@ -23,7 +23,7 @@ from typing import Any
 from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
 from ..paths import resource_path
 from .inputs import read_regular
-from .journal_file import JournalLines, split_entries
+from .journal_file import JournalLines, document, recover, split_entries
 
 FORMAT = "adjutant-scenario"
 VERSION = 1
@@ -81,6 +81,9 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a scenario file (at most :data:`MAX_FILE_BYTES`), or
     :class:`ScenarioError` as :func:`read_text` says."""
     src = str(path)
+    whole = recover(path)  # an append in place a crash cut short, or one under way: read it whole
+    if whole is not None:
+        return whole
     return read_regular(path, MAX_FILE_BYTES, lambda message: ScenarioError([Problem(src, "", message)]),
                         "file", "scenario file")
 
@@ -135,9 +138,12 @@ def parse_json(text: str, source: str) -> Any:
         text = text[1:]
     split = split_entries(text)
     if split is not None:  # a game's journal one entry per line: its entries stay text until asked for
-        data = _with_lines(split[0], split[1])
+        prefix, tail, lines, nonce = split
+        doc = document(prefix, tail, nonce)
+        data = _with_lines(doc, lines, nonce)
         if data is not None:
-            if "\\u" in split[0]:
+            lines.origin.set("", None, prefix, tail, lines.lines)  # the file is named by load_any
+            if "\\u" in doc:
                 problems = text_problems(data, source, _XML_FORBIDDEN)
                 if problems:
                     raise ScenarioError(capped(problems, source))
@@ -161,24 +167,23 @@ def parse_json(text: str, source: str) -> Any:
     return data
 
 
-def _with_lines(doc: str, lines: JournalLines) -> Any:
-    """The document ``doc`` (a file's text with its journal's entries taken
-    out) with ``lines`` in ``state.game.journal.entries``; ``None`` when it
-    does not decode, or when the entries taken out were not there (the
-    last key of the document, of ``state``, of ``game`` and of ``journal``),
-    so that the file is read whole and means what its JSON says."""
+def _with_lines(doc: str, lines: JournalLines, nonce: str) -> Any:
+    """The document ``doc`` (a file's text with its journal's entries
+    replaced by the text ``nonce``) with ``lines`` in
+    ``state.game.journal.entries``; ``None`` when it does not decode, or
+    when the entries taken out were not there (another key's, or one a
+    later key of the same name overrides), so that the file is read whole
+    and means what its JSON says."""
     try:
         data = json.loads(doc)
     except (ValueError, RecursionError):
         return None
     node = data
-    for key in ("state", "game", "journal", "entries"):
-        if not isinstance(node, dict) or not node or list(node)[-1] != key:
-            return None
-        parent, node = node, node[key]
-    if node != []:
+    for key in ("state", "game", "journal"):
+        node = node.get(key) if isinstance(node, dict) else None
+    if not isinstance(node, dict) or node.get("entries") != nonce:
         return None
-    parent["entries"] = lines
+    node["entries"] = lines
     return data
 
 
@@ -237,6 +242,8 @@ def text_problems(data: Any, source: str, pattern: re.Pattern[str] | None = None
                     stack.append((k, where + " (key)"))
                 stack.append((v, where))
         elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, JournalLines):  # a journal's entries kept as text: each decoded to be looked at
             stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
     return problems
 

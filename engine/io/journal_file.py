@@ -1,27 +1,42 @@
-"""How a game's journal sits in a scenario file: one entry per line, at the
-end of the file, each line the entry's own text, written once and reused
-(``docs/file-format.md``, "The game journal").
+"""How a game's journal sits in a scenario file: one entry per line, each
+line the entry's own text, made once and reused; what orders change after
+the entries, so a save appends (``docs/file-format.md``, "The game journal").
 
-A scenario file with a game (``state.game``) is still one JSON document.  The
-writer puts ``state`` last in it, ``game`` last in ``state``, ``journal``
-last in ``game`` and ``entries`` last in the journal, so the entries are the
-file's tail::
+A scenario file with a game (``state.game``) is still one JSON document.  Its
+writer (:func:`journal_parts`) puts first what orders never change (the
+header, the map), then the journal's entries, then what orders change (the
+journal's count, head and seal, the turn state, the rest of ``state``, the
+units, the turn)::
 
-    "journal": {"format": 2, "count": 3, "head": "…", "seal": "…", "entries": [
-    {"hash":"…","effect":{…},"kind":"order",…,"prev":"…",…}
+    "state": {
+      "game": {
+        "system": "acw",
+        "journal": {"format": 2, "entries": [
+    {"hash":"…","turn":1,"phase":"movement",…,"prev":"…"}
     ,{"hash":"…",…}
-    ,{"hash":"…",…}
-    ]}}}
+    ], "count": 2, "head": "…", "seal": "…"},
+        "turn": {…}
+      },
+      "acw": {…}
+    },
+    "units": [ … ],
+    "turn": 3
     }
 
 Each entry's line is ``{"hash":"<64 hex digits>",`` followed by its other
 fields without spaces, keys in the order they were made (the order replay
-and undo give a unit's or a state's fields back in); the line is made once,
-when the entry is sealed, and written as it is every time after.  A reader splits the entries off
-(:func:`split_entries`) and decodes only the rest of the document; the
-entries stay text (:class:`JournalLines`) until one is asked for.  A file in
-any other layout (an older file, one re-indented by another program) is read
-as a whole, as before.
+and undo give a unit's or a state's fields back in).  A reader splits the
+entries off (:func:`split_entries`), decodes the rest of the document with a
+random stand-in for them (so the entries taken out are the ones the JSON
+means) and keeps the entries as text (:class:`JournalLines`) until one is
+asked for.  A file in any other layout (an older file, one re-indented by
+another program) is read as a whole, as before.
+
+A save of a game read from (or last written to) a file that is unchanged
+since, whose text before the entries is the same, appends in place
+(:func:`append_in_place`): only the new entries and the new end are
+written, behind an undo record that the next read (:func:`recover`) uses to
+finish or take back an append a crash cut short.
 
 :func:`verified` and :func:`remember_verified` keep a per-user record of the
 journals already verified (their text's digest with the digest of the
@@ -35,32 +50,73 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
+import uuid
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 MARKER = '"entries": [\n'
 """The text that opens the entries of a journal written one per line (a
-canonical line has no space after a colon, so no entry holds it)."""
-
-_CLOSE = re.compile(r"\n\]\s*(?:\}\s*){4}\Z")
-"""What follows the last entry: the array's end, then the journal, game,
-state and document closed, with nothing else."""
+line has no space after a colon, so no entry holds it)."""
 
 LINE_HEAD = len('{"hash":"') + 64 + len('",')
 """Length of a line's opening: ``{"hash":"<64 hex digits>",``."""
 
+UNDO_SUFFIX = ".journal-undo"
+"""The record an append in place leaves beside the file until it is done
+(``.NAME.journal-undo``): how to put the file back as it was."""
+
+
+@dataclass
+class Origin:
+    """Where a journal's lines were read from or last written to: the file
+    (its real path and ``(device, inode, size, mtime)`` then), the text
+    before the entries, the text after them and how many there were.  A
+    save that finds the file as it was and the text before the entries
+    unchanged appends the new entries in place (:func:`append_in_place`)."""
+
+    path: str = ""
+    stat: tuple[int, int, int, int] = (0, 0, 0, 0)
+    prefix: str = ""
+    tail: str = ""
+    count: int = 0
+    last: str = ""
+    """The hash of the last entry the file holds (it commits to every one before)."""
+
+    def set(self, path: str, stat: tuple[int, int, int, int] | None, prefix: str, tail: str,
+            lines: Sequence[str]) -> None:
+        """Now the file at ``path`` (``""``: none), as ``stat`` says, holding
+        ``lines`` between ``prefix`` and ``tail``."""
+        self.path, self.stat = (path, stat) if stat is not None else ("", (0, 0, 0, 0))
+        self.prefix, self.tail, self.count = prefix, tail, len(lines)
+        self.last = JournalLines.hash_of(lines[-1]) if lines else ""
+
+    def holds_start_of(self, lines: Sequence[str]) -> bool:
+        """Whether the entries the file holds are the first of ``lines``."""
+        return len(lines) >= self.count and (self.count == 0
+                                              or JournalLines.hash_of(lines[self.count - 1]) == self.last)
+
+    def forget(self) -> None:
+        """No file holds these lines as they are (an entry was taken back)."""
+        self.path = ""
+
 
 class JournalLines:
     """The entries of a journal as their lines (see the module docstring),
-    decoded one at a time when asked.  Immutable; a copy is itself."""
+    decoded one at a time when asked, and where they came from
+    (:class:`Origin`, or None).  Immutable but for its origin; a copy is
+    itself."""
 
-    __slots__ = ("_digest", "lines")
+    __slots__ = ("_digest", "_hasher", "_region", "lines", "origin")
 
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], origin: Origin | None = None, region: str | None = None,
+                 hasher: Any = None) -> None:
         self.lines: tuple[str, ...] = tuple(lines)
         self._digest: str | None = None
+        self._region = region  # the lines' text as the file holds them, when it was read
+        self._hasher = hasher  # a SHA-256 state over exactly that text, when one was kept
+        self.origin = origin if origin is not None else Origin()
 
     def __len__(self) -> int:
         return len(self.lines)
@@ -84,14 +140,19 @@ class JournalLines:
     __hash__ = None  # type: ignore[assignment]
 
     def digest(self) -> str:
-        """SHA-256 of the lines (each ending in a newline)."""
+        """SHA-256 of the lines' text as a file holds them
+        (:func:`entries_region`)."""
         if self._digest is None:
-            h = hashlib.sha256()
-            for line in self.lines:
-                h.update(line.encode("utf-8", "surrogatepass"))
-                h.update(b"\n")
-            self._digest = h.hexdigest()
+            self._digest = self.hasher().hexdigest()
         return self._digest
+
+    def hasher(self) -> Any:
+        """The SHA-256 state over the lines' text (a copy may be extended
+        by the text :func:`appended_text` adds for more lines)."""
+        if self._hasher is None:
+            text = self._region if self._region is not None else entries_region(self.lines)
+            self._hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+        return self._hasher
 
     @staticmethod
     def line(body: str, entry_hash: str) -> str:
@@ -104,32 +165,38 @@ class JournalLines:
         return line[9:73]
 
 
-def split_entries(text: str) -> tuple[str, JournalLines] | None:
-    """``(document, entries)``: the file's text with its journal's entries
-    replaced by an empty list, and the entries as lines; ``None`` when the
-    text is not in the one-entry-per-line layout (then it is read whole)."""
-    start = text.rfind(MARKER)
+def split_entries(text: str) -> tuple[str, str, JournalLines, str] | None:
+    """``(prefix, tail, entries, nonce)``: the text before the journal's
+    entries (up to and including :data:`MARKER`), the text after them (from
+    the ``\\n]`` that closes them), the entries as lines, and a random text
+    to stand for them in the document to decode (:func:`document`).  ``None``
+    when the text is not in the one-entry-per-line layout (then it is read
+    whole)."""
+    start = text.find(MARKER)
     if start < 0:
         return None
-    end = text.rfind("\n]")
-    if end < start + len(MARKER) - 1:
+    at = start + len(MARKER)
+    end = text.find("\n]", at)
+    if end < 0:
         return None
-    close = _CLOSE.search(text, end)
-    if close is None or close.start() != end:
-        return None
-    region = text[start + len(MARKER):end]
+    region = text[at:end]
     if not region:
         lines: list[str] = []
     else:
-        lines = region.split("\n")
-        for i in range(1, len(lines)):
-            if not lines[i].startswith(","):
-                return None
-            lines[i] = lines[i][1:]
+        lines = region.split("\n,")
+        if region.count("\n") != len(lines) - 1:  # a line break without the comma of the next entry
+            return None
         for line in (lines[0], lines[-1]):
             if not _line_shaped(line):
                 return None
-    return text[:start] + '"entries": []' + text[end + 2:], JournalLines(lines)
+    nonce = uuid.uuid4().hex
+    return text[:at], text[end:], JournalLines(lines, region=region), nonce
+
+
+def document(prefix: str, tail: str, nonce: str) -> str:
+    """The document :func:`split_entries` describes, the entries replaced
+    by the text ``nonce``."""
+    return prefix[:-len(MARKER)] + f'"entries": "{nonce}"' + tail[2:]
 
 
 def _line_shaped(line: str) -> bool:
@@ -138,15 +205,23 @@ def _line_shaped(line: str) -> bool:
 
 
 def entries_region(lines: Sequence[str]) -> str:
-    """The text between :data:`MARKER` and the closing ``\\n]``."""
+    """The text between :data:`MARKER` and the ``\\n]`` that closes the entries."""
     return "\n,".join(lines)
 
 
-def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
-    """The file text of scenario ``data`` whose ``state.game.journal.entries``
-    is a :class:`JournalLines` (or a list of entry data), written by
-    ``dumps`` (the format's layout) with the entries one per line at the
-    end; ``None`` when ``data`` has no such journal."""
+GAME_KEYS_FIRST = ("system", "journal")
+"""The keys of ``state.game`` written before its others (the turn state)."""
+JOURNAL_KEYS_FIRST = ("format", "branch_of", "entries")
+"""The keys of a journal written before its others (count, head, seal)."""
+
+
+def journal_parts(data: dict[str, Any], dumps: Callable[[Any], str]) -> tuple[str, JournalLines, str] | None:
+    """``(prefix, entries, tail)`` of the file text of scenario ``data``
+    whose ``state.game.journal.entries`` is a :class:`JournalLines` (or a
+    list of entry data): ``dumps`` (the format's layout) writes the rest,
+    with every key a game order can change after the entries (the file
+    then ends in what changes, see :func:`append_in_place`); ``None`` when
+    ``data`` has no such journal."""
     state = data.get("state")
     game = state.get("game") if isinstance(state, dict) else None
     journal = game.get("journal") if isinstance(game, dict) else None
@@ -159,16 +234,31 @@ def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str
             return None
         entries = lines_of(entries)
     assert isinstance(state, dict) and isinstance(game, dict) and isinstance(journal, dict)
-    out = {k: v for k, v in data.items() if k != "state"}
-    out["state"] = {k: v for k, v in state.items() if k != "game"}
-    out["state"]["game"] = {k: v for k, v in game.items() if k != "journal"}
-    out["state"]["game"]["journal"] = {k: v for k, v in journal.items() if k != "entries"}
-    out["state"]["game"]["journal"]["entries"] = []
+    nonce = uuid.uuid4().hex
+    j = {k: journal[k] for k in JOURNAL_KEYS_FIRST if k in journal}
+    j["entries"] = nonce
+    j.update((k, v) for k, v in journal.items() if k not in JOURNAL_KEYS_FIRST)
+    g = {k: game[k] for k in GAME_KEYS_FIRST if k in game}
+    g["journal"] = j
+    g.update((k, v) for k, v in game.items() if k not in GAME_KEYS_FIRST)
+    st = {"game": g, **{k: v for k, v in state.items() if k != "game"}}
+    changing = ("state", "units", "turn")
+    out = {k: v for k, v in data.items() if k not in changing}
+    out["state"] = st
+    out.update((k, data[k]) for k in changing[1:] if k in data)
     text = dumps(out)
-    at = text.rfind('"entries": []')
-    tail = text[at + len('"entries": []'):]
-    region = entries_region(entries.lines)
-    return text[:at] + MARKER + region + "\n]" + tail
+    at = text.find(f'"entries": "{nonce}"')
+    return text[:at] + MARKER, entries, "\n]" + text[at + len(f'"entries": "{nonce}"'):]
+
+
+def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
+    """The file text of scenario ``data`` (see :func:`journal_parts`);
+    ``None`` when it has no game journal."""
+    parts = journal_parts(data, dumps)
+    if parts is None:
+        return None
+    prefix, entries, tail = parts
+    return prefix + entries_region(entries.lines) + tail
 
 
 def lines_of(entries: Sequence[dict[str, Any]]) -> JournalLines:
@@ -176,6 +266,184 @@ def lines_of(entries: Sequence[dict[str, Any]]) -> JournalLines:
     return JournalLines([JournalLines.line(json.dumps({k: v for k, v in e.items() if k != "hash"},
                                                       separators=(",", ":"), ensure_ascii=False), e["hash"])
                          for e in entries])
+
+
+# ---------------------------------------------------------------------------
+# appending in place
+
+def file_stat(path: str | os.PathLike[str]) -> tuple[int, int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def undo_path(path: str | os.PathLike[str]) -> Path:
+    p = Path(path)
+    return p.with_name(f".{p.name}{UNDO_SUFFIX}")
+
+
+def append_in_place(path: str | os.PathLike[str], prefix: str, lines: JournalLines, tail: str,
+                    check: Callable[[str], None]) -> bool:
+    """Write the file ``path`` as ``prefix`` + ``lines`` + ``tail`` by
+    appending to it in place, when it is still the file ``lines`` came
+    from (:class:`Origin`: the same file, unchanged since, the same text
+    before the entries and no entry of it taken back); whether it did.
+
+    Only the new entries and the tail are written.  First a record of how
+    to put the file back (:func:`undo_path`: where the entries ended, the
+    old tail, and the size and digest of the new end) is written and
+    synced; then the new end is written over the old tail and synced; then
+    the record is removed.  A crash between leaves the record, and the next
+    read (:func:`recover`) finishes the write or takes it back: the whole
+    old file or the whole new one.  ``check(document)`` is called on the
+    new document before anything is written (it raises to refuse)."""
+    origin = lines.origin
+    real = os.path.realpath(path)
+    if (not origin.path or origin.path != real or origin.prefix != prefix or not origin.holds_start_of(lines.lines)
+            or file_stat(real) != origin.stat or undo_path(real).exists()):
+        return False
+    nonce = uuid.uuid4().hex
+    check(document(prefix, tail, nonce))
+    new = lines.lines[origin.count:]
+    old_end = origin.tail.encode("utf-8")
+    offset = origin.stat[2] - len(old_end)
+    text = appended_text(origin.count, new) + tail
+    data = text.encode("utf-8")  # a lone surrogate raises: the caller writes the file whole
+    record = {"offset": offset, "old": origin.tail, "old_size": origin.stat[2],
+              "new_size": offset + len(data), "new_sha256": hashlib.sha256(data).hexdigest()}
+    fd = os.open(real, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != origin.stat:
+            return False  # changed since it was read (or replaced): written whole instead
+        undo = _claim_undo(undo_path(real), json.dumps(record).encode("ascii"))
+        if undo is None:
+            return False  # another append is under way
+        try:
+            os.pwrite(fd, data, offset)
+            os.ftruncate(fd, offset + len(data))
+            os.fsync(fd)
+            os.unlink(undo_path(real))
+        finally:
+            os.close(undo)  # its lock goes with it
+    finally:
+        os.close(fd)
+    origin.set(real, file_stat(real), prefix, tail, lines.lines)
+    return True
+
+
+def _claim_undo(path: Path, data: bytes) -> int | None:
+    """Write the undo record at ``path`` whole and synced, locked for as
+    long as the returned descriptor is open (a reader then knows an append
+    is under way, not cut short); ``None`` when a record is there already."""
+    tmp = path.with_name(path.name + f".{os.getpid()}.{uuid.uuid4().hex[:8]}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+        _lock(fd, True)
+        try:
+            os.link(tmp, path)  # fails when a record is there: one append at a time
+        except FileExistsError:
+            os.close(fd)
+            return None
+        _sync_folder(path.parent)
+        return fd
+    except BaseException:
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+        raise
+    finally:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+
+
+def _lock(fd: int, wait: bool) -> bool:
+    """An exclusive lock on ``fd`` (``flock``; always granted where there is
+    none); whether it was granted."""
+    try:
+        import fcntl
+    except ImportError:
+        return True
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
+
+
+def appended_text(origin_count: int, new: Sequence[str]) -> str:
+    """The text :func:`append_in_place` puts after the entries a file held
+    (``origin_count`` of them) for the ``new`` ones, before the tail."""
+    return entries_region(new) if origin_count == 0 else "".join("\n," + line for line in new)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def recover(path: str | os.PathLike[str]) -> bytes | None:
+    """After an append in place that did not finish (its record is still
+    there and no writer holds it), put the file at ``path`` back whole: the
+    new end when all of it was written, else the old end.  Returns ``None``
+    when the file on disk can be read as it is (nothing to do, or done);
+    else the bytes of the whole old file, to be read instead of it (an
+    append under way in another process, or a file that cannot be
+    written)."""
+    undo = undo_path(path)
+    try:
+        fd = os.open(undo, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        in_progress = not _lock(fd, False)
+        try:
+            record = json.loads(os.read(fd, 1 << 24).decode("ascii"))
+            offset, old, old_size = int(record["offset"]), str(record["old"]), int(record["old_size"])
+            new_size, new_sha = int(record["new_size"]), str(record["new_sha256"])
+            raw = Path(path).read_bytes()
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        old_whole = raw[:offset] + old.encode("utf-8")
+        if in_progress:
+            return old_whole if len(old_whole) == old_size else None
+        if len(raw) == new_size and hashlib.sha256(raw[offset:]).hexdigest() == new_sha:
+            pass  # the new end is all there: the append is done but for dropping its record
+        elif len(old_whole) == old_size:
+            try:
+                wfd = os.open(path, os.O_WRONLY | getattr(os, "O_CLOEXEC", 0))
+                try:
+                    os.pwrite(wfd, old_whole[offset:], offset)
+                    os.ftruncate(wfd, len(old_whole))
+                    os.fsync(wfd)
+                finally:
+                    os.close(wfd)
+            except OSError:
+                return old_whole
+        else:
+            return None
+        try:
+            os.unlink(undo)
+        except OSError:
+            pass
+        return None
+    finally:
+        os.close(fd)
 
 
 # ---------------------------------------------------------------------------
@@ -194,30 +462,40 @@ def _key(lines: JournalLines, position: str) -> str:
     return hashlib.sha256(f"{lines.digest()}\n{position}".encode()).hexdigest()
 
 
-def verified(lines: JournalLines, position: str) -> bool:
+def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> bool:
     """Whether these entries, ending in ``position`` (a digest of the game's
     state after the last entry, the map's numbering included), were verified
-    and replayed before by :func:`remember_verified`."""
+    and replayed before by :func:`remember_verified`; with ``adjudicated``,
+    whether every entry was also found to be what the rules give
+    (:func:`engine.turns.verify.verify`, or made by the rules themselves
+    after such a journal)."""
     try:
-        return (cache_folder() / _key(lines, position)).is_file()
-    except OSError:
+        path = cache_folder() / _key(lines, position)
+        if not adjudicated:
+            return path.is_file()
+        return bool(json.loads(path.read_text(encoding="utf-8")).get("adjudicated") is True)
+    except (OSError, ValueError, AttributeError):
         return False
 
 
-def remember_verified(lines: JournalLines, position: str) -> None:
-    """Record that these entries were verified and replayed to ``position``
-    (a lost record only costs a verification again; an unwritable cache
-    folder is not an error)."""
+def remember_verified(lines: JournalLines, position: str, adjudicated: bool = False) -> None:
+    """Record that these entries were verified and replayed to ``position``,
+    and with ``adjudicated`` that the rules give every one of them (a lost
+    record only costs a verification again; an unwritable cache folder is
+    not an error; a record of adjudication is never taken back)."""
     folder = cache_folder()
     name = _key(lines, position)
     try:
+        if not adjudicated and (folder / name).is_file():
+            return
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".{name}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"count": len(lines)}), encoding="utf-8")
+        tmp.write_text(json.dumps({"count": len(lines), "adjudicated": adjudicated}), encoding="utf-8")
         os.replace(tmp, folder / name)
     except OSError:
         pass
 
 
-__all__ = ["MARKER", "JournalLines", "cache_folder", "dumps_with_journal", "entries_region", "lines_of",
-           "remember_verified", "split_entries", "verified"]
+__all__ = ["MARKER", "JournalLines", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
+           "appended_text", "entries_region", "file_stat", "journal_parts", "lines_of", "recover", "remember_verified", "split_entries",
+           "undo_path", "verified"]

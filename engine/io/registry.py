@@ -11,13 +11,27 @@ saving.  See ``docs/file-format.md`` and ``docs/file-format-territory.md``.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..model import Scenario
 from . import grid
-from .common import SURROGATES, Problem, ScenarioError, capped, grid_kind, parse_json, read_text, text_problems
+from .atomic import write_text_atomic
+from .common import (
+    SURROGATES,
+    Problem,
+    ScenarioError,
+    capped,
+    dumps_compact,
+    grid_kind,
+    parse_json,
+    read_text,
+    text_problems,
+)
+from .journal_file import JournalLines, append_in_place, entries_region, file_stat, journal_parts
 
 if TYPE_CHECKING:
     from ..territory.model import TerritoryScenario
@@ -82,19 +96,86 @@ def load_any(path: str | os.PathLike[str]) -> AnyScenario:
     """Read and validate a scenario file of any map kind: a grid
     :class:`Scenario` or, when ``map.grid.kind`` is ``"territory"``, a
     :class:`engine.territory.TerritoryScenario`; raises :class:`ScenarioError`."""
-    return loads_any(read_text(path), str(path))
+    return _load_text(path)[0]
+
+
+def _load_text(path: str | os.PathLike[str]) -> tuple[AnyScenario, str]:
+    """:func:`load_any`, and the text it read."""
+    before = file_stat(path)
+    text = read_text(path)
+    s = loads_any(text, str(path))
+    remember_origin(s, path, before)
+    return s, text
+
+
+def remember_origin(s: AnyScenario, path: str | os.PathLike[str], before: Any) -> None:
+    """Note in a game's journal the file ``s`` was read from, so that a save
+    may append to it (:func:`save_any`): only when the file's
+    :func:`~engine.io.journal_file.file_stat` is still ``before``, the one
+    taken before it was read (the text read is the file's at that time)."""
+    lines = _journal_lines(s)
+    if lines is not None:
+        after = file_stat(path)
+        o = lines.origin
+        o.set(os.path.realpath(path) if after == before else "", after, o.prefix, o.tail, lines.lines)
+
+
+def _journal_lines(s: Any) -> JournalLines | None:
+    state = getattr(s, "state", None)
+    game = state.get("game") if isinstance(state, dict) else None
+    journal = game.get("journal") if isinstance(game, dict) else None
+    entries = journal.get("entries") if isinstance(journal, dict) else None
+    return entries if isinstance(entries, JournalLines) else None
 
 
 def save_any(s: AnyScenario, path: str | os.PathLike[str]) -> None:
     """Save a grid or territory scenario atomically (the written file is
     loaded back before it replaces the old one); raises
     :class:`engine.io.atomic.OutputError`."""
+    if _append_game(s, path):
+        return
     if isinstance(s, Scenario):
         WRITERS["grid"](s, path)
     elif isinstance(s, _territory_class()):
         WRITERS[TERRITORY_KIND](s, path)
     else:
         raise TypeError(f"not a scenario: {type(s).__name__}")
+
+
+def _append_game(s: AnyScenario, path: str | os.PathLike[str]) -> bool:
+    """Save a game by appending its new journal entries to the file it was
+    read from (:func:`engine.io.journal_file.append_in_place`), when that
+    file is unchanged and only what orders change did; whether it did.
+    After a whole write, the written file becomes the one a next save
+    appends to."""
+    lines = _journal_lines(s)
+    if lines is None:
+        return False
+    if isinstance(s, Scenario):
+        parts = journal_parts(grid.scenario_to_data(s), dumps_compact)
+        verify: Callable[[Path], None] = grid.check_loads
+    else:
+        from . import territory
+
+        parts = journal_parts(territory.territory_scenario_to_data(s), territory.dumps_territory_data)
+        verify = territory.check_loads
+    if parts is None:
+        return False
+    prefix, entries, tail = parts
+    tail += "\n"
+
+    def check(doc: str) -> None:
+        data = json.loads(doc)
+        reader_for(data)(data, str(path))  # the new document must load, as a whole write's must
+
+    try:
+        if append_in_place(path, prefix, entries, tail, check):
+            return True
+    except (OSError, ValueError):
+        pass
+    write_text_atomic(path, prefix + entries_region(entries.lines) + tail, verify=verify)
+    entries.origin.set(os.path.realpath(path), file_stat(path), prefix, tail, entries.lines)
+    return True
 
 
 def dumps_any(s: AnyScenario) -> str:
@@ -116,8 +197,15 @@ def load_text_checked(path: str | os.PathLike[str],
     recovery of an autosave accepts them (``app/gui/window_recovery.py``),
     so work is never refused on the way back.  ``loader`` (default
     :func:`load_any`) reads the file after that check."""
-    surrogate_check(read_text(path), str(path))
-    return (loader or load_any)(path)
+    if loader is not None:
+        surrogate_check(read_text(path), str(path))
+        return loader(path)
+    before = file_stat(path)
+    text = read_text(path)
+    surrogate_check(text, str(path))
+    s = loads_any(text, str(path))
+    remember_origin(s, path, before)
+    return s
 
 
 def loads_text_checked(text: str, source: str) -> AnyScenario:

@@ -154,11 +154,14 @@ class Game:
                 self._replay()
                 if position and isinstance(lines, JournalLines):
                     remember_verified(lines, position)
+            self.adjudicated = len(self.journal) == 0 or (
+                trusted and isinstance(lines, JournalLines) and verified(lines, position, adjudicated=True))
         else:
             sides = self.sides()
             self.turn = TurnState(turn=max(1, int(getattr(scenario, "turn", 1))), phase=self.phases[0],
                                   side=sides[0] if sides else None)
             self.journal = Journal()
+            self.adjudicated = True
         if self.turn.phase not in self.phases:
             raise JournalError(f"state.{GAME_KEY}.turn.phase: {self.turn.phase!r} is not a phase of "
                                f"{self.system.title} ({', '.join(self.phases)})")
@@ -568,10 +571,12 @@ class Game:
     def remember(self) -> None:
         """Record this game's journal and position as verified (after the
         file holding them was written), so the next read of the file need
-        not verify and replay the journal again."""
+        not verify and replay the journal again; and as adjudicated when
+        :attr:`adjudicated` (the journal it was read with was, and every
+        entry since was made by the rules here)."""
         position = self.position()
         if position:
-            remember_verified(self.journal.lines, position)
+            remember_verified(self.journal.lines, position, adjudicated=self.adjudicated)
 
     def branch(self, n: int, source: str) -> Any:
         """A new scenario at entry ``n`` for a what-if, its journal marked as

@@ -26,7 +26,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from engine.io.journal_file import JournalLines
+from engine.io.journal_file import JournalLines, Origin, appended_text
 from engine.model import ModelError
 
 FORMAT = 2
@@ -182,6 +182,9 @@ class Journal:
     def __init__(self, entries: Sequence[Entry] = (), branch_of: BranchOrigin | None = None) -> None:
         self._entries: list[Entry | None] = []  # None: not decoded from its line yet
         self._lines: list[str] = []
+        self._origin = Origin()  # the file the lines were read from or written to (shared with their writer)
+        self._hasher: Any = None  # a SHA-256 state over the lines' text, kept up as entries are added
+        self._hashed = 0
         self.branch_of = branch_of
         self.where = "journal"
         for e in entries:
@@ -200,14 +203,20 @@ class Journal:
             e = self._entries[n] = _decode(self._lines[n], f"{self.where}.entries[{n}]")
         return e
 
+    def hash_at(self, i: int) -> str:
+        """The hash of entry ``i`` (0-based), without decoding it."""
+        return JournalLines.hash_of(self._lines[i])
+
     @property
     def entries(self) -> tuple[Entry, ...]:
         return tuple(self)
 
     @property
     def lines(self) -> JournalLines:
-        """Every entry's line, as a file holds them."""
-        return JournalLines(self._lines)
+        """Every entry's line, as a file holds them, with the file they
+        were read from or last written to."""
+        hasher = self._hasher.copy() if self._hasher is not None and self._hashed == len(self._lines) else None
+        return JournalLines(self._lines, self._origin, hasher=hasher)
 
     @property
     def head(self) -> str:
@@ -217,6 +226,9 @@ class Journal:
     def append(self, entry: Entry) -> Entry:
         """Seal ``entry`` after the head and keep it; returns the sealed entry."""
         sealed, line = entry.sealed_line(self.head)
+        if self._hasher is not None and self._hashed == len(self._lines):
+            self._hasher.update(appended_text(len(self._lines), [line]).encode("utf-8", "surrogatepass"))
+            self._hashed += 1
         self._entries.append(sealed)
         self._lines.append(line)
         return sealed
@@ -228,6 +240,9 @@ class Journal:
         e = self[-1]
         self._lines.pop()
         self._entries.pop()
+        self._hasher = None
+        if len(self._lines) < self._origin.count:
+            self._origin.forget()
         return e
 
     def upto(self, n: int) -> Journal:
@@ -319,6 +334,9 @@ class Journal:
         j._entries = entries
         j._lines = lines
         j.where = where
+        if isinstance(raw, JournalLines):
+            j._origin = raw.origin
+            j._hasher, j._hashed = raw.hasher().copy(), len(raw)
         return j
 
 

@@ -154,4 +154,19 @@ def _short(v: Any, n: int = 160) -> str:
     return text if len(text) <= n else text[:n - 1] + "…"
 
 
-__all__ = ["Problem", "verify"]
+def verify_once(game: Game) -> Problem | None:
+    """:func:`verify` unless this machine already found every entry of the
+    game's journal, ending in its position, to be what the rules give
+    (:attr:`Game.adjudicated`, read from the user's cache); a journal that
+    passes is recorded so (:meth:`Game.remember`), so a game is adjudicated
+    again only for what changed since."""
+    if game.adjudicated:
+        return None
+    problem = verify(game)
+    if problem is None:
+        game.adjudicated = True
+        game.remember()
+    return problem
+
+
+__all__ = ["Problem", "verify", "verify_once"]

@@ -83,6 +83,9 @@ class JournalPanel(QWidget):
         turns.document.scenarioReplaced.connect(self._replaced)
         turns.changed.connect(self.rebuild)
         self._filling = False
+        self._game: Any = None
+        self._entries: list[tuple[QTreeWidgetItem, str]] = []  # each listed entry's item and hash
+        self._turn_items: dict[int, QTreeWidgetItem] = {}
         self.rebuild()
 
     def _replaced(self, _scenario: Any) -> None:
@@ -91,33 +94,63 @@ class JournalPanel(QWidget):
 
     # -- the list ------------------------------------------------------------
     def rebuild(self) -> None:
-        """Fill the tree from the game's journal (after every step)."""
+        """Bring the tree up to the game's journal (after every step): the
+        entries added since are appended and those taken back removed, so a
+        step costs its own entries, not the journal's; another game (or a
+        journal that is not the one shown plus or minus its end) is listed
+        anew."""
         self._filling = True
-        self.tree.clear()
         game = self.turns.game()
-        items: dict[int, QTreeWidgetItem] = {}
-        if game is not None:
-            origin = game.branch_of
-            if origin is not None:
-                top = QTreeWidgetItem([f"Branch of {origin.source} at entry {origin.entries}"])
-                top.setData(0, ROLE, 0)
-                self.tree.addTopLevelItem(top)
-            for i, e in enumerate(game.journal):
-                parent = items.get(e.turn)
+        if game is None:
+            self.tree.clear()
+            self._entries, self._turn_items, self._game = [], {}, None
+        else:
+            kept = self._kept(game)
+            if kept is None:
+                self.tree.clear()
+                self._entries, self._turn_items, self._game = [], {}, game
+                origin = game.branch_of
+                if origin is not None:
+                    top = QTreeWidgetItem([f"Branch of {origin.source} at entry {origin.entries}"])
+                    top.setData(0, ROLE, 0)
+                    self.tree.addTopLevelItem(top)
+                kept = 0
+            while len(self._entries) > kept:
+                item, _ = self._entries.pop()
+                parent = item.parent()
+                if parent is not None:
+                    parent.removeChild(item)
+                    if parent.childCount() == 0:
+                        self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(parent))
+                        self._turn_items = {t: p for t, p in self._turn_items.items() if p is not parent}
+            for i in range(kept, len(game.journal)):
+                e = game.journal[i]
+                parent = self._turn_items.get(e.turn)
                 if parent is None:
                     parent = QTreeWidgetItem([f"Turn {e.turn}"])
                     parent.setData(0, ROLE, i + 1)
                     self.tree.addTopLevelItem(parent)
-                    items[e.turn] = parent
+                    parent.setExpanded(True)
+                    self._turn_items[e.turn] = parent
                 child = QTreeWidgetItem([entry_text(e, i + 1)])
                 child.setData(0, ROLE, i + 1)
                 child.setToolTip(0, "\n".join(e.reasons) or e.summary)
                 parent.addChild(child)
-            self.tree.expandAll()
+                self._entries.append((child, e.hash))
         self._filling = False
         if self.replaying is not None and (game is None or self.replaying > len(game.journal)):
             self.go(None)
         self._update_buttons()
+
+    def _kept(self, game: Any) -> int | None:
+        """How many listed entries are still the game's first ones (``None``:
+        list it anew)."""
+        if game is not self._game:
+            return None
+        n = min(len(self._entries), len(game.journal))
+        while n and self._entries[n - 1][1] != game.journal.hash_at(n - 1):
+            n -= 1
+        return n
 
     def count(self) -> int:
         game = self.turns.game()
@@ -125,12 +158,8 @@ class JournalPanel(QWidget):
 
     def entry_item(self, position: int) -> QTreeWidgetItem | None:
         """The tree item of journal entry ``position`` (1-based)."""
-        for i in range(self.tree.topLevelItemCount()):
-            top = self.tree.topLevelItem(i)
-            for k in range(top.childCount() if top is not None else 0):
-                child = top.child(k) if top is not None else None
-                if child is not None and child.data(0, ROLE) == position:
-                    return child
+        if 1 <= position <= len(self._entries):
+            return self._entries[position - 1][0]
         return None
 
     def _current_changed(self, item: QTreeWidgetItem | None, _prev: Any) -> None:
