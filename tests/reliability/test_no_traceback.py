@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import struct
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -192,3 +194,39 @@ def test_the_tiled_record_is_checked_in_one_pass() -> None:
         "big.json: $.state.tiled.tilesets[0].tiles[7].id: -1 is out of range (0 to 2147483647)",
         "big.json: $.state.tiled.tilesets[0].tiles[9].properties[0].value: expected string, number or boolean, "
         "got list"]
+
+
+def test_trace_reads_a_scan_past_qts_image_limit(tmp_path: Path) -> None:
+    """67 Mpx: 269 MB as Qt's 32-bit pixels, over its 256 MB limit; libvips
+    reads it (the documented limit is 150 Mpx)."""
+    import os
+
+    import pyvips
+
+    from app.cli.common import CliError
+    from app.cli.trace import MAX_PIXELS, read_image
+
+    side = 8200
+    scan = tmp_path / "scan.png"
+    im = pyvips.Image.black(side, side, bands=3).draw_rect([200, 30, 10], 100, 200, 50, 50, fill=True)
+    im.cast("uchar").pngsave(str(scan), compression=1)
+    a = read_image(str(scan))
+    assert a.shape == (side, side, 3)
+    assert a[210, 110].tolist() == [200, 30, 10] and a[0, 0].tolist() == [0, 0, 0]
+    grey = tmp_path / "grey.png"
+    pyvips.Image.black(40, 30).draw_rect([90], 0, 0, 10, 10, fill=True).cast("uchar").pngsave(str(grey))
+    g = read_image(str(grey))
+    assert g.shape == (30, 40, 3) and g[5, 5].tolist() == [90, 90, 90]
+    fifo = tmp_path / "scan.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(CliError, match="FIFO"):
+        read_image(str(fifo))
+    huge = tmp_path / "huge.png"  # a header declaring 150,015,000 pixels, and no pixels: only the header is read
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    huge.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 15000, 10001, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+    with pytest.raises(CliError, match=f"more than the {MAX_PIXELS // 1_000_000} Mpx"):
+        read_image(str(huge))
