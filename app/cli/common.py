@@ -149,9 +149,27 @@ def emit(args: argparse.Namespace, data: dict[str, Any], text: str | Callable[[]
     :func:`strict_json`), else ``text``; lone surrogates are printed as
     escapes (:func:`printable`)."""
     if getattr(args, "json", False):
-        sys.stdout.write(printable(strict_json(data)) + "\n")
+        write_out(printable(strict_json(data)) + "\n")
     else:
-        sys.stdout.write(printable((text() if callable(text) else text).rstrip("\n")) + "\n")
+        write_out(printable((text() if callable(text) else text).rstrip("\n")) + "\n")
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` to standard output whole, or raise
+    :class:`BrokenPipeError` when the reader is gone (the command then ends
+    with status 141, see :mod:`app.cli`): written to the file descriptor in
+    a loop, since a pipe's reader closing mid-write makes the write return
+    short and Python's buffered stream would drop the rest unseen."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test captures it)
+        out.write(text)
+        return
+    out.flush()
+    view = memoryview(text.encode(getattr(out, "encoding", None) or "utf-8", getattr(out, "errors", None) or "strict"))
+    while view:
+        view = view[os.write(fd, view):]
 
 
 # ---------------------------------------------------------------------------
