@@ -150,11 +150,13 @@ def lock_holder(path: Path) -> dict[str, Any]:
 
 
 def describe_holder(info: dict[str, Any]) -> str:
-    """"process 123 on host" from :func:`lock_holder`'s answer."""
-    pid, host = info.get("pid"), info.get("host")
+    """"another Adjutant (process 123 on host)" from :func:`lock_holder`'s
+    answer, with the command it runs when it is no editor."""
+    pid, host, by = info.get("pid"), info.get("host"), info.get("by")
+    doing = f", running '{by}'" if isinstance(by, str) and by != EDITOR else ""
     if pid is None:
-        return "another Adjutant"
-    return f"another Adjutant (process {pid}" + (f" on {host})" if host else ")")
+        return "another Adjutant" + (f" ({doing[2:]})" if doing else "")
+    return f"another Adjutant (process {pid}" + (f" on {host}" if host else "") + doing + ")"
 
 
 # -- map locks ---------------------------------------------------------------
@@ -204,8 +206,8 @@ def hold_map(path: str | os.PathLike[str], by: str, state_dir: Path | None = Non
                           "command will not write it: give these commands there, or close the map there and run "
                           "this again; nothing was written")
         if time.monotonic() - start >= limit:
-            raise MapBusy(f"{path} is being written by {describe_holder(holder)} running "
-                          f"'{holder.get('by', 'a command')}', still after {limit:g} s; nothing was written")
+            raise MapBusy(f"{path} is being written by {describe_holder(holder)}, still after {limit:g} s; "
+                          "nothing was written")
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
     try:

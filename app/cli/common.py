@@ -235,7 +235,8 @@ class Rewrite:
     def save(self, scenario: AnyScenario) -> None:
         """Write ``scenario`` over the file (:func:`engine.io.save_any`)
         unless the file changed since it was read."""
-        from engine.io import save_any
+        from engine.io import ScenarioError, save_any
+        from engine.io.common import read_bytes
 
         why = self.changed()
         if why is not None:
@@ -243,9 +244,8 @@ class Rewrite:
                               "written (run the command again on the new file)")
         save_any(scenario, self.path)
         try:
-            with open(self.path, "rb") as f:
-                raw = f.read()
-        except OSError:
+            raw = read_bytes(self.path)
+        except ScenarioError:
             self._read = None
         else:
             self._read = (_stamp(raw), len(raw))

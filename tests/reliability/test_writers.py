@@ -133,7 +133,7 @@ def test_the_lock_waits_for_another_command_and_names_it(tmp_path: Path, game: P
         assert main(["orders", str(game), "--orders", str(refused_order(tmp_path))]) == 1
         assert time.monotonic() - t0 >= 0.3
     err = capsys.readouterr().err
-    assert "'adjutant end-turn', still after 0.3 s; nothing was written" in err
+    assert "running 'adjutant end-turn'), still after 0.3 s; nothing was written" in err
     assert journal_count(game) == 0
 
 
