@@ -41,6 +41,7 @@ import argparse
 import ast
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -52,12 +53,26 @@ SAMPLE = "acw_short_campaign.json"
 """The bundled scenario ``adjutant`` opens with no arguments."""
 
 
+_COMMANDS_LITERAL = re.compile(r"^COMMANDS[ \t]*(?::[^=\n]*)?=[ \t]*(\{.*?^\})", re.M | re.S)
+"""A module-level ``COMMANDS = {...}`` whose closing brace starts a line."""
+
+
 def declared_commands(path: str) -> dict[str, str] | None:
     """The ``COMMANDS`` literal of the command module at ``path`` (command
     name -> one-line help), read from its source without importing it; None
     when the module has no such literal (it is then imported to register)."""
     with open(path, encoding="utf-8") as f:
-        tree = ast.parse(f.read(), filename=path)
+        source = f.read()
+    found = _COMMANDS_LITERAL.findall(source)
+    if len(found) == 1:  # the literal alone, without parsing the whole module (every run reads every module)
+        try:
+            quick = ast.literal_eval(found[0])
+        except (ValueError, SyntaxError):
+            quick = None
+        if isinstance(quick, dict) and quick and all(isinstance(k, str) and isinstance(v, str)
+                                                     for k, v in quick.items()):
+            return quick
+    tree = ast.parse(source, filename=path)
     for node in tree.body:
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
