@@ -230,3 +230,16 @@ def test_trace_reads_a_scan_past_qts_image_limit(tmp_path: Path) -> None:
                      + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
     with pytest.raises(CliError, match=f"more than the {MAX_PIXELS // 1_000_000} Mpx"):
         read_image(str(huge))
+
+
+def test_an_underlay_image_that_is_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    import os
+
+    from app.gui.underlay import TilePyramid, UnderlayError
+
+    fifo = tmp_path / "scan.png"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    with pytest.raises(UnderlayError, match="scan.png: is a FIFO"):
+        TilePyramid.build(fifo, tmp_path / "cache")
+    assert time.monotonic() - t0 < 10
