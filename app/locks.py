@@ -34,8 +34,18 @@ from typing import Any
 
 import platformdirs
 
-WAIT_SECONDS = float(os.environ.get("ADJUTANT_LOCK_WAIT", "60"))
-"""Longest a command waits for another command holding the same map."""
+
+def _wait_seconds(default: float = 60.0) -> float:
+    try:
+        value = float(os.environ.get("ADJUTANT_LOCK_WAIT", default))
+    except ValueError:
+        return default
+    return value if 0 <= value < float("inf") else default
+
+
+WAIT_SECONDS = _wait_seconds()
+"""Longest a command waits for another command holding the same map
+(seconds; ``ADJUTANT_LOCK_WAIT`` sets it, default 60)."""
 EDITOR = "editor"
 """The ``by`` of a lock held by an editor window."""
 
