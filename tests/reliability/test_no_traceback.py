@@ -144,7 +144,7 @@ def test_import_tiled_refuses_too_many_tilesets_or_described_tiles_early(tmp_pat
     assert time.process_time() - t0 < 5
 
 
-def test_print_refuses_a_map_past_its_budget_quickly(tmp_path: Path, capsys) -> None:
+def test_print_refuses_a_map_past_its_budget_quickly(qapp, tmp_path: Path, capsys) -> None:
     d = json.loads(GRID.read_text(encoding="utf-8"))
     side = 1001
     d["map"]["grid"].update(width=side, height=side)
