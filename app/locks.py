@@ -34,8 +34,18 @@ from typing import Any
 
 import platformdirs
 
-WAIT_SECONDS = float(os.environ.get("ADJUTANT_LOCK_WAIT", "60"))
-"""Longest a command waits for another command holding the same map."""
+
+def _wait_seconds(default: float = 60.0) -> float:
+    try:
+        value = float(os.environ.get("ADJUTANT_LOCK_WAIT", default))
+    except ValueError:
+        return default
+    return value if 0 <= value < float("inf") else default
+
+
+WAIT_SECONDS = _wait_seconds()
+"""Longest a command waits for another command holding the same map
+(seconds; ``ADJUTANT_LOCK_WAIT`` sets it, default 60)."""
 EDITOR = "editor"
 """The ``by`` of a lock held by an editor window."""
 
@@ -150,11 +160,13 @@ def lock_holder(path: Path) -> dict[str, Any]:
 
 
 def describe_holder(info: dict[str, Any]) -> str:
-    """"process 123 on host" from :func:`lock_holder`'s answer."""
-    pid, host = info.get("pid"), info.get("host")
+    """"another Adjutant (process 123 on host)" from :func:`lock_holder`'s
+    answer, with the command it runs when it is no editor."""
+    pid, host, by = info.get("pid"), info.get("host"), info.get("by")
+    doing = f", running '{by}'" if isinstance(by, str) and by != EDITOR else ""
     if pid is None:
-        return "another Adjutant"
-    return f"another Adjutant (process {pid}" + (f" on {host})" if host else ")")
+        return "another Adjutant" + (f" ({doing[2:]})" if doing else "")
+    return f"another Adjutant (process {pid}" + (f" on {host}" if host else "") + doing + ")"
 
 
 # -- map locks ---------------------------------------------------------------
@@ -204,8 +216,8 @@ def hold_map(path: str | os.PathLike[str], by: str, state_dir: Path | None = Non
                           "command will not write it: give these commands there, or close the map there and run "
                           "this again; nothing was written")
         if time.monotonic() - start >= limit:
-            raise MapBusy(f"{path} is being written by {describe_holder(holder)} running "
-                          f"'{holder.get('by', 'a command')}', still after {limit:g} s; nothing was written")
+            raise MapBusy(f"{path} is being written by {describe_holder(holder)}, still after {limit:g} s; "
+                          "nothing was written")
         time.sleep(delay)
         delay = min(delay * 2, 0.2)
     try:

@@ -67,3 +67,34 @@ def test_a_closed_pipe_ends_quietly(flags: list[str]) -> None:
     r = _run_into_closed_pipe("info", *flags, str(SAMPLE))
     assert r.returncode == EXIT_PIPE_CLOSED
     assert r.stderr == b"", r.stderr.decode(errors="replace")
+
+
+def test_a_reader_closing_mid_output_ends_with_the_closed_pipe_status(tmp_path: Path) -> None:
+    """``adjutant journal --json GAME | head -c 10``: the reader leaves while
+    the output (more than a pipe holds) is being written; the write comes
+    back short, and the rest must not be dropped unseen with status 0."""
+    import shutil
+
+    from app.cli import main
+
+    game = tmp_path / "game.json"
+    shutil.copyfile(ROOT / "maps" / "cwol_mobile_columbus.json", game)
+    orders = tmp_path / "orders.json"
+    orders.write_text(json.dumps([{"unit": "US1IN", "to": "D7-V2"}] * 300), encoding="utf-8")
+    with contextlib_quiet():
+        assert main(["orders", str(game), "--orders", str(orders)]) == 1  # 300 refused entries, journalled
+    p = subprocess.Popen([sys.executable, "-m", "app", "journal", "--json", str(game)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, cwd=ROOT)
+    assert p.stdout is not None and p.stderr is not None
+    head = p.stdout.read(10)
+    p.stdout.close()
+    err = p.stderr.read()
+    p.stderr.close()
+    assert p.wait(timeout=120) == EXIT_PIPE_CLOSED, err.decode(errors="replace")
+    assert head == b'{\n  "file"' and err == b""
+
+
+def contextlib_quiet():  # type: ignore[no-untyped-def]
+    import contextlib
+
+    return contextlib.redirect_stdout(io.StringIO())

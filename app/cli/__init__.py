@@ -53,7 +53,7 @@ SAMPLE = "acw_short_campaign.json"
 """The bundled scenario ``adjutant`` opens with no arguments."""
 
 
-_DECLARED = re.compile(r"^COMMANDS(?:\s*:[^=\n]*)?\s*=\s*(\{.*?^\})", re.MULTILINE | re.DOTALL)
+_COMMANDS_LITERAL = re.compile(r"^COMMANDS[ \t]*(?::[^=\n]*)?=[ \t]*(\{.*?^\})", re.M | re.S)
 """A module-level ``COMMANDS = {...}`` whose closing brace starts a line."""
 
 
@@ -66,15 +66,15 @@ def declared_commands(path: str) -> dict[str, str] | None:
     command's start-up); else the module is parsed."""
     with open(path, encoding="utf-8") as f:
         source = f.read()
-    found = _DECLARED.search(source)
-    if found is not None:
+    found = _COMMANDS_LITERAL.findall(source)
+    if len(found) == 1:  # the literal alone, without parsing the whole module (every run reads every module)
         try:
-            commands = ast.literal_eval(found.group(1))
+            quick = ast.literal_eval(found[0])
         except (ValueError, SyntaxError):
-            commands = None
-        if (isinstance(commands, dict) and commands
-                and all(isinstance(k, str) and isinstance(v, str) for k, v in commands.items())):
-            return commands
+            quick = None
+        if isinstance(quick, dict) and quick and all(isinstance(k, str) and isinstance(v, str)
+                                                     for k, v in quick.items()):
+            return quick
     tree = ast.parse(source, filename=path)
     for node in tree.body:
         if isinstance(node, ast.Assign):

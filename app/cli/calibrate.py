@@ -53,6 +53,8 @@ def read_points(path: str) -> Any:
         raise CliError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
     except RecursionError:
         raise CliError(f"{path}: nested too deeply to be a list of points") from None
+    except ValueError as e:  # an integer of more than 4300 digits
+        raise CliError(f"{path}: not a list of points: {str(e).split(';')[0]}") from None
 
 
 def text(cal: Calibration, path: str, written: bool) -> str:

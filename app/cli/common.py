@@ -149,9 +149,27 @@ def emit(args: argparse.Namespace, data: dict[str, Any], text: str | Callable[[]
     :func:`strict_json`), else ``text``; lone surrogates are printed as
     escapes (:func:`printable`)."""
     if getattr(args, "json", False):
-        sys.stdout.write(printable(strict_json(data)) + "\n")
+        write_out(printable(strict_json(data)) + "\n")
     else:
-        sys.stdout.write(printable((text() if callable(text) else text).rstrip("\n")) + "\n")
+        write_out(printable((text() if callable(text) else text).rstrip("\n")) + "\n")
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` to standard output whole, or raise
+    :class:`BrokenPipeError` when the reader is gone (the command then ends
+    with status 141, see :mod:`app.cli`): written to the file descriptor in
+    a loop, since a pipe's reader closing mid-write makes the write return
+    short and Python's buffered stream would drop the rest unseen."""
+    out = sys.stdout
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test captures it)
+        out.write(text)
+        return
+    out.flush()
+    view = memoryview(text.encode(getattr(out, "encoding", None) or "utf-8", getattr(out, "errors", None) or "strict"))
+    while view:
+        view = view[os.write(fd, view):]
 
 
 # ---------------------------------------------------------------------------
@@ -221,7 +239,8 @@ class Rewrite:
     def save(self, scenario: AnyScenario) -> None:
         """Write ``scenario`` over the file (:func:`engine.io.save_any`)
         unless the file changed since it was read."""
-        from engine.io import save_any
+        from engine.io import ScenarioError, save_any
+        from engine.io.common import read_bytes
 
         why = self.changed()
         if why is not None:
@@ -229,9 +248,8 @@ class Rewrite:
                               "written (run the command again on the new file)")
         save_any(scenario, self.path)
         try:
-            with open(self.path, "rb") as f:
-                raw = f.read()
-        except OSError:
+            raw = read_bytes(self.path)
+        except ScenarioError:
             self._read = None
         else:
             self._read = (_stamp(raw), len(raw))

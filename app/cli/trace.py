@@ -51,26 +51,46 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def read_image(path: str) -> Any:
-    """The scan as an (h, w, 3) RGB array, or CliError."""
-    import numpy as np
-    from PySide6.QtGui import QImage, QImageReader
+    """The scan as an (h, w, 3) RGB array (read-only), or CliError.  Read
+    with libvips (``pyvips``), which has no image size limit of its own
+    (Qt's stops at 256 MB, a 67 Mpx scan as 32-bit pixels): the limit is
+    :data:`MAX_PIXELS`, checked from the header before any pixel is
+    decoded.  Grey scans become RGB, an alpha channel is dropped and
+    16-bit samples are brought to 8 bits."""
+    import stat
 
-    if not os.path.isfile(path):
-        raise CliError(f"{path}: no such image file")
-    reader = QImageReader(path)
-    size = reader.size()
-    if not reader.canRead():
-        raise CliError(f"{path}: not an image Qt can read ({reader.errorString()})")
-    if size.width() * size.height() > MAX_PIXELS:
-        raise CliError(f"{path}: {size.width()} x {size.height()} pixels is more than the "
-                       f"{MAX_PIXELS // 1_000_000} Mpx a trace reads")
-    img = reader.read()
-    if img.isNull():
-        raise CliError(f"{path}: cannot decode the image ({reader.errorString()})")
-    img = img.convertToFormat(QImage.Format.Format_RGB888)
-    w, h = img.width(), img.height()
-    a = np.frombuffer(img.constBits(), np.uint8, count=img.sizeInBytes()).reshape(h, img.bytesPerLine())
-    return a[:, :w * 3].reshape(h, w, 3).copy()
+    import numpy as np
+    import pyvips
+
+    from engine.io.inputs import refuse_kind
+
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such image file") from None
+    except OSError as e:
+        raise CliError(f"{path}: cannot read: {e.strerror or e}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise CliError(f"{path}: is a folder, not an image file")
+    why = refuse_kind(st.st_mode)
+    if why is not None:
+        raise CliError(f"{path}: {why}")
+    try:
+        im = pyvips.Image.new_from_file(path, access="sequential")
+        w, h = im.width, im.height
+        if w * h > MAX_PIXELS:
+            raise CliError(f"{path}: {w} x {h} pixels is more than the {MAX_PIXELS // 1_000_000} Mpx a trace reads")
+        if im.interpretation in ("b-w", "grey16", "rgb16") or im.bands < 3:
+            im = im.colourspace("srgb")
+        if im.bands > 3:
+            im = im.extract_band(0, n=3)
+        if im.format != "uchar":
+            im = im.cast("uchar")
+        data = im.write_to_memory()
+    except pyvips.Error as e:
+        first = str(e).strip().splitlines()[0] if str(e).strip() else "unknown error"
+        raise CliError(f"{path}: not an image that can be read ({first})") from None
+    return np.frombuffer(data, np.uint8).reshape(h, w, 3)
 
 
 def _samples(data: Any, where: str, s: Any, image: Any) -> dict[int, list[list[float]]]:

@@ -91,9 +91,19 @@ class TilePyramid:
         read.  ``cancelled`` (asked as libvips reports progress) stops the
         cutting: :class:`UnderlayError` saying so, nothing left behind."""
         import shutil
+        import stat
 
         import pyvips
 
+        from engine.io.inputs import refuse_kind
+
+        try:
+            mode = os.stat(image).st_mode
+        except OSError as e:
+            raise UnderlayError(f"{image.name}: cannot read the image ({e.strerror or e})") from None
+        why = refuse_kind(mode) if not stat.S_ISDIR(mode) else "is a folder, not an image"
+        if why is not None:  # a FIFO would block the reader forever, a device never end
+            raise UnderlayError(f"{image.name}: {why}")
         found = cls.cached(image, root)
         if found is not None:
             return found

@@ -68,6 +68,10 @@ class RecoveryMixin:
         """The file as this window last read or wrote it (size, mtime_ns,
         inode, SHA-256)."""
         self._checking_disk = False
+        self._disk_declined: tuple[int, int, int, str] | None = None
+        """The changed file as it was when the person last cancelled the
+        question: activating the window does not ask again about it (Save
+        does)."""
 
     # -- recovery --------------------------------------------------------
     def ask_recover(self, recovery: Recovery) -> bool | None:
@@ -270,6 +274,9 @@ class RecoveryMixin:
             return True
         path = self.document.path
         assert path is not None
+        now = self._stamp_of(path)
+        if not before_save and now is not None and now == self._disk_declined:
+            return True
         self._checking_disk = True
         try:
             disk, details = self._disk_details(path)
@@ -296,8 +303,9 @@ class RecoveryMixin:
                                              "program left it", 10000)
                 return False
             if answer == "overwrite":
-                self._disk_stamp = self._stamp_of(path)
+                self._disk_stamp = now
                 return True
+            self._disk_declined = now
             return False
         finally:
             self._checking_disk = False

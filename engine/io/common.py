@@ -452,6 +452,91 @@ def _ring_problems(m: dict[str, Any], validator: Any, source: str) -> tuple[dict
     return {**m, "territories": shallow}, out
 
 
+_TILED_INT = 2147483647
+_TILED_GID = 4294967295
+_GID_KEY = re.compile("[0-9]{1,10}")
+
+
+def _tiled_int_problem(v: Any, top: int = _TILED_INT) -> str | None:
+    if not isinstance(v, int) or isinstance(v, bool):
+        return f"expected integer, got {_shown(v)}"
+    if not 0 <= v <= top:
+        return f"{v} is out of range (0 to {top})"
+    return None
+
+
+def _tiled_properties(props: Any, path: str, source: str, out: list[Problem]) -> None:
+    if not isinstance(props, list):
+        out.append(Problem(source, path, f"expected array, got {_shown(props)}"))
+        return
+    for i, pr in enumerate(props):
+        p = f"{path}[{i}]"
+        if not isinstance(pr, dict):
+            out.append(Problem(source, p, f"expected object, got {_shown(pr)}"))
+            continue
+        missing = [k for k in ("name", "type", "value") if k not in pr]
+        if missing:
+            out.append(Problem(source, p, f"missing required key {', '.join(repr(m) for m in missing)}"))
+        for k in ("name", "type"):
+            if k in pr and not isinstance(pr[k], str):
+                out.append(Problem(source, f"{p}.{k}", f"expected string, got {_shown(pr[k])}"))
+        if "value" in pr and not isinstance(pr["value"], (str, int, float)):
+            out.append(Problem(source, f"{p}.value", f"expected string, number or boolean, got {_shown(pr['value'])}"))
+
+
+def _tiled_problems(record: dict[str, Any], path: str, source: str) -> tuple[dict[str, Any], list[Problem]]:
+    """The bulk of a Tiled record (``state.tiled``: every tileset's tiles,
+    the gid-to-terrain tables) checked in one pass of plain Python, as the
+    schema would (``resources/scenario.schema.json``, ``tiled_record``),
+    and the record without them for the schema to check the rest: the
+    schema validator's cost per tile made a large record slow to load."""
+    out: list[Problem] = []
+    skeleton = dict(record)
+    tilesets = record.get("tilesets")
+    if isinstance(tilesets, list):
+        shallow = []
+        for i, ts in enumerate(tilesets):
+            tiles = ts.get("tiles") if isinstance(ts, dict) else None
+            if not isinstance(tiles, list):
+                shallow.append(ts)
+                continue
+            shallow.append({**ts, "tiles": []})
+            for j, t in enumerate(tiles):
+                p = f"{path}.tilesets[{i}].tiles[{j}]"
+                if not isinstance(t, dict):
+                    out.append(Problem(source, p, f"expected object, got {_shown(t)}"))
+                    continue
+                if "id" not in t:
+                    out.append(Problem(source, p, "missing required key 'id'"))
+                for k in ("id", "imagewidth", "imageheight"):
+                    why = _tiled_int_problem(t[k]) if k in t else None
+                    if why:
+                        out.append(Problem(source, f"{p}.{k}", why))
+                if "image" in t and t["image"] is not None and not isinstance(t["image"], str):
+                    out.append(Problem(source, f"{p}.image", f"expected string or null, got {_shown(t['image'])}"))
+                if "properties" in t:
+                    _tiled_properties(t["properties"], f"{p}.properties", source, out)
+                if len(out) > MAX_PROBLEMS:
+                    break
+        skeleton["tilesets"] = shallow
+    gid_terrain = record.get("gid_terrain")
+    if isinstance(gid_terrain, dict):
+        for k, v in gid_terrain.items():
+            if not _GID_KEY.fullmatch(k):
+                out.append(Problem(source, f"{path}.gid_terrain", f"key {_shown(k)} is not a tile id (1 to 10 digits)"))
+            if not isinstance(v, str):
+                out.append(Problem(source, f"{path}.gid_terrain.{k}", f"expected string, got {_shown(v)}"))
+        skeleton["gid_terrain"] = {}
+    terrain_gid = record.get("terrain_gid")
+    if isinstance(terrain_gid, dict):
+        for k, v in terrain_gid.items():
+            why = _tiled_int_problem(v, _TILED_GID)
+            if why:
+                out.append(Problem(source, f"{path}.terrain_gid.{k}", why))
+        skeleton["terrain_gid"] = {}
+    return skeleton, out
+
+
 def schema_problems(data: Any, source: str) -> list[Problem]:
     """Every place decoded scenario JSON (of any map kind) breaks the JSON
     Schema, sorted by JSON path, at most :data:`MAX_PROBLEMS`."""
@@ -476,6 +561,11 @@ def schema_problems(data: Any, source: str) -> list[Problem]:
     elif isinstance(m, dict) and isinstance(grid, dict) and grid.get("kind") == "territory":
         skeleton, problems = _ring_problems(m, validator, source)
         data = {**data, "map": skeleton}
+    state = data.get("state") if isinstance(data, dict) else None
+    if isinstance(state, dict) and isinstance(state.get("tiled"), dict):
+        tiled, more = _tiled_problems(state["tiled"], "$.state.tiled", source)
+        problems += more
+        data = {**data, "state": {**state, "tiled": tiled}}
     try:
         errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
     except RecursionError:

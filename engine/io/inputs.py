@@ -52,6 +52,15 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def refuse_kind(mode: int) -> str | None:
+    """Why a file of ``mode`` (``os.stat``'s ``st_mode``) is not read, or
+    ``None`` for a regular file: the message :func:`read_regular` gives a
+    FIFO, device or socket."""
+    if stat.S_ISREG(mode):
+        return None
+    return f"is {_kind(mode)}, not a regular file; Adjutant reads only regular files"
+
+
 def read_regular(path: str | os.PathLike[str], limit: int, fail: Callable[[str], Exception],
                  what: str = "file", folder_not: str | None = None) -> bytes:
     """The bytes of the regular file ``path``, at most ``limit`` of them.
@@ -119,5 +128,5 @@ def xml_markup_problem(raw: bytes) -> str | None:
     return None
 
 
-__all__ = ["MAX_RATIO", "MAX_XML_DEPTH", "MAX_XML_MARKUP", "RATIO_SLACK", "inflate_limit", "read_regular",
+__all__ = ["MAX_RATIO", "MAX_XML_DEPTH", "MAX_XML_MARKUP", "RATIO_SLACK", "inflate_limit", "read_regular", "refuse_kind",
            "xml_markup_problem"]

@@ -139,3 +139,33 @@ def test_an_unmodified_window_reloads_a_changed_file_on_focus(qtbot, tmp_path, g
     QApplication.sendEvent(w, QEvent(QEvent.Type.WindowActivate))
     qtbot.waitUntil(lambda: journal_of(w) == 1, timeout=5000)
     assert w.document.path == str(game)
+
+
+def test_a_cancelled_question_is_not_asked_again_on_focus_but_on_save(qtbot, tmp_path, game) -> None:
+    w = open_game(qtbot, tmp_path, game)
+    w.document.undo_stack.resetClean()
+    asked: list[str] = []
+    w.ask_disk_changed = lambda path, details: asked.append(path) or "cancel"  # type: ignore[method-assign]
+    game.write_bytes(one_more_entry(tmp_path, game))
+    assert not w.check_disk() and len(asked) == 1
+    assert w.check_disk() and len(asked) == 1  # the same change: not asked again on focus
+    assert not w.save() and len(asked) == 2  # Save asks, and cancelling writes nothing
+    assert journal_count(game) == 1
+
+
+def test_a_territory_window_notices_too(qtbot, tmp_path) -> None:
+    from app.gui.territory import TerritoryWindow
+
+    path = tmp_path / "europe.json"
+    shutil.copyfile(ROOT / "maps" / "railroad_module_europe.json", path)
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    w = TerritoryWindow(load_any(path), str(path), settings, tmp_path / "state")
+    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+    qtbot.addWidget(w)
+    w.document.undo_stack.resetClean()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["name"] = "Changed elsewhere"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    w.ask_disk_changed = lambda p, details: "reload"  # type: ignore[method-assign]
+    assert not w.save()
+    assert w.document.scenario.name == "Changed elsewhere" and not w.document.is_modified()

@@ -84,12 +84,16 @@ def test_every_test_named_beside_a_limit_exists() -> None:
 
 
 def test_the_limits_stated_are_the_limits_used() -> None:
+    from app.cli import orders
     from app.cli.railplan import MAX_ORDERS_BYTES
     from app.cli.render import MAX_SCALE
+    from app.cli.trace import MAX_PIXELS
     from engine.io import inputs
-    from engine.io.common import MAX_FILE_BYTES
+    from engine.io.common import MAX_FILE_BYTES, MAX_NUMBER_DIGITS
+    from engine.io.tiled import format as tiled_format
     from engine.io.tiled.format import MAX_FILE_BYTES as TILED_BYTES
     from engine.io.triplea import MAX_COORDINATE, MAX_PRODUCTION, MAX_SIDES, MAX_XML_BYTES
+    from engine.printing import MAX_PRINT_CELLS
     from engine.territory import geometry
 
     limits = _section(DOC, "## Limits")
@@ -110,6 +114,13 @@ def test_the_limits_stated_are_the_limits_used() -> None:
         "0 to 1,000,000": MAX_PRODUCTION == 1_000_000,
         "0 to 10,000,000": MAX_COORDINATE == 10_000_000,
         "at most 60 sides": MAX_SIDES == 60,
+        "| regular files only, 16 MiB, nesting 32 levels |": (orders.MAX_ORDERS_BYTES, orders.MAX_ORDERS_DEPTH)
+        == (16 << 20, 32),
+        "| 256 tilesets; 10,000 tiles": (tiled_format.MAX_TILESETS, tiled_format.MAX_DESCRIBED_TILES) == (256, 10_000),
+        "| 18 digits (a number property: 19 characters, 64 for a float) |": tiled_format.MAX_ATTR_DIGITS == 18,
+        "| 300 digits (beyond any float's range)": MAX_NUMBER_DIGITS == 300,
+        "| 1,000,000 cells |": MAX_PRINT_CELLS == 1_000_000,
+        "| 150 Mpx, read with libvips |": MAX_PIXELS == 150_000_000,
     }
     for text, matches in stated.items():
         assert text in limits, f"docs/reliability.md's Limits table no longer says {text!r}"

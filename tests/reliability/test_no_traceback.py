@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import shutil
+import struct
 import time
+import zlib
 from pathlib import Path
 
 import pytest
@@ -142,7 +144,7 @@ def test_import_tiled_refuses_too_many_tilesets_or_described_tiles_early(tmp_pat
     assert time.process_time() - t0 < 5
 
 
-def test_print_refuses_a_map_past_its_budget_quickly(tmp_path: Path, capsys) -> None:
+def test_print_refuses_a_map_past_its_budget_quickly(qapp, tmp_path: Path, capsys) -> None:
     d = json.loads(GRID.read_text(encoding="utf-8"))
     side = 1001
     d["map"]["grid"].update(width=side, height=side)
@@ -155,3 +157,89 @@ def test_print_refuses_a_map_past_its_budget_quickly(tmp_path: Path, capsys) -> 
                   capsys, f"{side * side} cells", f"the limit is {MAX_PRINT_CELLS} cells", "MB of PDF")
     assert time.process_time() - t0 < 10, err
     assert not (tmp_path / "p.pdf").exists()
+
+
+def _tiled_state(n: int) -> dict:
+    """A scenario whose Tiled record keeps ``n`` tiles with two properties each."""
+    d = json.loads(GRID.read_text(encoding="utf-8"))
+    tiles = [{"id": i, "properties": [{"name": "terrain", "type": "string", "value": "clear"},
+                                      {"name": "n", "type": "int", "value": i}]} for i in range(n)]
+    d["state"] = {"tiled": {
+        "source": None, "layer": "g", "orientation": "orthogonal", "width": 6, "height": 6, "tilewidth": 32,
+        "tileheight": 32, "hexsidelength": 0, "staggeraxis": "y", "staggerindex": "odd", "properties": [],
+        "tilesets": [{"firstgid": 1, "name": "big", "tilewidth": 32, "tileheight": 32, "tilecount": n,
+                      "columns": 1, "tiles": tiles}],
+        "gid_terrain": {str(i + 1): "clear" for i in range(n)}, "terrain_gid": {"clear": 1}, "cells": ""}}
+    return d
+
+
+def test_the_tiled_record_is_checked_in_one_pass() -> None:
+    from engine.io.common import schema_problems
+
+    d = _tiled_state(20_000)
+    t0 = time.process_time()
+    assert schema_problems(d, "big.json") == []
+    dt = time.process_time() - t0
+    assert dt < 1.0, f"{dt:.2f} s CPU for 20,000 tiles"  # the schema validator per tile: about 2.5 s
+    tiles = d["state"]["tiled"]["tilesets"][0]["tiles"]
+    tiles[7]["id"] = -1
+    tiles[9]["properties"][0]["value"] = [1]
+    del tiles[11]["id"]
+    d["state"]["tiled"]["gid_terrain"]["x1"] = 3
+    said = [str(p) for p in schema_problems(d, "big.json")]
+    assert said == [
+        "big.json: $.state.tiled.gid_terrain: key \"x1\" is not a tile id (1 to 10 digits)",
+        "big.json: $.state.tiled.gid_terrain.x1: expected string, got 3",
+        "big.json: $.state.tiled.tilesets[0].tiles[11]: missing required key 'id'",
+        "big.json: $.state.tiled.tilesets[0].tiles[7].id: -1 is out of range (0 to 2147483647)",
+        "big.json: $.state.tiled.tilesets[0].tiles[9].properties[0].value: expected string, number or boolean, "
+        "got list"]
+
+
+def test_trace_reads_a_scan_past_qts_image_limit(tmp_path: Path) -> None:
+    """67 Mpx: 269 MB as Qt's 32-bit pixels, over its 256 MB limit; libvips
+    reads it (the documented limit is 150 Mpx)."""
+    import os
+
+    import pyvips
+
+    from app.cli.common import CliError
+    from app.cli.trace import MAX_PIXELS, read_image
+
+    side = 8200
+    scan = tmp_path / "scan.png"
+    im = pyvips.Image.black(side, side, bands=3).draw_rect([200, 30, 10], 100, 200, 50, 50, fill=True)
+    im.cast("uchar").pngsave(str(scan), compression=1)
+    a = read_image(str(scan))
+    assert a.shape == (side, side, 3)
+    assert a[210, 110].tolist() == [200, 30, 10] and a[0, 0].tolist() == [0, 0, 0]
+    grey = tmp_path / "grey.png"
+    pyvips.Image.black(40, 30).draw_rect([90], 0, 0, 10, 10, fill=True).cast("uchar").pngsave(str(grey))
+    g = read_image(str(grey))
+    assert g.shape == (30, 40, 3) and g[5, 5].tolist() == [90, 90, 90]
+    fifo = tmp_path / "scan.fifo"
+    os.mkfifo(fifo)
+    with pytest.raises(CliError, match="FIFO"):
+        read_image(str(fifo))
+    huge = tmp_path / "huge.png"  # a header declaring 150,015,000 pixels, and no pixels: only the header is read
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    huge.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 15000, 10001, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(b"\0" * 64)) + chunk(b"IEND", b""))
+    with pytest.raises(CliError, match=f"more than the {MAX_PIXELS // 1_000_000} Mpx"):
+        read_image(str(huge))
+
+
+def test_an_underlay_image_that_is_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    import os
+
+    from app.gui.underlay import TilePyramid, UnderlayError
+
+    fifo = tmp_path / "scan.png"
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    with pytest.raises(UnderlayError, match="scan.png: is a FIFO"):
+        TilePyramid.build(fifo, tmp_path / "cache")
+    assert time.monotonic() - t0 < 10

@@ -133,7 +133,7 @@ def test_the_lock_waits_for_another_command_and_names_it(tmp_path: Path, game: P
         assert main(["orders", str(game), "--orders", str(refused_order(tmp_path))]) == 1
         assert time.monotonic() - t0 >= 0.3
     err = capsys.readouterr().err
-    assert "'adjutant end-turn', still after 0.3 s; nothing was written" in err
+    assert "running 'adjutant end-turn'), still after 0.3 s; nothing was written" in err
     assert journal_count(game) == 0
 
 
@@ -298,3 +298,23 @@ def test_orders_from_a_device_or_fifo_are_refused_at_once(tmp_path: Path, game: 
     assert main(["orders", str(game), "--orders", str(big)]) == 1
     assert f"the limit is {orders_cli.MAX_ORDERS_BYTES}" in capsys.readouterr().err
     assert journal_count(game) == 0
+
+
+def test_a_scenario_written_to_a_map_open_in_an_editor_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    from app.locks import EDITOR, FileLock, map_lock_path
+
+    monkeypatch.setenv("ADJUTANT_STATE_DIR", str(tmp_path / "state"))
+    game = tmp_path / "game.xml"
+    game.write_text(MINI_XML, encoding="utf-8")
+    out = tmp_path / "open.json"
+    shutil.copyfile(SMALL, out)
+    before = out.read_bytes()
+    lock = FileLock.acquire(map_lock_path(tmp_path / "state", str(out)), {"path": str(out), "by": EDITOR})
+    assert lock is not None
+    try:
+        assert main(["import-triplea", str(game), "--out", str(out), "--force"]) == 1
+        assert "is open in the editor" in capsys.readouterr().err
+        assert out.read_bytes() == before
+    finally:
+        lock.release()
+    assert main(["import-triplea", str(game), "--out", str(out), "--force"]) == 0

@@ -151,7 +151,7 @@ def map_inputs(m: TiledMap) -> tuple[str, ...]:
     files = [m.source]
     for ts in m.tilesets:
         files += [f for f in (ts.source, ts.image) if f]
-        files += [str(t.image) for t in ts.tiles.values() if getattr(t, "image", None)]
+        files += [t.image for t in ts.tiles.values() if t.image]
     return tuple(dict.fromkeys(files))
 
 
