@@ -10,6 +10,7 @@ from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load
 
 COMMANDS = {
     "move": "movement system: a unit's reach with points left, or one move's path, cost per step and verdict",
+    "los": "line of sight between two cells: every cell and side the line meets, the first that blocks and why",
 }
 """The commands :func:`register` adds, with their one-line help."""
 
@@ -26,6 +27,19 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--to", metavar="CELL", help="the cell to move to (a label or place name)")
     add_json_flag(p)
     p.set_defaults(func=run)
+
+    p = sub.add_parser("los", help=COMMANDS["los"],
+                       description="Checked line of sight from the centre of one cell to another on a square or hex "
+                                   "map, by what ruleset.options.movement.sight says blocks (terrain, side "
+                                   "features, heights): every cell and side the line crosses, touches at a corner "
+                                   "or runs along (exactly), the first that blocks and why. Exit 1 when blocked.")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--from", dest="start", required=True, metavar="CELL", help="the cell seen from")
+    p.add_argument("--to", dest="end", required=True, metavar="CELL", help="the cell looked at")
+    p.add_argument("--tie", choices=("either", "both"),
+                   help="how a line exactly along a side or through a corner is resolved (default: the scenario's)")
+    add_json_flag(p)
+    p.set_defaults(func=run_los)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -62,3 +76,31 @@ def run(args: argparse.Namespace) -> int:
 
     emit(args, vdata, verdict_text)
     return EXIT_OK if v.ok else EXIT_FAIL
+
+
+def run_los(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from engine.model import Scenario
+    from engine.rules.movement import options_for
+    from engine.sight import line_of_sight
+
+    s = load(args.file)
+    if not isinstance(s, Scenario):
+        raise CliError(f"{args.file} is a territory map; line of sight is for square and hex maps")
+    o = options_for(s)
+    rules = o.sight.rules()
+    if args.tie:
+        rules = replace(rules, tie=args.tie)
+    v = line_of_sight(s, s.map.parse_label(args.start), s.map.parse_label(args.end), rules, o.hexsides)
+    data = v.to_data()
+
+    def text() -> str:
+        lines = [v.reason]
+        for e in v.elements:
+            tie = "" if e.how == "crosses" else f" ({e.how}, {e.ways} way{'s' if e.ways == 'both' else ''})"
+            lines.append(f"  {e.kind} {e.label}{tie}" + (f"  BLOCKS: {e.blocks}" if e.blocks else ""))
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return EXIT_OK if v.clear else EXIT_FAIL

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
+from engine.sight import SightRules
+
 from ..base import AtLeast, NonEmpty, OptionError, Reader
 
 SYSTEM = "movement"
@@ -143,6 +145,10 @@ class Sight:
     heights: dict[str, Annotated[int, AtLeast(0)]] = field(default_factory=dict)
     elevation: bool = False
     tie: Literal["either", "both"] = "either"
+
+    def rules(self) -> SightRules:
+        """These options as :class:`engine.sight.SightRules`."""
+        return SightRules(self.blocking_terrain, self.blocking_sides, dict(self.heights), self.elevation, self.tie)
 
 
 @dataclass(frozen=True)
