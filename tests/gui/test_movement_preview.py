@@ -61,3 +61,25 @@ def test_reach_hover_refusal_and_one_undoable_move(qtbot, tmp_path: Path, sample
     assert s.unit(unit).at == to and w.document.undo_stack.count() == 1, w.statusBar().currentMessage()
     w.document.undo_stack.undo()
     assert s.unit(unit).at == start
+
+
+def test_line_of_sight_preview(qtbot, tmp_path: Path) -> None:
+    from app.gui.previews.movement import SightPreview
+
+    s = load_any(ROOT / "maps" / "movement_moscow.json")
+    p = SightPreview()
+    assert p.applies_to(s)
+    u = s.unit("G1")
+    ov = p.hover(s, u, s.map.parse_label("0604"))
+    assert ov.ok is True and ov.details["ties"] == ["along", "vertex"]
+    assert any(isinstance(i, PathLine) for i in ov.items)
+    g2 = s.unit("G2")  # 0206: the city at 0205 stands between it and 0204
+    ov = p.hover(s, g2, s.map.parse_label("0204"))
+    assert ov.ok is False and ov.details["blocker"] == "0205" and "city at 0205 blocks sight" in ov.message
+    assert any(isinstance(i, CellMark) and i.outline == "#e0201a" for i in ov.items)
+    assert p.apply(s, u, s.map.parse_label("0604")) is None  # looking moves nothing
+    w = open_window(qtbot, tmp_path, s, previews=[p])
+    w.set_tool("adjudicate")
+    click(w, g2.at)
+    hover(w, s.map.parse_label("0204"))
+    assert shown(w).ok is False

@@ -1,5 +1,6 @@
-"""Live preview of the movement system configured in the scenario
-(``docs/rules/movement.md``), on square and hex maps.
+"""Live previews of the movement system configured in the scenario
+(``docs/rules/movement.md``), on square and hex maps: the move, and the
+line of sight.
 
 Select a unit: every cell it can reach this turn is shaded by the movement
 points it would have left, and the cells where its move must stop (an enemy
@@ -8,8 +9,14 @@ zone of control, friendly units it may not pass) get a red outline and an
 crosses are marked on their sides, and the verdict names the cost of each
 step or the reason for "no".  A click moves the unit when the rules allow.
 
+Line of sight: select a unit, point at a cell: the line from the unit's
+cell is drawn (green when clear, red when blocked), the cell or side that
+blocks is marked with the reason, and cells the line only touches at a
+corner or runs beside along a side are outlined (amber).
+
 All the rules are :mod:`engine.rules.movement`'s (``reach``,
-``check_move``); this module only draws their results.
+``check_move``) and :mod:`engine.sight`'s (``line_of_sight``); this module
+only draws their results.
 """
 
 from __future__ import annotations
@@ -18,7 +25,8 @@ from fractions import Fraction
 
 from engine.grids import Cell, Edge
 from engine.model import Scenario, Unit
-from engine.rules.movement import SYSTEM, Reach, check_move, number, reach
+from engine.rules.movement import SYSTEM, Reach, check_move, number, options_for, reach
+from engine.sight import line_of_sight
 
 from ..overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine, counted
 from . import MoveOrder, Preview
@@ -133,4 +141,50 @@ class MovementPreview(Preview):
         return MoveOrder(unit.id, target, v.reasons[0])
 
 
-PREVIEWS = (MovementPreview,)
+SIGHT_CLEAR = "#1f7a34"
+SIGHT_BLOCKED = "#e0201a"
+TIE_OUTLINE = "#e6a100"
+
+
+class SightPreview(Preview):
+    """Line of sight from the selected unit's cell to the cell pointed at."""
+
+    name = "Line of sight"
+
+    def applies_to(self, scenario: Scenario) -> bool:
+        """Grid maps whose ruleset has ``movement`` options (``sight`` says what blocks)."""
+        return SYSTEM in scenario.ruleset.options
+
+    def select(self, scenario: Scenario, unit: Unit | None) -> Overlay:
+        if unit is None:
+            return Overlay()
+        return Overlay((Marker(unit.at, "circle", START_COLOR, tooltip=f"{unit.name or unit.id} looks from here"),),
+                       message=f"{unit.name or unit.id}: point at a cell to see whether the line of sight is clear")
+
+    def hover(self, scenario: Scenario, unit: Unit, target: Cell, waypoint: Cell | None = None) -> Overlay:
+        o = options_for(scenario)
+        v = line_of_sight(scenario, unit.at, target, o.sight.rules(), o.hexsides)
+        m = scenario.map
+        items: list[Item] = [Marker(unit.at, "circle", START_COLOR)]
+        for e in v.elements:
+            if e.kind == "cell" and e.how != "crosses":
+                items.append(CellMark(m.parse_label(e.label), outline=TIE_OUTLINE, width=2.0,
+                                      tooltip=f"{e.label}: the line {'touches a corner' if e.how == 'vertex' else 'runs along a side'} "
+                                              f"({e.ways} way)" + (f"; {e.blocks}" if e.blocks else "")))
+        b = v.blocker
+        if b is not None:
+            if b.kind == "cell":
+                items.append(CellMark(m.parse_label(b.label), fill="#e03c3150", outline=SIGHT_BLOCKED, width=4.0,
+                                      tooltip=b.blocks))
+            else:
+                x, y = b.label.split("|")
+                items.append(EdgeMark(Edge.between(m.parse_label(x), m.parse_label(y)), SIGHT_BLOCKED, width=6.0,
+                                      tooltip=b.blocks))
+        items.append(PathLine((unit.at, target), SIGHT_CLEAR if v.clear else SIGHT_BLOCKED, width=3.0,
+                              dashed=not v.clear, tooltip=v.reason))
+        ties = sorted({e.how for e in v.elements if e.how != "crosses"})
+        return Overlay(tuple(items), message=v.reason, ok=v.clear, summary=v.reason.split(": ", 1)[0],
+                       details={"clear": v.clear, "blocker": None if b is None else b.label, "ties": ties})
+
+
+PREVIEWS = (MovementPreview, SightPreview)
