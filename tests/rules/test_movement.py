@@ -186,3 +186,12 @@ def test_orders_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     saved = json.loads(game.read_text(encoding="utf-8"))
     assert next(u for u in saved["units"] if u["id"] == "T1")["at"] == "7-5"
     assert saved["state"]["game"]["system"] == "movement"
+
+
+def test_a_class_stacking_limit_of_its_own() -> None:
+    s = features(stacking={"limit": None, "by": "factors"})
+    s.ruleset.options["movement"]["classes"]["foot"]["stack_limit"] = 6
+    v = check_move(s, "I1", s.map.parse_label("3-5"))
+    assert not v.ok and v.reasons == (
+        "I1 may not end its move in 3-5: 3-5 would hold 7 factors of foot units (F1, I1); foot units stack at most 6",)
+    assert check_move(s, "T1", s.map.parse_label("3-5")).ok  # wheeled: not foot, and no cell limit

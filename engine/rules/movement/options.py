@@ -110,6 +110,9 @@ class UnitClass:
     sides: dict[str, Side] = field(default_factory=dict)
     links: dict[str, Cost] = field(default_factory=dict)
     stacks: bool = True
+    stack_limit: Annotated[int, AtLeast(0)] | None = None
+    """At most this many of the class's units (by count or factors, as
+    ``stacking.by``) in a cell where a move ends; ``None``: no limit of its own."""
     zoc: bool = True
     """Whether units of this class exert a zone of control."""
 

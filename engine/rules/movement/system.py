@@ -67,20 +67,25 @@ class Stack:
     amount: int
     limit: int | None
     by: str
+    class_over: str = ""
+    """Why a class's own ``stack_limit`` is exceeded ("" when none is)."""
 
     @property
     def over(self) -> bool:
-        return self.limit is not None and self.amount > self.limit
+        return self.limit is not None and self.amount > self.limit or bool(self.class_over)
 
     def reason(self) -> str:
         what = "units" if self.by == "count" else "factors"
-        if self.limit is None:
-            return f"{self.label} has no stacking limit"
-        return f"{self.label} would hold {self.amount} {what} ({', '.join(self.counted) or 'none'}); the limit is {self.limit}"
+        if self.limit is not None and self.amount > self.limit or not self.class_over:
+            if self.limit is None:
+                return f"{self.label} has no stacking limit"
+            return (f"{self.label} would hold {self.amount} {what} ({', '.join(self.counted) or 'none'}); "
+                    f"the limit is {self.limit}")
+        return self.class_over
 
     def to_data(self) -> dict[str, Any]:
         return {"cell": self.label, "counted": list(self.counted), "amount": self.amount, "limit": self.limit,
-                "by": self.by, "over": self.over}
+                "by": self.by, "over": self.over, **({"class_over": self.class_over} if self.class_over else {})}
 
 
 @dataclass(frozen=True)
@@ -192,8 +197,22 @@ def stack_at(board: Board, target: Cell) -> Stack:
     s, o = board.scenario, board.options
     units = [u for u in s.units if u.at == target and u.id != board.unit.id] + [board.unit]
     counted = [u for u in units if o.class_of(u.type)[1].stacks]
-    amount = len(counted) if o.stacking.by == "count" else sum(u.strength for u in counted)
-    return Stack(s.map.label(target), tuple(u.id for u in counted), amount, o.stacking.limit, o.stacking.by)
+
+    def size(us: list[Unit]) -> int:
+        return len(us) if o.stacking.by == "count" else sum(u.strength for u in us)
+
+    label = s.map.label(target)
+    class_over = ""
+    for name, cls in sorted(dict(o.class_of(u.type) for u in units).items()):
+        if cls.stack_limit is None:
+            continue
+        mine = [u for u in units if o.class_of(u.type)[0] == name]
+        if size(mine) > cls.stack_limit:
+            what = "units" if o.stacking.by == "count" else "factors"
+            class_over = (f"{label} would hold {size(mine)} {what} of {name} units "
+                          f"({', '.join(u.id for u in mine)}); {name} units stack at most {cls.stack_limit}")
+            break
+    return Stack(label, tuple(u.id for u in counted), size(counted), o.stacking.limit, o.stacking.by, class_over)
 
 
 def check_move(scenario: Scenario, unit: Unit | str, target: Cell, reached: Reach | None = None) -> MoveVerdict:
