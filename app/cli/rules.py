@@ -11,7 +11,7 @@ from typing import Any
 from .common import EXIT_OK, add_json_flag, emit
 
 COMMANDS = {
-    "rules": "list the rules systems: map kinds, options and order keys",
+    "rules": "list the rules systems (built in and plugins): map kinds, options, order keys, origin",
 }
 """The commands :func:`register` adds, with their one-line help."""
 
@@ -29,15 +29,28 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 def run(args: argparse.Namespace) -> int:
     from engine.rules import registry
 
-    chosen = [registry.get(args.name)] if args.name else registry.systems()
-    data: dict[str, Any] = {"systems": [s.to_data() for s in chosen]}
+    if args.name:
+        chosen = [registry.get(args.name)]  # a plugin is imported when named
+        offered = [p for p in registry.plugins() if p.name == args.name]
+    else:
+        chosen = registry.systems(load_plugins=False)  # plugins are listed, not imported
+        offered = [p for p in registry.plugins() if p.state != "loaded" or p.name not in {s.name for s in chosen}]
+    data: dict[str, Any] = {"systems": [dict(s.to_data(), origin=registry.origin(s)) for s in chosen],
+                            "plugins": [p.to_data() for p in registry.plugins()
+                                        if not args.name or p.name == args.name]}
 
     def text() -> str:
         lines = []
         for d in data["systems"]:
-            lines.append(f"{d['name']}: {d['title']} ({', '.join(d['map_kinds'])} maps; {d['doc']})")
+            where = "" if d["origin"] == "built-in" else f"; {d['origin']}"
+            lines.append(f"{d['name']}: {d['title']} ({', '.join(d['map_kinds'])} maps; {d['doc']}{where})")
             lines.append(f"  order keys: {', '.join(d['order_keys'])}")
             lines.extend(f"  option {key}: {what}" for key, what in d["options"].items())
+        for p in offered:
+            if p.state == "loaded" and any(d["name"] == p.name for d in data["systems"]):
+                continue
+            why = f": {p.reason}" if p.reason else " (imported when used)"
+            lines.append(f"{p.name}: {p.origin}, {p.state.upper() if p.state == 'broken' else p.state}{why}")
         return "\n".join(lines)
 
     emit(args, data, text)

@@ -281,7 +281,7 @@ def test_every_built_in_system_is_found_and_each_map_kind_has_its_own() -> None:
     assert {"acw", "cwol_rail", "gitm", "rail_options", "railroads"} <= set(registry.names())
     assert [s.name for s in registry.for_map_kind("territory") if registry.is_builtin(s)] == ["rail_options",
                                                                                              "railroads"]
-    assert {s.name for s in registry.for_map_kind("square") if registry.is_builtin(s)} == {"cwol_rail", "gitm"}
+    assert {s.name for s in registry.for_map_kind("square") if registry.is_builtin(s)} == {"cwol_rail", "gitm", "movement"}
     for s in registry.systems():
         data = s.to_data()
         assert data["name"] == s.name and data["order_keys"] and set(data["map_kinds"]) <= registry.MAP_KINDS

@@ -27,7 +27,8 @@ from engine.turns.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLES = {"acw": "acw_short_campaign.json", "cwol_rail": "cwol_mobile_columbus.json", "gitm": "gitm_allied.json",
-           "railroads": "railroad_module_europe.json", "rail_options": "aa_rail_options.json"}
+           "railroads": "railroad_module_europe.json", "rail_options": "aa_rail_options.json",
+           "movement": "movement_features.json"}
 """Each built-in system's sample map (``maps/``)."""
 
 _TEXTS: dict[str, str] = {}

@@ -10,7 +10,10 @@ optional dock widget (:meth:`Preview.dock`).
 To add one for a rules system registered in :mod:`engine.rules.registry`,
 create ``app/gui/previews/<system name>.py`` defining a subclass of
 :class:`Preview` listed in the module's ``PREVIEWS`` tuple; :func:`available`
-finds it through the registry.
+finds it through the registry.  A plugin's system gives its preview module
+through the entry point group :data:`PREVIEW_GROUP` (``adjutant.previews``,
+named after the system); a module that fails to import is left out, its
+reason kept in :data:`BROKEN`, and never stops the editor.
 """
 
 from __future__ import annotations
@@ -80,16 +83,41 @@ GRID_KINDS: tuple[str, ...] = ("square", "hex")
 """The map kinds of the grid editor, whose previews these are."""
 
 
+PREVIEW_GROUP = "adjutant.previews"
+"""The entry point group of plugins' preview modules (named after their system)."""
+
+BROKEN: dict[str, str] = {}
+"""Plugin preview modules that failed to load, by system name, with the reason."""
+
+
+def _plugin_module(name: str) -> Any:
+    """The preview module a plugin offers for system ``name``, or ``None``."""
+    from importlib.metadata import entry_points
+
+    try:
+        eps = [ep for ep in entry_points(group=PREVIEW_GROUP) if ep.name == name]
+        return eps[0].load() if eps else None
+    except Exception as e:  # noqa: BLE001 -- a plugin's failure is reported, never raised
+        BROKEN[name] = f"{type(e).__name__}: {e}"
+        return None
+
+
 def available(kinds: Iterable[str] = GRID_KINDS) -> list[Preview]:
     """One instance of every preview of the rules systems the registry lists
     for maps of ``kinds``, by system name: the ``PREVIEWS`` of the module
-    named after the system (a system without such a module has none)."""
+    named after the system, or of the module a plugin names for it (a system
+    with neither has none)."""
     names = sorted({s.name for kind in kinds for s in registry.for_map_kind(kind)})
     out: list[Preview] = []
     for name in names:
-        if importlib.util.find_spec(f"{__name__}.{name}") is None:
+        if importlib.util.find_spec(f"{__name__}.{name}") is not None:
+            module = importlib.import_module(f"{__name__}.{name}")
+        elif registry.is_builtin(registry.get(name)):
             continue
-        module = importlib.import_module(f"{__name__}.{name}")
-        for cls in getattr(module, "PREVIEWS", ()):
-            out.append(cls())
+        else:
+            module = _plugin_module(name)
+        try:
+            out.extend(cls() for cls in getattr(module, "PREVIEWS", ()))
+        except Exception as e:  # noqa: BLE001 -- a plugin's failure is reported, never raised
+            BROKEN[name] = f"{type(e).__name__}: {e}"
     return out
