@@ -333,15 +333,24 @@ def pending_line(p: Any, game: Game) -> str:
 
 
 def run_pending(args: argparse.Namespace) -> int:
-    game = load_game(args.file, args.system)
+    if not args.defaults or args.dry_run:
+        return _pending(args, load_game(args.file, args.system))
+    with rewriting(args.file, "pending") as rw:
+        return _pending(args, load_game(args.file, args.system, rw), rw)
+
+
+def _pending(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) -> int:
+    """List the choices waiting for a side's answer; with ``--defaults``
+    give the rules' default orders for them and write the game back through
+    ``rw`` (unless ``--dry-run``)."""
     first = len(game.journal)
     waiting = game.pending()
     if args.defaults:
         game.give_defaults()
-    entries = game.journal.entries[first:]
+    entries = [game.journal[i] for i in range(first, len(game.journal))]
     written = bool(entries) and not args.dry_run
     if written:
-        save_game(game, args.file)
+        save_game(game, args.file, rw)
     refused = sum(e.kind == "refused" for e in entries)
     data = {"file": args.file, "written": written, "system": game.system.name,
             "pending": [p.to_data() for p in waiting],

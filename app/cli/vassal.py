@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.io import ScenarioError, load_text_checked, refuse_input
+from engine.io import ScenarioError, check_output, load_text_checked
 
 from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
 
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run(args: argparse.Namespace) -> int:
-    refuse_input(args.out, [args.file], args.force)
+    check_output(args.out, [args.file], args.force)
     try:
         loaded = load_text_checked(args.file)
     except ScenarioError as e:

@@ -137,6 +137,20 @@ def test_the_lock_waits_for_another_command_and_names_it(tmp_path: Path, game: P
     assert journal_count(game) == 0
 
 
+def test_pending_defaults_wait_for_the_lock_like_every_writer(tmp_path: Path, game: Path, monkeypatch,
+                                                             capsys) -> None:
+    from app.locks import hold_map
+
+    monkeypatch.setenv("ADJUTANT_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setattr("app.locks.WAIT_SECONDS", 0.3)
+    before = game.read_bytes()
+    with hold_map(game, "adjutant orders", tmp_path / "state"):
+        assert main(["pending", str(game), "--defaults"]) == 1
+    err = capsys.readouterr().err
+    assert "running 'adjutant orders'), still after 0.3 s; nothing was written" in err
+    assert game.read_bytes() == before
+
+
 # -- outputs are regular files ------------------------------------------------------
 
 def _specials(tmp_path: Path) -> dict[str, Path]:
@@ -174,6 +188,7 @@ WRITERS = {
     "export-tiled": lambda f, out: ["export-tiled", f, "--out", out],
     "import-triplea": lambda f, out: ["import-triplea", f, "--out", out],
     "import-tiled": lambda f, out: ["import-tiled", f, "--out", out],
+    "export-vassal": lambda f, out: ["export-vassal", f, "--out", out, "--scale", "16"],
 }
 
 MINI_XML = """<?xml version="1.0"?>
@@ -210,7 +225,7 @@ def _input_for(command: str, tmp_path: Path) -> Path:
 def test_a_device_fifo_socket_or_folder_at_out_is_refused(command: str, tmp_path: Path, capsys) -> None:
     src = _input_for(command, tmp_path)
     for kind, target in _specials(tmp_path).items():
-        suffix = {"render": ".png", "print": ".pdf", "export-tiled": ".tmx"}.get(command)
+        suffix = {"render": ".png", "print": ".pdf", "export-tiled": ".tmx", "export-vassal": ".vmod"}.get(command)
         out = target
         if suffix:  # the writers that need an extension see it through a link of that name
             out = tmp_path / f"{target.stem}-{command}{suffix}"
