@@ -42,7 +42,7 @@ class RailOptionsOrder:
 
 @dataclass(frozen=True)
 class RailEconomyOrder:
-    """The keys of an economy order (``action`` buy, place, bomb, destroy or
+    """The keys of an economy order (``action`` buy, place, bomb, destroy, technology or
     capture; :mod:`.economy` reads and judges them)."""
 
     action: str
