@@ -18,7 +18,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, gui_app
 from .orders import entry_line, load_game, turn_line
 
 if TYPE_CHECKING:
@@ -45,6 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--crops", metavar="DIR",
                    help="with --markdown: write a PNG crop of the map each order concerns into DIR (as it was after "
                         "the order, the concerned cells outlined) and link it from the report")
+    p.add_argument("--verify-dice", action="store_true",
+                   help="recompute every roll from its revealed seed and name any that does not match (exit 1)")
     p.set_defaults(func=run_journal)
     p = sub.add_parser(
         "branch", help=COMMANDS["branch"],
@@ -133,6 +135,8 @@ def _md(text: str) -> str:
 
 def run_journal(args: argparse.Namespace) -> int:
     game = load_game(args.file)
+    if args.verify_dice:
+        return _verify_dice(args, game)
     positions = _positions(game, args.turn, args.file)
     data: dict[str, Any] = {"file": args.file, "system": game.system.name, "turn": game.turn.to_data(),
                             "count": len(game.journal), "head": game.journal.head,
@@ -162,6 +166,30 @@ def run_journal(args: argparse.Namespace) -> int:
 
     emit(args, data, text)
     return EXIT_OK
+
+
+def _verify_dice(args: argparse.Namespace, game: Game) -> int:
+    from engine.turns.dice import commitments, verify
+
+    found = verify(game.journal.entries)
+    commits = commitments(game.journal.entries)
+    data = {"file": args.file, "ok": found.ok, "problems": list(found.problems), "checked": found.checked,
+            "unrevealed": found.unrevealed, "typed": found.typed, "commitments": len(commits),
+            "revealed": sum(c.seed is not None for c in commits)}
+
+    def text() -> str:
+        lines = [f"{args.file}: dice: {found.checked} roll{'s' if found.checked != 1 else ''} checked against "
+                 f"{data['revealed']} revealed seed{'s' if data['revealed'] != 1 else ''}"
+                 + (f", {found.unrevealed} waiting for their seed's reveal" if found.unrevealed else "")
+                 + (f", {found.typed} entr{'y' if found.typed == 1 else 'ies'} with dice typed by the game master"
+                    if found.typed else "")]
+        lines += [f"  DOES NOT MATCH: {p}" for p in found.problems]
+        lines.append("every roll matches" if found.ok else f"{len(found.problems)} problem"
+                     f"{'s' if len(found.problems) != 1 else ''}")
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return EXIT_OK if found.ok else EXIT_FAIL
 
 
 def run_branch(args: argparse.Namespace) -> int:

@@ -55,7 +55,7 @@ from .delta import (
     territory_data,
     unit_data,
 )
-from .journal import BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
+from .journal import RECORD_KINDS, BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
 from .state import TurnState
 
 VERBS = {"moved": "moves", "railed": "moves by rail", "marched": "marches", "fought": "fights",
@@ -133,6 +133,9 @@ class Game:
         self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
         self._records: list[Record | None] = []
         self._anchors: dict[int, _Anchor] = {}
+        self.dice_seed: str | None = None
+        """The game master's seed of the open dice commitment, when the
+        game master holds it (never saved in the file)."""
         if isinstance(data, Mapping):
             self.turn = TurnState.from_data(data.get("turn", {}), f"state.{GAME_KEY}.turn")
             journal = data.get("journal", {})
@@ -252,7 +255,7 @@ class Game:
         its set-up (``state.setup_accepted``)."""
         if self.scenario.state.get(SETUP_ACCEPTED) is True:
             return None
-        if any(e.kind != "refused" for e in self.journal):
+        if any(e.kind != "refused" and e.kind not in RECORD_KINDS for e in self.journal):
             return None
         found = list(self.system.setup_problems(self.scenario))
         if not found:
@@ -294,20 +297,32 @@ class Game:
         return "this turn"
 
     def give(self, order: Mapping[str, Any], time: str | None = None, summary: str | None = None,
-             side: str | None = None) -> Entry:
+             side: str | None = None, source: Mapping[str, Any] | None = None) -> Entry:
         """Check ``order`` and carry it out, or refuse it; either way the
         journal gets an entry, which is returned (``kind`` ``"order"`` or
         ``"refused"``).  ``time`` is the time of the post where the rules
         take a number from it; ``side`` the side giving the order (see
         :meth:`check`), kept in the entry's verdict as ``author``.  An
         applied order's ``effect`` holds the action, the system's record and
-        the data-level ``delta``."""
-        verdict = self.check(order, side)
+        the data-level ``delta``.  ``source`` (the orders file's hash, its
+        sender and salt, :meth:`engine.turns.orders_file.OrdersFile.source`)
+        is kept in the verdict as ``source``; the dice the rules need are
+        rolled from the open commitment when :attr:`dice_seed` holds its
+        seed (``engine/turns/dice.py``), kept in the verdict as ``dice``,
+        and the order is journalled carrying them."""
         text = summary or _summary(order)
+        order, dice = self._dice(order, source)
+        verdict = self.check(order, side)
+        extra: dict[str, Any] = {}
+        if source is not None:
+            extra["source"] = dict(source)
+        if dice is not None:
+            extra["dice"] = dice
         if not verdict.ok:
             entry = self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
                                        kind="refused", system=self.system.name, summary=text, order=dict(order),
-                                       verdict=verdict.to_data(), reasons=verdict.reasons, time=time), None)
+                                       verdict={**verdict.to_data(), **extra}, reasons=verdict.reasons,
+                                       time=time), None)
             return entry
         assert verdict.system is not None
         before = self.turn.copy()
@@ -331,13 +346,53 @@ class Game:
         try:
             return self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="order",
                                       system=self.system.name, summary=text, order=dict(order),
-                                      verdict=verdict.to_data(), reasons=verdict.reasons, effect=effect,
+                                      verdict={**verdict.to_data(), **extra}, reasons=verdict.reasons, effect=effect,
                                       time=time), record)
         except (ValueError, TypeError):
             record.undo(self.scenario)
             self.turn = before
             self._save()
             raise
+
+    def _dice(self, order: Mapping[str, Any],
+              source: Mapping[str, Any] | None) -> tuple[Mapping[str, Any], dict[str, Any] | None]:
+        """``order`` carrying the dice its rules need, and what the verdict
+        keeps of them (``None``: no dice)."""
+        from .dice import Roller, commitment, open_commitment, salts_since
+
+        if not isinstance(order, Mapping):
+            return order, None
+        roller = None
+        if self.dice_seed is not None:
+            entries = self.journal.entries
+            c = open_commitment(entries)
+            if c is not None and commitment(self.dice_seed) == c.commit:
+                salts = salts_since(entries, c.at)
+                salt = source.get("salt") if source is not None else None
+                if isinstance(salt, str) and salt not in salts:
+                    salts.append(salt)
+                roller = Roller(self.dice_seed, c.commit, tuple(salts), self.journal.head)
+        try:
+            got = self.system.roll_dice(self.scenario, order, roller.roll if roller is not None else None)
+        except ModelError:
+            return order, None
+        if got is None:
+            return order, None
+        how, filled = got
+        if how == "typed":
+            return order, {"typed": True}
+        assert roller is not None
+        return filled, roller.record()
+
+    def record(self, entry: Entry) -> Entry:
+        """Journal one of the game master's records (a dice seed committed or
+        revealed, a key handed over: :data:`RECORD_KINDS`), at the present
+        turn, phase and side; nothing else changes."""
+        if entry.kind not in RECORD_KINDS:
+            raise ModelError(f"a {entry.kind} entry is not a record of the game master's")
+        return self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
+                                  kind=entry.kind, system=self.system.name, summary=entry.summary,
+                                  effect=dict(entry.effect)), None)
 
     def end_phase(self) -> list[Entry]:
         """Run the system's end-of-phase effects, journal them, and move on:
@@ -426,7 +481,7 @@ class Game:
         held = self._records[-1]
         delta = entry.effect.get("delta")
         where = entry.label(n)
-        if entry.kind != "refused" and not isinstance(delta, Mapping):
+        if entry.kind != "refused" and entry.kind not in RECORD_KINDS and not isinstance(delta, Mapping):
             raise JournalError(f"{where} has no record of what it changed; it cannot be taken back")
         turn = self.turn
         if isinstance(delta, Mapping):
@@ -466,7 +521,7 @@ class Game:
             e = self.journal[i]
             delta = e.effect.get("delta")
             if not isinstance(delta, Mapping):
-                if e.kind == "refused":
+                if e.kind == "refused" or e.kind in RECORD_KINDS:
                     continue
                 raise JournalError(f"state.{GAME_KEY}.journal: {e.label(i + 1)} has no record of what it "
                                    f"changed (effect.delta); the game cannot be replayed")
