@@ -116,9 +116,13 @@ def load_game(path: str, system: str | None = None, rewrite: Rewrite | None = No
             raise CliError(f"{path}: cannot load ({n} problem{'s' if n != 1 else ''})",
                            [str(p) for p in e.problems]) from None
     try:
-        return Game(s, system)
+        game = Game(s, system)
     except ModelError as e:
         raise CliError(f"{path}: {e}") from None
+    from .post import arm_signer
+
+    arm_signer(game)
+    return game
 
 
 def save_game(game: Game, path: str, rewrite: Rewrite | None = None) -> None:
@@ -126,6 +130,12 @@ def save_game(game: Game, path: str, rewrite: Rewrite | None = None) -> None:
     when the file changed since it was read), else straight."""
     from engine.io import save_any
 
+    if game.signing is not None and game.signer is None:
+        from engine.turns.signing import handovers, key_id
+
+        key = game.signing.key_at(handovers(game.journal.entries), len(game.journal))
+        raise CliError(f"{path}: the game is signed by the game master's key {key_id(key)}, which is not in your "
+                       f"config folder: only the game master extends the record (nothing written)")
     if rewrite is not None:
         rewrite.save(game.scenario)
     else:

@@ -16,9 +16,11 @@ from .common import EXIT_OK, CliError, add_json_flag, emit, rewriting
 if TYPE_CHECKING:
     from engine.turns.game import Game
     from engine.turns.journal import Entry
+    from engine.turns.signing import Signer
 
 COMMANDS = {
     "dice": "commit to a secret dice seed in a game's journal (--commit) or reveal it (--reveal)",
+    "sign": "sign a game's journal with your key (Ed25519), or hand it over to a new key when yours is lost",
 }
 """The commands :func:`register` adds, with their one-line help (read without
 importing this module: see app/cli/__init__.py)."""
@@ -38,6 +40,77 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     act.add_argument("--reveal", action="store_true", help="journal the open commitment's seed")
     add_json_flag(p)
     p.set_defaults(func=run_dice)
+    p = sub.add_parser(
+        "sign", help=COMMANDS["sign"],
+        description="Sign every entry of GAME's journal with your Ed25519 key (made and kept in your config folder "
+                    "when you have none; the game file carries only the public key). From then on only the holder "
+                    "of the key extends the record: every command verifies the signatures. --hand-over: your "
+                    "key is lost; a new key signs a hand-over entry and every entry after it.")
+    p.add_argument("file", metavar="GAME")
+    p.add_argument("--hand-over", action="store_true", help="a new key takes over the signing (the old one lost)")
+    p.add_argument("--reason", default="", metavar="TEXT", help="with --hand-over: why, for the players to read")
+    add_json_flag(p)
+    p.set_defaults(func=run_sign)
+
+
+def arm_signer(game: Game) -> None:
+    """Give a signed ``game`` the game master's key in force when this user
+    holds it."""
+    from app.post_store import load_key
+    from engine.turns.signing import Signer, handovers, key_id
+
+    if game.signing is None:
+        return
+    key = game.signing.key_at(handovers(game.journal.entries), len(game.journal) - 1)
+    pem = load_key(key_id(key))
+    if pem is not None:
+        game.signer = Signer.from_pem(pem)
+
+
+def user_signer(new: bool = False) -> Signer:
+    """This user's signing key (made and kept when there is none, or when
+    ``new``)."""
+    from app.post_store import folder, load_key, save_key
+    from engine.turns.signing import Signer
+
+    current = folder() / "keys" / "current"
+    if not new:
+        try:
+            pem = load_key(current.read_text(encoding="ascii").strip())
+        except OSError:
+            pem = None
+        if pem is not None:
+            return Signer.from_pem(pem)
+    signer = Signer.generate()
+    save_key(signer.id, signer.pem())
+    current.write_text(signer.id, encoding="ascii")
+    return signer
+
+
+def run_sign(args: argparse.Namespace) -> int:
+    from engine.turns.signing import key_id
+
+    from .orders import load_game, save_game
+
+    with rewriting(args.file, "sign") as rw:
+        game = load_game(args.file, None, rw)
+        if args.hand_over:
+            if game.signing is None:
+                raise CliError(f"{args.file}: the game is not signed; sign it (adjutant sign {args.file})")
+            e = game.hand_over(user_signer(new=True), args.reason)
+            what = f"{len(game.journal)}. {e.summary}"
+        else:
+            if game.signing is not None:
+                raise CliError(f"{args.file}: already signed by key {key_id(game.signing.key)}; a new key takes "
+                               f"over with --hand-over")
+            game.sign(user_signer())
+            what = f"{len(game.journal)} entries signed by key {key_id(game.signing.key if game.signing else '')}"
+        save_game(game, args.file, rw)
+    assert game.signer is not None
+    emit(args, {"file": args.file, "key": game.signer.public, "key_id": game.signer.id,
+                "entries": len(game.journal)},
+         lambda: f"{args.file}: {what}; private key kept in {_where()}")
+    return EXIT_OK
 
 
 def arm_dice(game: Game) -> str | None:

@@ -58,22 +58,35 @@ def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
     from engine.turns.game import Game
 
     try:
-        Game(s)
+        game = Game(s)
     except ModelError as e:
         return [f"{f}: {e}"]
+    if game.signing is None:
+        NOTES[f] = ("its journal is unsigned: anyone who recomputes the hashes can rewrite it "
+                    "(adjutant sign FILE signs it)")
+    else:
+        from engine.turns.signing import handovers, key_id
+
+        key = game.signing.key_at(handovers(game.journal.entries), len(game.journal))
+        NOTES[f] = f"its journal is signed by the game master's key {key_id(key)}"
     return []
+
+
+NOTES: dict[str, str] = {}
+"""What validating a file found that is not a problem (a game unsigned)."""
 
 
 def run(args: argparse.Namespace) -> int:
     results = [(f, probs or _game_problems(f, s) or _rules_problems(s)) for f, s, probs in iter_loaded(args.files)]
     ok = all(not probs for _, probs in results)
-    data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs]}
-                                   for f, probs in results]}
+    data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs],
+                                    **({"note": NOTES[f]} if f in NOTES else {})} for f, probs in results]}
 
     def text() -> str:
         lines = []
         for f, probs in results:
-            lines.append(f"{f}: ok" if not probs else f"{f}: {len(probs)} problem{'s' if len(probs) > 1 else ''}")
+            lines.append((f"{f}: ok" + (f" ({NOTES[f]})" if f in NOTES else "")) if not probs
+                         else f"{f}: {len(probs)} problem{'s' if len(probs) > 1 else ''}")
             lines.extend(f"  {p}" for p in probs)
         return "\n".join(lines)
 

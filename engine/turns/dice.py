@@ -203,10 +203,11 @@ def verify(entries: Sequence[Entry]) -> DiceCheck:
         where = e.label(i + 1)
         commit = dice.get("commit")
         rolls = dice.get("rolls")
-        c = by_commit.get(commit) if isinstance(commit, str) else None
-        if c is None or c.at >= i or not isinstance(rolls, list):
+        found = by_commit.get(commit) if isinstance(commit, str) else None
+        if found is None or found.at >= i or not isinstance(rolls, list):
             problems.append(f"{where}: its dice name no commitment made before it")
             continue
+        c = found
         salts = salts_since(entries[:i + 1], c.at)
         if list(dice.get("salts", [])) != salts:
             problems.append(f"{where}: its dice name the salts {dice.get('salts')!r}; the orders files applied "

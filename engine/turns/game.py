@@ -56,6 +56,7 @@ from .delta import (
     unit_data,
 )
 from .journal import RECORD_KINDS, BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
+from .signing import Signatures, Signer
 from .state import TurnState
 
 VERBS = {"moved": "moves", "railed": "moves by rail", "marched": "marches", "fought": "fights",
@@ -133,6 +134,13 @@ class Game:
         self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
         self._records: list[Record | None] = []
         self._anchors: dict[int, _Anchor] = {}
+        self.signing: Signatures | None = None
+        """The game master's signatures (``engine/turns/signing.py``);
+        ``None``: an unsigned game."""
+        self.signer: Signer | None = None
+        """The game master's key, when this user holds it: each entry
+        appended is signed by it (an entry appended without it is unsigned,
+        which loading the file finds)."""
         self.dice_seed: str | None = None
         """The game master's seed of the open dice commitment, when the
         game master holds it (never saved in the file)."""
@@ -145,6 +153,7 @@ class Game:
             self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
                                              trusted=trusted)
             self._records = [None] * len(self.journal)
+            self.signing = self._signatures(data.get("signing"), journal)
             if not trusted:
                 self._replay()
                 if position and isinstance(lines, JournalLines):
@@ -496,6 +505,8 @@ class Game:
                 raise JournalError(str(e)) from None
         self.journal.pop()
         self._records.pop()
+        if self.signing is not None and self.signing.signatures:
+            self.signing.signatures.pop()
         self._anchors.pop(n, None)
         self.turn = turn
         self._save()
@@ -623,12 +634,72 @@ class Game:
     def _append(self, entry: Entry, record: Record | None) -> Entry:
         sealed = self.journal.append(entry)
         self._records.append(record)
+        if self.signing is not None:
+            self.signing.signatures.append(self.signer.sign(sealed.hash) if self.signer is not None else "")
         self._save()
         return sealed
 
     def _save(self) -> None:
-        self.scenario.state[GAME_KEY] = {"system": self.system.name, "turn": self.turn.to_data(),
-                                         "journal": self.journal.to_data(self.turn.to_data())}
+        data: dict[str, Any] = {"system": self.system.name, "turn": self.turn.to_data(),
+                                "journal": self.journal.to_data(self.turn.to_data())}
+        if self.signing is not None:
+            if self.signer is not None:
+                self.signing.seal = self.signer.sign(data["journal"]["seal"])
+            data["signing"] = self.signing.to_data()
+        self.scenario.state[GAME_KEY] = data
+
+    # ------------------------------------------------------------------
+    # signatures
+
+    def _signatures(self, raw: Any, journal: Any) -> Signatures | None:
+        """The file's signatures, verified against the journal (a
+        :class:`~engine.turns.signing.SignatureError` names the first entry
+        that is not the game master's)."""
+        if raw is None:
+            return None
+        from .signing import verify
+
+        where = f"state.{GAME_KEY}.signing"
+        sig = Signatures.from_data(raw, where)
+        lines = self.journal.lines.lines
+        handed = {i: str(self.journal[i].effect.get("key")) for i, line in enumerate(lines)
+                  if '"kind":"key"' in line and self.journal[i].kind == "key"}
+        seal = journal.get("seal") if isinstance(journal, Mapping) else None
+        verify(sig, [JournalLines.hash_of(line) for line in lines], lambda i: self.journal[i].label(i + 1), handed,
+               seal if isinstance(seal, str) else None, where)
+        return sig
+
+    @property
+    def signed(self) -> bool:
+        return self.signing is not None
+
+    def sign(self, signer: Signer) -> None:
+        """Sign every entry of an unsigned game with ``signer``, which
+        signs every entry from now on."""
+        if self.signing is not None:
+            raise ModelError("the game is already signed; a new key takes over by a hand-over entry")
+        self.signer = signer
+        self.signing = Signatures(signer.public, [signer.sign(e) for e in
+                                                  (JournalLines.hash_of(x) for x in self.journal.lines.lines)])
+        self._save()
+
+    def hand_over(self, signer: Signer, reason: str = "") -> Entry:
+        """Hand the signing of the record to a new key (the old one lost):
+        a ``key`` entry naming both, signed by the new key, which signs every
+        entry after it."""
+        if self.signing is None:
+            raise ModelError("the game is not signed: sign it, no hand-over is needed")
+        old = self.signing.key_at({i: str(self.journal[i].effect.get("key")) for i in range(len(self.journal))
+                                   if self.journal[i].kind == "key"}, len(self.journal))
+        from .signing import key_id
+
+        self.signer = signer
+        why = f": {reason}" if reason else ""
+        return self.record(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side, kind="key",
+                                 system=self.system.name,
+                                 summary=f"the game master's key {key_id(signer.public)} takes over from "
+                                         f"{key_id(old)}{why}",
+                                 effect={"key": signer.public, "replaces": old}))
 
 
 ANCHOR_EVERY = 256
