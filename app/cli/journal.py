@@ -45,6 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--crops", metavar="DIR",
                    help="with --markdown: write a PNG crop of the map each order concerns into DIR (as it was after "
                         "the order, the concerned cells outlined) and link it from the report")
+    p.add_argument("--side", metavar="SIDE",
+                   help="with --markdown: the report as SIDE sees it (entries naming units it does not see "
+                        "withheld)")
     p.add_argument("--verify-dice", action="store_true",
                    help="recompute every roll from its revealed seed and name any that does not match (exit 1)")
     p.set_defaults(func=run_journal)
@@ -145,6 +148,14 @@ def run_journal(args: argparse.Namespace) -> int:
         data["branch_of"] = game.journal.branch_of.to_data()
     if args.crops is not None and not args.markdown:
         raise CliError("--crops goes with --markdown (the report links the crops)")
+    if args.side is not None:
+        if not args.markdown or args.crops is not None or args.turn is not None:
+            raise CliError("--side goes with --markdown, without --crops or --turn (a side's report is its whole "
+                           "file's journal)")
+        from .post import side_markdown
+
+        print(side_markdown(game, args.side, os.path.basename(args.file)))
+        return EXIT_OK
     if args.markdown:
         crops = None
         if args.crops is not None:

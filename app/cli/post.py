@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 COMMANDS = {
     "dice": "commit to a secret dice seed in a game's journal (--commit) or reveal it (--reveal)",
     "sign": "sign a game's journal with your key (Ed25519), or hand it over to a new key when yours is lost",
+    "export-side": "write one side's file of a game: its own units, the enemy units it sees, the journal redacted",
 }
 """The commands :func:`register` adds, with their one-line help (read without
 importing this module: see app/cli/__init__.py)."""
@@ -51,6 +52,86 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--reason", default="", metavar="TEXT", help="with --hand-over: why, for the players to read")
     add_json_flag(p)
     p.set_defaults(func=run_sign)
+    p = sub.add_parser(
+        "export-side", help=COMMANDS["export-side"],
+        description="Write SIDE's file of GAME: the map, the side's own units, the enemy units it sees (as the "
+                    "scenario's state.visibility says; a unit seen but not identified is shown as 'a unit'), "
+                    "others absent, and the journal with every entry that names a hidden unit withheld (its "
+                    "hash kept, so the chain still verifies: adjutant validate SIDE.json). A signed game's export "
+                    "is signed.")
+    p.add_argument("file", metavar="GAME")
+    p.add_argument("--side", required=True, metavar="SIDE")
+    p.add_argument("--out", required=True, metavar="SIDE.json")
+    add_json_flag(p)
+    p.set_defaults(func=run_export_side)
+
+
+def side_scenario(game: Game, side: str) -> object:
+    """``game`` as ``side`` sees it (``engine/turns/views.py``), signed by
+    the game master's key when the game is signed and the key is held."""
+    from engine.model import ModelError
+    from engine.turns.views import side_view
+
+    try:
+        return side_view(game, side, game.signer.sign if game.signer is not None else None)
+    except ModelError as e:
+        raise CliError(f"--side {side}: {e}") from None
+
+
+def run_export_side(args: argparse.Namespace) -> int:
+    import os
+
+    from engine.io import save_any
+    from engine.io.atomic import same_file
+
+    from .common import writing_scenario
+    from .orders import load_game
+
+    if same_file(args.out, args.file) or os.path.abspath(args.out) == os.path.abspath(args.file):
+        raise CliError(f"--out {args.out}: will not write over the game file {args.file}; give a new file")
+    game = load_game(args.file)
+    if game.signing is not None and game.signer is None:
+        raise CliError(f"{args.file}: the game is signed; only the game master, who holds its key, exports a "
+                       f"side's file")
+    out = side_scenario(game, args.side)
+    with writing_scenario(args.out, "export-side", [args.file]):
+        save_any(out, args.out)  # type: ignore[arg-type]
+    view = out.state["side_view"]  # type: ignore[attr-defined]
+    data = {"file": args.file, "out": args.out, "side": view["side"], "hidden": view["hidden"],
+            "markers": view["markers"], "withheld": view["withheld"], "entries": view["count"]}
+    emit(args, data, lambda: f"{args.out}: the {game.side_name(view['side'])} side's file of {args.file}: "
+                             f"{view['hidden']} enemy unit{'s' if view['hidden'] != 1 else ''} hidden, "
+                             f"{view['markers']} shown as 'a unit'; {view['withheld']} of {view['count']} journal "
+                             f"entries withheld")
+    return EXIT_OK
+
+
+def side_markdown(game: Game, side: str, title: str) -> str:
+    """The play-by-post report as ``side`` sees it: the entries of its
+    file, a withheld entry as one line."""
+    from .journal import _md
+
+    view = side_scenario(game, side).state["side_view"]  # type: ignore[attr-defined]
+    lines = [f"# {title}: {game.system.title}, as the {game.side_name(view['side'])} see it", "",
+             f"*{view['hidden']} enemy units hidden, {view['markers']} seen but not identified; "
+             f"{view['withheld']} entries withheld.*", ""]
+    turn: object = None
+    for i, d in enumerate(view["entries"]):
+        if d["turn"] != turn:
+            turn = d["turn"]
+            lines += [f"## Turn {turn}", ""]
+        if d.get("withheld"):
+            lines.append(f"{i + 1}. *(withheld: the {_md(game.side_name(d['side']))}'s {d['kind']}, not seen)*")
+            continue
+        if d["kind"] == "order":
+            lines.append(f"{i + 1}. **{_md(d['summary'])}** — carried out.")
+        elif d["kind"] == "refused":
+            lines.append(f"{i + 1}. ~~{_md(d['summary'])}~~ — **refused**.")
+        else:
+            lines.append(f"{i + 1}. *{_md(d['summary'])}*")
+        lines += [f"    - {_md(r)}" for r in d.get("reasons", [])]
+    lines += ["", f"*Journal: {view['count']} entries, head `{view['head'][:12]}`.*"]
+    return "\n".join(lines)
 
 
 def arm_signer(game: Game) -> None:

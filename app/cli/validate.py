@@ -33,6 +33,9 @@ def _rules_problems(s: AnyScenario | None) -> list[str]:
 
     from engine.rules.base import BUILTIN_MODULES, RulesSystem
 
+    state = getattr(s, "state", None)
+    if isinstance(state, dict) and "side_view" in state:  # a side's file of a game under way: no set-up to check
+        return []
     options = getattr(getattr(s, "ruleset", None), "options", None) or {}
     out: list[str] = []
     for name in options:
@@ -52,6 +55,16 @@ def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
     hash chain and seal, the replay of every entry against the file), as
     :class:`engine.turns.game.Game` reads it; nothing for a file without a
     game."""
+    if s is not None and isinstance(getattr(s, "state", None), dict) and "side_view" in s.state:
+        from engine.turns.views import check_side_view
+
+        found = check_side_view(s)
+        if not found:
+            view = s.state["side_view"]
+            NOTES[f] = (f"a side's file ({view.get('side')}): {view.get('hidden')} enemy units hidden, "
+                        f"{view.get('withheld')} journal entries withheld; "
+                        + ("signed by the game master" if view.get("signing") else "unsigned"))
+        return [f"{f}: {p}" for p in found]
     if s is None or not isinstance(getattr(s, "state", None), dict) or "game" not in s.state:
         return []
     from engine.model import ModelError
