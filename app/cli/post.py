@@ -120,15 +120,16 @@ def side_markdown(game: Game, side: str, title: str) -> str:
         if d["turn"] != turn:
             turn = d["turn"]
             lines += [f"## Turn {turn}", ""]
-        if d.get("withheld"):
+        if "summary" not in d:
             lines.append(f"{i + 1}. *(withheld: the {_md(game.side_name(d['side']))}'s {d['kind']}, not seen)*")
             continue
+        more = " *(details withheld)*" if d.get("withheld") else ""
         if d["kind"] == "order":
-            lines.append(f"{i + 1}. **{_md(d['summary'])}** — carried out.")
+            lines.append(f"{i + 1}. **{_md(d['summary'])}** — carried out.{more}")
         elif d["kind"] == "refused":
-            lines.append(f"{i + 1}. ~~{_md(d['summary'])}~~ — **refused**.")
+            lines.append(f"{i + 1}. ~~{_md(d['summary'])}~~ — **refused**.{more}")
         else:
-            lines.append(f"{i + 1}. *{_md(d['summary'])}*")
+            lines.append(f"{i + 1}. *{_md(d['summary'])}*{more}")
         lines += [f"    - {_md(r)}" for r in d.get("reasons", [])]
     lines += ["", f"*Journal: {view['count']} entries, head `{view['head'][:12]}`.*"]
     return "\n".join(lines)

@@ -19,13 +19,16 @@ default ``"a unit"``).
 :func:`side_view` makes a side's file: a copy of the scenario with its own
 units, the enemy units it sees and markers for those it sees but cannot
 identify; the game's journal is replaced by ``state.side_view``: each entry
-whole where it names no hidden unit, else *withheld*: only its turn, phase,
-side, kind, ``prev`` and ``hash``.  Every entry's hash still links to the
+whole where it names no hidden unit, else with the fields that name one
+withheld (``"withheld": ["effect", ...]``: its turn, phase, side, kind,
+``prev`` and ``hash`` always stay).  Every entry's hash still links to the
 next (``prev``), so the chain of the side's file is checked
-(:func:`check_side_view`): a whole entry is hashed again, a withheld entry
-keeps its hash as the game master's record gave it, and in a signed game
-each entry's hash, and the export itself (side, count, head), carry the
-game master's signature, so a withheld entry cannot be forged either.
+(:func:`check_side_view`): a whole entry is hashed again, an entry with a
+field withheld keeps its hash as the game master's record gave it.  In a
+signed game each entry's hash carries the game master's signature, and the
+export itself (every field it shows, :func:`export_text`) is signed too, so
+neither a withheld entry nor the fields shown beside it can be forged; an
+unsigned game's side file vouches for its whole entries only.
 """
 
 from __future__ import annotations
@@ -47,6 +50,9 @@ VISIBILITY_KEY = "visibility"
 UNKNOWN_TYPE = "unknown"
 """The unit type of a marker for a unit seen but not identified."""
 ADJACENT = ("shown", "a unit", "hidden")
+REDACTABLE = ("summary", "order", "verdict", "reasons", "effect", "time")
+"""The fields of an entry a side's file may withhold (its turn, phase,
+side, kind, ``prev`` and ``hash`` always stay)."""
 
 
 @dataclass(frozen=True)
@@ -175,32 +181,42 @@ def side_view(game: Any, side: str, sign: Any = None) -> Any:
 
         out.ruleset.unit_types.append(UnitType(UNKNOWN_TYPE, "A unit (not identified)", 0, {}))
     out.state = _scrub(state, tokens)
+    if _mentions(f" {getattr(out, 'description', '')} ".replace(".", " ").replace(",", " "), tokens):
+        out.description = "(withheld from this side's file: it names a unit the side does not see)"
     entries = []
     withheld = 0
     for i in range(len(game.journal)):
         line = game.journal.lines.lines[i]
         e = game.journal[i]
+        data = e.to_data()
         if _mentions(line, tokens):
             withheld += 1
-            entries.append({"withheld": True, "turn": e.turn, "phase": e.phase, "side": e.side, "kind": e.kind,
-                            "prev": e.prev, "hash": e.hash})
-        else:
-            entries.append(e.to_data())
+            hide = [k for k in REDACTABLE if _mentions(canonical_json(data[k]), tokens)]
+            if hide:
+                data = {k: v for k, v in data.items() if k not in hide}
+                data["withheld"] = hide
+        entries.append(data)
     count, head = len(game.journal), game.journal.head
     view: dict[str, Any] = {"side": side, "system": game.system.name, "count": count, "head": head,
                             "hidden": len(hidden) - markers, "markers": markers, "withheld": withheld,
                             "turn": {"turn": game.turn.turn, "phase": game.turn.phase, "side": game.turn.side},
                             "entries": entries}
     if game.signing is not None:
-        view["signing"] = {"key": game.signing.key, "signatures": list(game.signing.signatures),
-                           "export": sign(export_text(side, count, head)) if sign is not None else ""}
+        view["signing"] = {"key": game.signing.key, "signatures": list(game.signing.signatures), "export": ""}
+        view["signing"]["export"] = sign(export_text(view)) if sign is not None else ""
     out.state[VIEW_KEY] = view
     return out
 
 
-def export_text(side: str, count: int, head: str) -> str:
-    """The text a side's export is signed over."""
-    return f"side-export\n{side}\n{count}\n{head}"
+def export_text(view: Mapping[str, Any]) -> str:
+    """The text a side's export is signed over: the SHA-256 of the
+    canonical JSON of its view of the game (its export signature aside), so
+    every field it shows, the withheld entries' too, is the game master's."""
+    body = dict(view)
+    signing = dict(body.get("signing") or {})
+    signing.pop("export", None)
+    body["signing"] = signing
+    return "side-export\n" + hashlib.sha256(canonical_json(body).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _where(s: Any, u: Any) -> str:
@@ -249,11 +265,11 @@ def check_side_view(scenario: Any) -> list[str]:
         w = f"{where}.entries[{i}]"
         if not isinstance(d, Mapping):
             return [f"{w}: expected an object"]
-        if d.get("withheld") is True:
+        if "withheld" in d:
             h, p = d.get("hash"), d.get("prev")
             if not isinstance(h, str) or not isinstance(p, str):
                 return [f"{w}: a withheld entry keeps its prev and hash"]
-            label = f"entry {i + 1} (turn {d.get('turn')}, withheld)"
+            label = f"entry {i + 1} (turn {d.get('turn')}, {d.get('kind')}, partly withheld)"
         else:
             try:
                 e = _entry(d, w)
@@ -283,12 +299,12 @@ def check_side_view(scenario: Any) -> list[str]:
         sig = Signatures.from_data({"algorithm": "ed25519", "key": signing.get("key"),
                                     "signatures": signing.get("signatures"), "seal": ""}, f"{where}.signing")
         handed = {i: str(d.get("effect", {}).get("key")) for i, d in enumerate(raw)
-                  if not d.get("withheld") and d.get("kind") == "key"}
+                  if "effect" in d and d.get("kind") == "key"}
         verify(sig, hashes, lambda i: labels[i], handed, None, f"{where}.signing")
     except SignatureError as err:
         return [str(err)]
     key = sig.key_at(handed, len(hashes) - 1)
-    if not check(key, export_text(str(view.get("side")), len(hashes), prev), str(signing.get("export", ""))):
-        return [f"{where}.signing.export: the export is not signed by the game master's key: entries were dropped "
-                f"from its end, or it was made by someone else"]
+    if not check(key, export_text(view), str(signing.get("export", ""))):
+        return [f"{where}.signing.export: the export is not signed by the game master's key: an entry was changed "
+                f"or dropped, or the file was made by someone else"]
     return []
