@@ -110,6 +110,35 @@ def markdown(game: Game, positions: list[int], title: str, crops: dict[int, str]
     return "\n".join(lines)
 
 
+def side_markdown(game: Game, side: str, title: str) -> str:
+    """The play-by-post report as ``side`` sees it: the entries of its
+    file, a withheld entry as one line."""
+    from .post import side_scenario
+
+    view = side_scenario(game, side).state["side_view"]  # type: ignore[attr-defined]
+    lines = [f"# {title}: {game.system.title}, as the {game.side_name(view['side'])} see it", "",
+             f"*{view['hidden']} enemy units hidden, {view['markers']} seen but not identified; "
+             f"{view['withheld']} entries withheld.*", ""]
+    turn: object = None
+    for i, d in enumerate(view["entries"]):
+        if d["turn"] != turn:
+            turn = d["turn"]
+            lines += [f"## Turn {turn}", ""]
+        if "summary" not in d:
+            lines.append(f"{i + 1}. *(withheld: the {_md(game.side_name(d['side']))}'s {d['kind']}, not seen)*")
+            continue
+        more = " *(details withheld)*" if d.get("withheld") else ""
+        if d["kind"] == "order":
+            lines.append(f"{i + 1}. **{_md(d['summary'])}** — carried out.{more}")
+        elif d["kind"] == "refused":
+            lines.append(f"{i + 1}. ~~{_md(d['summary'])}~~ — **refused**.{more}")
+        else:
+            lines.append(f"{i + 1}. *{_md(d['summary'])}*{more}")
+        lines += [f"    - {_md(r)}" for r in d.get("reasons", [])]
+    lines += ["", f"*Journal: {view['count']} entries, head `{view['head'][:12]}`.*"]
+    return "\n".join(lines)
+
+
 def _crops(game: Game, positions: list[int], path: str, folder: str) -> dict[int, str]:
     """Write the crops (``app/gui/crops.py``) into ``folder``; their paths as
     the report links them (relative to the folder's parent, where the report
@@ -152,8 +181,6 @@ def run_journal(args: argparse.Namespace) -> int:
         if not args.markdown or args.crops is not None or args.turn is not None:
             raise CliError("--side goes with --markdown, without --crops or --turn (a side's report is its whole "
                            "file's journal)")
-        from .post import side_markdown
-
         print(side_markdown(game, args.side, os.path.basename(args.file)))
         return EXIT_OK
     if args.markdown:

@@ -119,7 +119,7 @@ def load_game(path: str, system: str | None = None, rewrite: Rewrite | None = No
         game = Game(s, system)
     except ModelError as e:
         raise CliError(f"{path}: {e}") from None
-    from .post import arm_signer
+    from app.post_game import arm_signer
 
     arm_signer(game)
     return game
@@ -277,9 +277,8 @@ def _orders(args: argparse.Namespace, game: Game, of: OrdersFile, notes: list[st
     :class:`FileChanged` when the file changed since it was read.  A planned
     file for another side, turn or phase, or planned against another journal
     head (without ``--rebase``), is refused whole."""
+    from app.post_game import arm_dice
     from engine.turns.orders_file import refusals
-
-    from .post import arm_dice
 
     orders = of.orders
     side = orders_side(game, args.side, of.side, args.orders)
@@ -327,7 +326,7 @@ def run_end_turn(args: argparse.Namespace) -> int:
 
 
 def _end_turn(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) -> int:
-    from .post import reveal
+    from app.post_game import reveal
 
     first = len(game.journal)
     before = game.turn.to_data()

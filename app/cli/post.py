@@ -11,12 +11,12 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from app.post_game import arm_dice, reveal, user_signer
+
 from .common import EXIT_OK, CliError, add_json_flag, emit, rewriting
 
 if TYPE_CHECKING:
     from engine.turns.game import Game
-    from engine.turns.journal import Entry
-    from engine.turns.signing import Signer
 
 COMMANDS = {
     "dice": "commit to a secret dice seed in a game's journal (--commit) or reveal it (--reveal)",
@@ -106,69 +106,6 @@ def run_export_side(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def side_markdown(game: Game, side: str, title: str) -> str:
-    """The play-by-post report as ``side`` sees it: the entries of its
-    file, a withheld entry as one line."""
-    from .journal import _md
-
-    view = side_scenario(game, side).state["side_view"]  # type: ignore[attr-defined]
-    lines = [f"# {title}: {game.system.title}, as the {game.side_name(view['side'])} see it", "",
-             f"*{view['hidden']} enemy units hidden, {view['markers']} seen but not identified; "
-             f"{view['withheld']} entries withheld.*", ""]
-    turn: object = None
-    for i, d in enumerate(view["entries"]):
-        if d["turn"] != turn:
-            turn = d["turn"]
-            lines += [f"## Turn {turn}", ""]
-        if "summary" not in d:
-            lines.append(f"{i + 1}. *(withheld: the {_md(game.side_name(d['side']))}'s {d['kind']}, not seen)*")
-            continue
-        more = " *(details withheld)*" if d.get("withheld") else ""
-        if d["kind"] == "order":
-            lines.append(f"{i + 1}. **{_md(d['summary'])}** — carried out.{more}")
-        elif d["kind"] == "refused":
-            lines.append(f"{i + 1}. ~~{_md(d['summary'])}~~ — **refused**.{more}")
-        else:
-            lines.append(f"{i + 1}. *{_md(d['summary'])}*{more}")
-        lines += [f"    - {_md(r)}" for r in d.get("reasons", [])]
-    lines += ["", f"*Journal: {view['count']} entries, head `{view['head'][:12]}`.*"]
-    return "\n".join(lines)
-
-
-def arm_signer(game: Game) -> None:
-    """Give a signed ``game`` the game master's key in force when this user
-    holds it."""
-    from app.post_store import load_key
-    from engine.turns.signing import Signer, handovers, key_id
-
-    if game.signing is None:
-        return
-    key = game.signing.key_at(handovers(game.journal.entries), len(game.journal) - 1)
-    pem = load_key(key_id(key))
-    if pem is not None:
-        game.signer = Signer.from_pem(pem)
-
-
-def user_signer(new: bool = False) -> Signer:
-    """This user's signing key (made and kept when there is none, or when
-    ``new``)."""
-    from app.post_store import folder, load_key, save_key
-    from engine.turns.signing import Signer
-
-    current = folder() / "keys" / "current"
-    if not new:
-        try:
-            pem = load_key(current.read_text(encoding="ascii").strip())
-        except OSError:
-            pem = None
-        if pem is not None:
-            return Signer.from_pem(pem)
-    signer = Signer.generate()
-    save_key(signer.id, signer.pem())
-    current.write_text(signer.id, encoding="ascii")
-    return signer
-
-
 def run_sign(args: argparse.Namespace) -> int:
     from engine.turns.signing import key_id
 
@@ -193,31 +130,6 @@ def run_sign(args: argparse.Namespace) -> int:
                 "entries": len(game.journal)},
          lambda: f"{args.file}: {what}; private key kept in {_where()}")
     return EXIT_OK
-
-
-def arm_dice(game: Game) -> str | None:
-    """Give ``game`` the seed of its open dice commitment when this user
-    holds it; returns the commitment's hash (``None``: none open)."""
-    from app.post_store import load_seed
-    from engine.turns.dice import open_commitment
-
-    c = open_commitment(game.journal.entries)
-    if c is None:
-        return None
-    game.dice_seed = load_seed(c.commit)
-    return c.commit
-
-
-def reveal(game: Game) -> Entry | None:
-    """Journal the seed of the open commitment, when this user holds it."""
-    from engine.turns.dice import reveal_entry
-
-    commit = arm_dice(game)
-    if commit is None or game.dice_seed is None:
-        return None
-    e = reveal_entry(game.dice_seed, game.turn.turn, game.turn.phase, game.turn.side, game.system.name)
-    game.dice_seed = None
-    return game.record(e)
 
 
 def run_dice(args: argparse.Namespace) -> int:

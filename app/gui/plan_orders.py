@@ -138,7 +138,7 @@ def _summary(order: Mapping[str, Any]) -> str:
     return f"{unit} to {to}" if unit is not None and to is not None else json.dumps(dict(order))
 
 
-class PlanPanel(QWidget):
+class OrdersPlanPanel(QWidget):
     """The Plan dock: the planned orders in order, with Up, Down, Remove,
     Save Orders File… and End Plan."""
 
@@ -215,11 +215,11 @@ def start_plan(window: Any, side: str) -> OrdersPlan | None:
         return None
     turns.plan = plan
     turns.set_playing(True)
-    plan.changed.connect(window.plan_panel.refresh)
+    plan.changed.connect(window.orders_plan_panel.refresh)
     plan.changed.connect(turns.changed.emit)
-    window.dock_plan.show()
-    window.dock_plan.raise_()
-    window.plan_panel.refresh()
+    window.dock_orders_plan.show()
+    window.dock_orders_plan.raise_()
+    window.orders_plan_panel.refresh()
     turns.changed.emit()
     return plan
 
@@ -228,7 +228,7 @@ def end_plan(window: Any) -> None:
     plan = window.turns.plan
     if plan is not None:
         plan.end()
-    window.plan_panel.refresh()
+    window.orders_plan_panel.refresh()
 
 
 def save_plan(window: Any, path: str | None = None, salt: str | None = None) -> str | None:
@@ -308,11 +308,11 @@ def apply_orders_file(window: Any, path: str | None = None, rebase: bool | None 
 
 def install(window: Any, turns: TurnController) -> None:
     """Game > Plan Orders as ▸ SIDE, Save Orders File…, End Plan; File >
-    Apply Orders File…; the Plan dock (``window.plan_panel``)."""
-    window.plan_panel = PlanPanel(window)
-    window.plan_panel.setObjectName("planPanel")
-    window.dock_plan = window._dock("Plan", "planDock", window.plan_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-    window.dock_plan.hide()
+    Apply Orders File…; the Plan dock (``window.orders_plan_panel``)."""
+    window.orders_plan_panel = OrdersPlanPanel(window)
+    window.orders_plan_panel.setObjectName("ordersPlanPanel")
+    window.dock_orders_plan = window._dock("Orders Plan", "ordersPlanDock", window.orders_plan_panel, Qt.DockWidgetArea.RightDockWidgetArea)
+    window.dock_orders_plan.hide()
     menu = window.game_menu.addMenu("Plan &Orders as")
     window.plan_menu = menu
 
@@ -336,4 +336,4 @@ def install(window: Any, turns: TurnController) -> None:
     file_menu = next((a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "File"), None)
     if file_menu is not None:
         file_menu.addAction(window.act_apply_orders)
-    turns.changed.connect(window.plan_panel.refresh)
+    turns.changed.connect(window.orders_plan_panel.refresh)

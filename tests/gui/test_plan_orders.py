@@ -78,7 +78,7 @@ def test_plan_orders_writes_the_docs_example_and_applies_nothing(qtbot: Any, tmp
     assert not ok and "already moved" in why  # checked against the position the plan leaves
     assert w.turns.give({"unit": "US-6", "to": "0805"})[0]
     assert w.document.scenario.unit("US-3C").at != before["US-3C"]  # shown on the map
-    assert w.plan_panel.list.count() == 2
+    assert w.orders_plan_panel.list.count() == 2
     out = tmp_path / "union-t1.json"
     assert save_plan(w, str(out), "for the Union") == str(out)
     assert json.loads(out.read_text(encoding="utf-8")) == docs_example()
@@ -130,17 +130,17 @@ def test_plan_orders_outlives_map_switches_and_reopening(qtbot: Any, tmp_path: P
     for _round in range(2):
         w = window(qtbot, tmp_path, f)
         expected = docks_alive(w)
-        assert "planDock" in expected
+        assert "ordersPlanDock" in expected
         start_plan(w, "union")
         assert w.turns.give({"unit": "US-3C", "to": "1106"})[0]
         for path in (CWOL, str(f)):
             assert w.open_file(path, ask=False)
             pump()
             assert docks_alive(w) == expected
-            assert w.turns.plan is None and w.plan_panel.list.count() == 0
+            assert w.turns.plan is None and w.orders_plan_panel.list.count() == 0
         plan = start_plan(w, "union")
         assert plan is not None and w.turns.give({"unit": "US-6", "to": "0805"})[0]
-        assert w.plan_panel.list.count() == 1
+        assert w.orders_plan_panel.list.count() == 1
         w.close()
         pump()
     err = capfd.readouterr().err
