@@ -292,6 +292,9 @@ def apply_orders_file(window: Any, path: str | None = None, rebase: bool | None 
     if why:
         window.show_error("Apply Orders File", f"{path} is refused", why)
         return why
+    from app.post_game import arm_dice
+
+    arm_dice(game)
     turns.set_playing(True)
     said = []
     for order in of.orders:

@@ -114,6 +114,10 @@ class TurnController(QObject):
             return None  # no rules system (or several) for this map: not a game
         if not had:
             del state[GAME_KEY]  # written by the first order, not by looking
+        from app.post_game import arm_dice, arm_signer
+
+        arm_signer(game)  # the game master's key and dice seed, when this user holds them
+        arm_dice(game)
         self._fresh = not had
         self._game = game
         return game
@@ -134,6 +138,8 @@ class TurnController(QObject):
         g = self.game()
         if g is None or not self.playing():
             return side_note.rstrip(" ·")
+        if g.signing is not None and g.signer is None and self.plan is None:
+            side_note += "Signed by a key you do not hold: steps taken here are not signed · "
         if self.plan is not None:
             side_note += (f"Planning the {g.side_name(self.plan.side)} orders ({len(self.plan.orders)}, not "
                           f"applied) · ")

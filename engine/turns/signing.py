@@ -157,7 +157,17 @@ def verify(sig: Signatures, hashes: Sequence[str], labels: Any, handed: Mapping[
            where: str) -> None:
     """Check each entry's signature (``hashes`` in order; ``labels(i)``
     names entry ``i``) and the seal's; :class:`SignatureError` names the
-    first that is missing or not the key's."""
+    first that is missing or not the key's.
+
+    With a seal, its signature is checked first: the seal commits to the
+    count and the head, which commits to every entry, so a seal the key in
+    force signed vouches for the whole record and each entry's signature
+    is read only to name what is wrong when it does not (one check instead
+    of one an entry: 8,000 entries verify in about 1.3 s of CPU one by one)."""
+    if seal is not None and len(sig.signatures) == len(hashes) and all(sig.signatures):
+        key = sig.key_at(handed, len(hashes) - 1) if hashes else sig.key
+        if check(key, seal, sig.seal):
+            return
     if len(sig.signatures) > len(hashes):
         raise SignatureError(f"{where}: {len(sig.signatures)} signatures for {len(hashes)} entries: entries were "
                              f"dropped from the journal")
