@@ -69,9 +69,12 @@ def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
         return []
     from engine.model import ModelError
     from engine.turns.game import Game
+    from engine.turns.views import visibility
 
     try:
         game = Game(s)
+        game.verify_signatures()  # each entry's, besides the seal's that loading checks
+        visibility(s)
     except ModelError as e:
         return [f"{f}: {e}"]
     if game.signing is None:

@@ -651,7 +651,16 @@ class Game:
     # ------------------------------------------------------------------
     # signatures
 
-    def _signatures(self, raw: Any, journal: Any) -> Signatures | None:
+    def verify_signatures(self) -> None:
+        """Check every entry's signature one by one, besides the seal's
+        (loading checks the seal's, which vouches for the record):
+        :class:`~engine.turns.signing.SignatureError` names the first entry
+        whose signature is not the game master's."""
+        if self.signing is not None:
+            data = self.scenario.state.get(GAME_KEY, {})
+            self._signatures(self.signing.to_data(), data.get("journal"), every=True)
+
+    def _signatures(self, raw: Any, journal: Any, every: bool = False) -> Signatures | None:
         """The file's signatures, verified against the journal (a
         :class:`~engine.turns.signing.SignatureError` names the first entry
         that is not the game master's)."""
@@ -666,7 +675,7 @@ class Game:
                   if '"kind":"key"' in line and self.journal[i].kind == "key"}
         seal = journal.get("seal") if isinstance(journal, Mapping) else None
         verify(sig, [JournalLines.hash_of(line) for line in lines], lambda i: self.journal[i].label(i + 1), handed,
-               seal if isinstance(seal, str) else None, where)
+               seal if isinstance(seal, str) else None, where, every)
         return sig
 
     @property

@@ -164,11 +164,14 @@ def side_view(game: Any, side: str, sign: Any = None) -> Any:
     out = _copy_without_game(s)
     kept = []
     markers = 0
+    taken = {u.id for u in s.units}
     for u in out.units:
         if u.id in full:
             kept.append(u)
         elif u.id in vague:
             markers += 1
+            while f"unit-{markers}" in taken:
+                markers += 1
             u.id = f"unit-{markers}"
             u.type = UNKNOWN_TYPE
             u.name = None
@@ -197,8 +200,9 @@ def side_view(game: Any, side: str, sign: Any = None) -> Any:
                 data["withheld"] = hide
         entries.append(data)
     count, head = len(game.journal), game.journal.head
+    shown = sum(1 for u in out.units if u.type == UNKNOWN_TYPE and u.props.get("unidentified"))
     view: dict[str, Any] = {"side": side, "system": game.system.name, "count": count, "head": head,
-                            "hidden": len(hidden) - markers, "markers": markers, "withheld": withheld,
+                            "hidden": len(hidden) - shown, "markers": shown, "withheld": withheld,
                             "turn": {"turn": game.turn.turn, "phase": game.turn.phase, "side": game.turn.side},
                             "entries": entries}
     if game.signing is not None:

@@ -310,3 +310,48 @@ def test_orders_files_old_and_new(tmp_path: Path, capsys: pytest.CaptureFixture[
     other.write_text(json.dumps(data), encoding="utf-8")
     code, _, err = run(["orders", str(f), "--orders", str(other)], capsys)
     assert code == 1 and "not an entry of this game's journal" in err
+
+
+@pytest.mark.parametrize("change, why", [
+    (lambda g: g["signing"].update(key="zz"), "state.game.signing.key: expected an Ed25519 public key"),
+    (lambda g: g["signing"].update(signatures="x"), "state.game.signing.signatures: expected a list"),
+    (lambda g: g["signing"]["signatures"].__setitem__(0, "00" * 64), "entry 1 (turn 1, order: US-3C to 1106) is "
+                                                                         "not signed by the game master's key"),
+    (lambda g: g.update(signing=[]), "state.game.signing: expected an object"),
+])
+def test_a_malformed_signing_block_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str], change: Any,
+                                            why: str) -> None:
+    f = acw_game(tmp_path)
+    assert run(["sign", str(f)], capsys)[0] == 0
+    u = planned(f, tmp_path / "u.json", "union", [{"unit": "US-3C", "to": "1106"}])
+    assert run(["orders", str(f), "--orders", str(u)], capsys)[0] == 0
+    data = json.loads(f.read_text(encoding="utf-8"))
+    change(data["state"]["game"])
+    f.write_text(json.dumps(data), encoding="utf-8")
+    code, out, err = run(["validate", str(f)], capsys)
+    assert code == 1 and why in out and "Traceback" not in out + err, out
+
+
+def test_a_malformed_visibility_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = acw_game(tmp_path)
+    data = json.loads(f.read_text(encoding="utf-8"))
+    data["state"]["visibility"] = {"sighting": {"cav": -1}}
+    f.write_text(json.dumps(data), encoding="utf-8")
+    code, out, _ = run(["validate", str(f)], capsys)
+    assert code == 1 and "state.visibility.sighting: expected an object of unit type -> range" in out
+    code, _, err = run(["export-side", str(f), "--side", "union", "--out", str(tmp_path / "u.json")], capsys)
+    assert code == 1 and "state.visibility.sighting" in err and not (tmp_path / "u.json").exists()
+
+
+def test_sighting_and_identifying_on_a_grid_map() -> None:
+    from engine.turns.views import seen
+
+    s = load_any(str(ACW))
+    s.state["visibility"] = ACW_SIGHT
+    s.unit("US-3C").at = s.map.parse_label("1106")
+    full, vague = seen(s, "union")
+    assert "CS-37C" in full  # 5 hexes from the cavalry: identified
+    assert {"CS-39", "CS-51"} <= vague  # 6 hexes: seen, not identified
+    assert "CS-45C" not in full | vague  # beyond 8 hexes: hidden
+    s.state["visibility"] = {"by": "all"}
+    assert seen(s, "union") == ({u.id for u in s.units}, set())
