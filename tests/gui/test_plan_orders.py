@@ -83,6 +83,10 @@ def test_plan_orders_writes_the_docs_example_and_applies_nothing(qtbot: Any, tmp
     assert save_plan(w, str(out), "for the Union") == str(out)
     assert json.loads(out.read_text(encoding="utf-8")) == docs_example()
     # reorder and remove: the plan is given again, each order checked anew
+    on_disk = f.read_bytes()
+    assert not w.save() and f.read_bytes() == on_disk  # the plan is not the game's: the file is not saved with it
+    assert w.error_dialog is not None and w.error_dialog.summary.startswith("Orders are being planned")
+    w.error_dialog.close()
     assert plan.move(1, 0) == [] and [o["unit"] for o in plan.orders] == ["US-6", "US-3C"]
     assert plan.remove(0) == [] and plan.orders == [{"unit": "US-3C", "to": "1106"}]
     end_plan(w)
