@@ -16,14 +16,12 @@ def arm_dice(game: Game) -> str | None:
     """Give ``game`` the seed of its open dice commitment when this user
     holds it; returns the commitment's hash (``None``: none open)."""
     from app.post_store import load_seed
-    from engine.turns.dice import open_commitment
 
-    c = open_commitment(game.journal.entries)
+    c = game.open_dice_commitment()
     if c is None:
         return None
     game.dice_seed = load_seed(c.commit)
     return c.commit
-
 
 
 def reveal(game: Game) -> Entry | None:

@@ -55,6 +55,7 @@ from .delta import (
     territory_data,
     unit_data,
 )
+from .dice import Commitment
 from .journal import RECORD_KINDS, BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
 from .signing import Signatures, Signer
 from .state import TurnState
@@ -373,7 +374,8 @@ class Game:
             return order, None
         roller = None
         if self.dice_seed is not None:
-            entries = self.journal.entries
+            start = self._last_dice_record()
+            entries = [self.journal[i] for i in range(start, len(self.journal))]
             c = open_commitment(entries)
             if c is not None and commitment(self.dice_seed) == c.commit:
                 salts = salts_since(entries, c.at)
@@ -392,6 +394,26 @@ class Game:
             return order, {"typed": True}
         assert roller is not None
         return filled, roller.record()
+
+    def open_dice_commitment(self) -> Commitment | None:
+        """The dice commitment not revealed yet
+        (:class:`engine.turns.dice.Commitment`, its position counted in
+        the whole journal), or ``None``."""
+        from .dice import open_commitment
+
+        start = self._last_dice_record()
+        c = open_commitment([self.journal[i] for i in range(start, len(self.journal))])
+        return None if c is None else Commitment(c.commit, c.at + start)
+
+    def _last_dice_record(self) -> int:
+        """The position (0-based) of the last seed or reveal entry, found
+        from the entries' lines without decoding the others (0: none)."""
+        lines = self.journal.lines.lines
+        for i in range(len(lines) - 1, -1, -1):
+            if ('"kind":"seed"' in lines[i] or '"kind":"reveal"' in lines[i]) \
+                    and self.journal[i].kind in ("seed", "reveal"):
+                return i
+        return 0
 
     def record(self, entry: Entry) -> Entry:
         """Journal one of the game master's records (a dice seed committed or
