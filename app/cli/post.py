@@ -90,6 +90,8 @@ def run_export_side(args: argparse.Namespace) -> int:
     if same_file(args.out, args.file) or os.path.abspath(args.out) == os.path.abspath(args.file):
         raise CliError(f"--out {args.out}: will not write over the game file {args.file}; give a new file")
     game = load_game(args.file)
+    if "side_view" in game.scenario.state:
+        raise CliError(f"{args.file}: is a side's file already; export from the game master's game file")
     if game.signing is not None and game.signer is None:
         raise CliError(f"{args.file}: the game is signed; only the game master, who holds its key, exports a "
                        f"side's file")
