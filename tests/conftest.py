@@ -10,6 +10,10 @@ if "ADJUTANT_CACHE_DIR" not in os.environ:  # verified journals and tile pyramid
     import tempfile
 
     os.environ["ADJUTANT_CACHE_DIR"] = tempfile.mkdtemp(prefix="adjutant-test-cache-")
+if "ADJUTANT_CONFIG_DIR" not in os.environ:  # dice seeds and signing keys: never the user's own
+    import tempfile
+
+    os.environ["ADJUTANT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="adjutant-test-config-")
 
 import pytest  # noqa: E402
 

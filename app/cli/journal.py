@@ -18,7 +18,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from .common import EXIT_OK, CliError, add_json_flag, emit, gui_app
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, gui_app
 from .orders import entry_line, load_game, turn_line
 
 if TYPE_CHECKING:
@@ -45,6 +45,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--crops", metavar="DIR",
                    help="with --markdown: write a PNG crop of the map each order concerns into DIR (as it was after "
                         "the order, the concerned cells outlined) and link it from the report")
+    p.add_argument("--side", metavar="SIDE",
+                   help="with --markdown: the report as SIDE sees it (entries naming units it does not see "
+                        "withheld)")
+    p.add_argument("--verify-dice", action="store_true",
+                   help="recompute every roll from its revealed seed and name any that does not match (exit 1)")
     p.set_defaults(func=run_journal)
     p = sub.add_parser(
         "branch", help=COMMANDS["branch"],
@@ -105,6 +110,35 @@ def markdown(game: Game, positions: list[int], title: str, crops: dict[int, str]
     return "\n".join(lines)
 
 
+def side_markdown(game: Game, side: str, title: str) -> str:
+    """The play-by-post report as ``side`` sees it: the entries of its
+    file, a withheld entry as one line."""
+    from .post import side_scenario
+
+    view = side_scenario(game, side).state["side_view"]  # type: ignore[attr-defined]
+    lines = [f"# {title}: {game.system.title}, as the {game.side_name(view['side'])} see it", "",
+             f"*{view['hidden']} enemy units hidden, {view['markers']} seen but not identified; "
+             f"{view['withheld']} entries withheld.*", ""]
+    turn: object = None
+    for i, d in enumerate(view["entries"]):
+        if d["turn"] != turn:
+            turn = d["turn"]
+            lines += [f"## Turn {turn}", ""]
+        if "summary" not in d:
+            lines.append(f"{i + 1}. *(withheld: the {_md(game.side_name(d['side']))}'s {d['kind']}, not seen)*")
+            continue
+        more = " *(details withheld)*" if d.get("withheld") else ""
+        if d["kind"] == "order":
+            lines.append(f"{i + 1}. **{_md(d['summary'])}** — carried out.{more}")
+        elif d["kind"] == "refused":
+            lines.append(f"{i + 1}. ~~{_md(d['summary'])}~~ — **refused**.{more}")
+        else:
+            lines.append(f"{i + 1}. *{_md(d['summary'])}*{more}")
+        lines += [f"    - {_md(r)}" for r in d.get("reasons", [])]
+    lines += ["", f"*Journal: {view['count']} entries, head `{view['head'][:12]}`.*"]
+    return "\n".join(lines)
+
+
 def _crops(game: Game, positions: list[int], path: str, folder: str) -> dict[int, str]:
     """Write the crops (``app/gui/crops.py``) into ``folder``; their paths as
     the report links them (relative to the folder's parent, where the report
@@ -133,6 +167,8 @@ def _md(text: str) -> str:
 
 def run_journal(args: argparse.Namespace) -> int:
     game = load_game(args.file)
+    if args.verify_dice:
+        return _verify_dice(args, game)
     positions = _positions(game, args.turn, args.file)
     data: dict[str, Any] = {"file": args.file, "system": game.system.name, "turn": game.turn.to_data(),
                             "count": len(game.journal), "head": game.journal.head,
@@ -141,6 +177,12 @@ def run_journal(args: argparse.Namespace) -> int:
         data["branch_of"] = game.journal.branch_of.to_data()
     if args.crops is not None and not args.markdown:
         raise CliError("--crops goes with --markdown (the report links the crops)")
+    if args.side is not None:
+        if not args.markdown or args.crops is not None or args.turn is not None:
+            raise CliError("--side goes with --markdown, without --crops or --turn (a side's report is its whole "
+                           "file's journal)")
+        print(side_markdown(game, args.side, os.path.basename(args.file)))
+        return EXIT_OK
     if args.markdown:
         crops = None
         if args.crops is not None:
@@ -162,6 +204,30 @@ def run_journal(args: argparse.Namespace) -> int:
 
     emit(args, data, text)
     return EXIT_OK
+
+
+def _verify_dice(args: argparse.Namespace, game: Game) -> int:
+    from engine.turns.dice import commitments, verify
+
+    found = verify(game.journal.entries)
+    commits = commitments(game.journal.entries)
+    data = {"file": args.file, "ok": found.ok, "problems": list(found.problems), "checked": found.checked,
+            "unrevealed": found.unrevealed, "typed": found.typed, "commitments": len(commits),
+            "revealed": sum(c.seed is not None for c in commits)}
+
+    def text() -> str:
+        lines = [f"{args.file}: dice: {found.checked} roll{'s' if found.checked != 1 else ''} checked against "
+                 f"{data['revealed']} revealed seed{'s' if data['revealed'] != 1 else ''}"
+                 + (f", {found.unrevealed} waiting for their seed's reveal" if found.unrevealed else "")
+                 + (f", {found.typed} entr{'y' if found.typed == 1 else 'ies'} with dice typed by the game master"
+                    if found.typed else "")]
+        lines += [f"  DOES NOT MATCH: {p}" for p in found.problems]
+        lines.append("every roll matches" if found.ok else f"{len(found.problems)} problem"
+                     f"{'s' if len(found.problems) != 1 else ''}")
+        return "\n".join(lines)
+
+    emit(args, data, text)
+    return EXIT_OK if found.ok else EXIT_FAIL
 
 
 def run_branch(args: argparse.Namespace) -> int:

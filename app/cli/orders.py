@@ -32,6 +32,7 @@ from .common import EXIT_FAIL, EXIT_OK, CliError, FileChanged, Rewrite, add_json
 if TYPE_CHECKING:
     from engine.turns.game import Game
     from engine.turns.journal import Entry
+    from engine.turns.orders_file import OrdersFile
 
 COMMANDS = {
     "orders": "check and apply one side's list of orders; journal them and write the file",
@@ -60,6 +61,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="the side giving the orders (default: the file's \"side\" key, else the side to move); "
                         "an order that is another side's to give is refused")
     p.add_argument("--dry-run", action="store_true", help="check and print, but do not write the file")
+    p.add_argument("--rebase", action="store_true",
+                   help="apply a file planned against an earlier journal head: each order is checked on today's "
+                        "position (without it such a file is refused, naming the entries written since)")
     _system_flag(p)
     add_json_flag(p)
     p.set_defaults(func=run_orders)
@@ -112,9 +116,13 @@ def load_game(path: str, system: str | None = None, rewrite: Rewrite | None = No
             raise CliError(f"{path}: cannot load ({n} problem{'s' if n != 1 else ''})",
                            [str(p) for p in e.problems]) from None
     try:
-        return Game(s, system)
+        game = Game(s, system)
     except ModelError as e:
         raise CliError(f"{path}: {e}") from None
+    from app.post_game import arm_signer
+
+    arm_signer(game)
+    return game
 
 
 def save_game(game: Game, path: str, rewrite: Rewrite | None = None) -> None:
@@ -124,6 +132,12 @@ def save_game(game: Game, path: str, rewrite: Rewrite | None = None) -> None:
     it again)."""
     from engine.io import save_any
 
+    if game.signing is not None and game.signer is None:
+        from engine.turns.signing import handovers, key_id
+
+        key = game.signing.key_at(handovers(game.journal.entries), len(game.journal))
+        raise CliError(f"{path}: the game is signed by the game master's key {key_id(key)}, which is not in your "
+                       f"config folder: only the game master extends the record (nothing written)")
     if rewrite is not None:
         rewrite.save(game.scenario)
     else:
@@ -156,8 +170,15 @@ def read_orders(path: str) -> list[dict[str, Any]]:
 
 def read_orders_file(path: str) -> tuple[list[dict[str, Any]], str | None]:
     """The orders of an orders file and the side it says it is from (its
-    ``"side"`` key, or ``None``): a list of objects, or ``{"side": SIDE,
-    "orders": [...]}``; :class:`CliError` names the file and the bad item.
+    ``"side"`` key, or ``None``); see :func:`read_orders_doc`."""
+    of = read_orders_doc(path)
+    return [dict(o) for o in of.orders], of.side
+
+
+def read_orders_doc(path: str) -> OrdersFile:
+    """An orders file (``engine/turns/orders_file.py``: a planned file
+    naming its side, turn, phase and head, or an older list or ``{"side",
+    "orders"}``); :class:`CliError` names the file and the bad item.
     Read as every input is (:func:`engine.io.inputs.read_regular`: a regular
     file of at most :data:`MAX_ORDERS_BYTES`); nesting deeper than
     :data:`MAX_ORDERS_DEPTH`, ``NaN``, infinities, numbers too long to read
@@ -182,25 +203,17 @@ def read_orders_file(path: str) -> tuple[list[dict[str, Any]], str | None]:
     bad = non_finite_problems(data, path) or text_problems(data, path, SURROGATES)
     if bad:
         raise CliError(str(bad[0]))
-    orders = data.get("orders") if isinstance(data, dict) else data
-    if not isinstance(orders, list):
-        raise CliError(f"{path}: expected a list of orders or {{\"orders\": [...]}}")
-    side = data.get("side") if isinstance(data, dict) else None
-    if side is not None and not isinstance(side, str):
-        raise CliError(f"{path}: \"side\" must be a side id, got {side!r}")
-    if isinstance(data, dict):
-        extra = sorted(set(data) - {"orders", "side"})
-        if extra:
-            raise CliError(f"{path}: unknown key{'s' if len(extra) > 1 else ''} {', '.join(extra)} "
-                           f"(an orders file has \"side\" and \"orders\")")
-    for i, o in enumerate(orders):
-        if not isinstance(o, dict):
-            raise CliError(f"{path}: order {i + 1}: expected an object like {{\"unit\": ID, \"to\": ...}}, "
-                           f"got {json.dumps(o)[:60]}")
+    from engine.turns.orders_file import OrdersFileError, parse
+
+    try:
+        of = parse(data, path, raw)
+    except OrdersFileError as e:
+        raise CliError(str(e)) from None
+    for i, o in enumerate(of.orders):
         t = o.get(POST_TIME)
         if t is not None and not isinstance(t, str):
             raise CliError(f"{path}: order {i + 1}: \"{POST_TIME}\" must be the post's time as text, got {t!r}")
-    return orders, side
+    return of
 
 
 def entry_line(e: Entry, position: int) -> str:
@@ -243,15 +256,15 @@ def run_orders(args: argparse.Namespace) -> int:
     """Apply the file's orders one by one: each is carried out or refused
     (with its reasons, journalled) on its own; a refused order changes
     nothing and does not stop the others."""
-    orders, in_file = read_orders_file(args.orders)
+    of = read_orders_doc(args.orders)
     if args.dry_run:
-        return _orders(args, load_game(args.file, args.system), orders, in_file, [])
+        return _orders(args, load_game(args.file, args.system), of, [])
     with rewriting(args.file, "orders") as rw:
         notes: list[str] = []
         for attempt in range(MAX_RECHECKS + 1):
             game = load_game(args.file, args.system, rw)
             try:
-                return _orders(args, game, orders, in_file, notes, rw)
+                return _orders(args, game, of, notes, rw)
             except FileChanged as e:
                 if attempt == MAX_RECHECKS:
                     raise
@@ -260,16 +273,30 @@ def run_orders(args: argparse.Namespace) -> int:
     raise AssertionError("unreachable")
 
 
-def _orders(args: argparse.Namespace, game: Game, orders: list[dict[str, Any]], in_file: str | None,
-            notes: list[str], rw: Rewrite | None = None) -> int:
-    """Give ``orders`` in ``game`` as the side the file names, write it back
-    through ``rw`` (unless ``--dry-run``) and print the verdicts;
-    :class:`FileChanged` when the file changed since it was read."""
-    side = orders_side(game, args.side, in_file, args.orders)
+def _orders(args: argparse.Namespace, game: Game, of: OrdersFile, notes: list[str],
+            rw: Rewrite | None = None) -> int:
+    """Give the file's orders in ``game`` as the side the file names, write
+    it back through ``rw`` (unless ``--dry-run``) and print the verdicts;
+    :class:`FileChanged` when the file changed since it was read.  A planned
+    file for another side, turn or phase, or planned against another journal
+    head (without ``--rebase``), is refused whole."""
+    from app.post_game import arm_dice
+    from engine.turns.orders_file import refusals
+
+    orders = of.orders
+    side = orders_side(game, args.side, of.side, args.orders)
+    why = refusals(game, of, side, rebase=getattr(args, "rebase", False))
+    if why:
+        raise CliError(f"{args.orders}: refused: " + "; ".join(why))
+    if of.planned and of.head != game.journal.head:
+        notes.append(f"rebased: planned against journal head {str(of.head)[:12]}, each order checked on today's "
+                     f"position")
+    arm_dice(game)
+    source = of.source(side)
     first = len(game.journal)
     for raw in orders:
         order = dict(raw) if game.system.uses_post_time(raw) else {k: v for k, v in raw.items() if k != POST_TIME}
-        game.give(order, time=raw.get(POST_TIME), side=side)
+        game.give(order, time=raw.get(POST_TIME), side=side, source=source)
     entries = [game.journal[i] for i in range(first, len(game.journal))]
     refused = sum(e.kind == "refused" for e in entries)
     if not args.dry_run:
@@ -302,8 +329,12 @@ def run_end_turn(args: argparse.Namespace) -> int:
 
 
 def _end_turn(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) -> int:
+    from app.post_game import reveal
+
     first = len(game.journal)
     before = game.turn.to_data()
+    if not args.phase or game.turn.phase == game.phases[-1]:
+        reveal(game)  # the open dice seed, when this user holds it: the side's move ends
     if args.phase:
         game.end_phase()
     else:

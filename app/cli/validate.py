@@ -38,6 +38,9 @@ def _rules_problems(s: AnyScenario | None) -> list[str]:
 
     from engine.rules.base import BUILTIN_MODULES, RulesSystem
 
+    state = getattr(s, "state", None)
+    if isinstance(state, dict) and "side_view" in state:  # a side's file of a game under way: no set-up to check
+        return []
     options = getattr(getattr(s, "ruleset", None), "options", None) or {}
     out: list[str] = []
     for name in options:
@@ -54,34 +57,63 @@ def _rules_problems(s: AnyScenario | None) -> list[str]:
 
 def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
     """What is wrong with the game the file holds (``state.game``): a
-    journal whose hash chain, seal or replay fails, or an entry the rules do
-    not give when the game is adjudicated again
-    (:func:`engine.turns.verify.verify`); nothing for a file without a game."""
-    state = getattr(s, "state", None)
-    if s is None or not isinstance(state, dict) or "game" not in state:
+    journal whose hash chain, seal, signatures or replay fails, or an entry
+    the rules do not give when the game is adjudicated again
+    (:func:`engine.turns.verify.verify_once`); for a side's file, its own
+    checks (:func:`engine.turns.views.check_side_view`); nothing for a file
+    without a game."""
+    if s is not None and isinstance(getattr(s, "state", None), dict) and "side_view" in s.state:
+        from engine.turns.views import check_side_view
+
+        found = check_side_view(s)
+        if not found:
+            view = s.state["side_view"]
+            NOTES[f] = (f"a side's file ({view.get('side')}): {view.get('hidden')} enemy units hidden, "
+                        f"{view.get('withheld')} journal entries withheld; "
+                        + ("signed by the game master" if view.get("signing") else "unsigned"))
+        return [f"{f}: {p}" for p in found]
+    if s is None or not isinstance(getattr(s, "state", None), dict) or "game" not in s.state:
         return []
     from engine.model import ModelError
     from engine.turns.game import Game
     from engine.turns.verify import verify_once
+    from engine.turns.views import visibility
 
     try:
         game = Game(s)
+        game.verify_signatures()  # each entry's, besides the seal's that loading checks
+        visibility(s)
     except ModelError as e:
         return [f"{f}: {e}"]
     problem = verify_once(game)
-    return [f"{f}: {problem}"] if problem is not None else []
+    if problem is not None:
+        return [f"{f}: {problem}"]
+    if game.signing is None:
+        NOTES[f] = ("its journal is unsigned: anyone who recomputes the hashes can rewrite it "
+                    "(adjutant sign FILE signs it)")
+    else:
+        from engine.turns.signing import handovers, key_id
+
+        key = game.signing.key_at(handovers(game.journal.entries), len(game.journal))
+        NOTES[f] = f"its journal is signed by the game master's key {key_id(key)}"
+    return []
+
+
+NOTES: dict[str, str] = {}
+"""What validating a file found that is not a problem (a game unsigned)."""
 
 
 def run(args: argparse.Namespace) -> int:
     results = [(f, probs or _game_problems(f, s) or _rules_problems(s)) for f, s, probs in iter_loaded(args.files)]
     ok = all(not probs for _, probs in results)
-    data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs]}
-                                   for f, probs in results]}
+    data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs],
+                                    **({"note": NOTES[f]} if f in NOTES else {})} for f, probs in results]}
 
     def text() -> str:
         lines = []
         for f, probs in results:
-            lines.append(f"{f}: ok" if not probs else f"{f}: {len(probs)} problem{'s' if len(probs) > 1 else ''}")
+            lines.append((f"{f}: ok" + (f" ({NOTES[f]})" if f in NOTES else "")) if not probs
+                         else f"{f}: {len(probs)} problem{'s' if len(probs) > 1 else ''}")
             lines.extend(f"  {p}" for p in probs)
         return "\n".join(lines)
 

@@ -114,11 +114,15 @@ class GameCommand(QUndoCommand):
     made: :meth:`perform`), undo takes back each journal entry it made
     (:meth:`Game.undo`), so one undo step is one journal step."""
 
-    def __init__(self, controller: Any, kind: str, order: dict[str, Any], text: str | None) -> None:
+    def __init__(self, controller: Any, kind: str, order: dict[str, Any], text: str | None,
+                 meta: dict[str, Any] | None = None) -> None:
         super().__init__(text or _GAME_TEXT.get(kind, "Order"))
         self.controller = controller
         self.kind = kind
         self.order = order
+        self.meta = meta or {}
+        """For an order: the side giving it and its orders file (``side``,
+        ``source``, as :meth:`engine.turns.game.Game.give` takes them)."""
         self.count = 0
         self._done = False
         self._named = text is not None
@@ -126,7 +130,7 @@ class GameCommand(QUndoCommand):
     def perform(self) -> None:
         """Carry the step out now (raises what the game raises, changing
         nothing); the push's first redo then does nothing more."""
-        entries = self.controller.run(self.kind, self.order)
+        entries = self.controller.run(self.kind, self.order, self.meta)
         self.count = len(entries)
         self._done = True
         if self.kind == "give" and entries and not self._named:
@@ -136,7 +140,7 @@ class GameCommand(QUndoCommand):
         if self._done:
             self._done = False
             return
-        entries = self.controller.run(self.kind, self.order)
+        entries = self.controller.run(self.kind, self.order, self.meta)
         self.count = len(entries)
 
     def undo(self) -> None:

@@ -534,6 +534,12 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         return self._save_to(path)
 
     def _save_to(self, path: str) -> bool:
+        plan = getattr(getattr(self, "turns", None), "plan", None)
+        if plan is not None:  # app/gui/plan_orders.py: the planned orders are on the map, not in the game
+            self.show_error("Cannot save", "Orders are being planned: they are shown on the map but are not the "
+                            "game's.", ["Save them with Game > Save Orders File…, then Game > End Plan takes them "
+                                        "back; the file can be saved then."])
+            return False
         holder = map_holder(self.state_dir, path)
         if holder is not None:
             self.show_error("Cannot save", f"{path} is open in {describe_holder(holder)}:",

@@ -61,9 +61,15 @@ class TurnController(QObject):
         self._refused: Any = None
         """The scenario whose game :attr:`problem` refuses (looked at once)."""
         self._play = False
+        self.plan: Any = None
+        """The orders being planned (:class:`app.gui.plan_orders.OrdersPlan`),
+        or ``None``: while planning, an order is checked as that side's and
+        kept in the plan; the plan takes it back when it ends."""
         document.scenarioReplaced.connect(self._replaced)
 
     def _replaced(self, _scenario: Any) -> None:
+        if self.plan is not None:
+            self.plan.forget()
         self._game = None
         self._problem = None
         self._refused = None
@@ -103,6 +109,8 @@ class TurnController(QObject):
         options = getattr(getattr(s, "ruleset", None), "options", None) or {}
         if not had and not options:
             return None
+        if not had:
+            _side_file_turn(state)
         try:
             game = Game(s)
         except JournalError as e:
@@ -117,6 +125,10 @@ class TurnController(QObject):
                 return None
         if not had:
             del state[GAME_KEY]  # written by the first order, not by looking
+        from app.post_game import arm_dice, arm_signer
+
+        arm_signer(game)  # the game master's key and dice seed, when this user holds them
+        arm_dice(game)
         self._fresh = not had
         self._game = game
         return game
@@ -131,10 +143,24 @@ class TurnController(QObject):
         return self._problem
 
     def status(self) -> str:
-        """``Turn 3 · Union to move · movement phase`` (empty: not playing)."""
+        """``Turn 3 · Union to move · movement phase`` (empty: not playing),
+        after what a side's file hides and the orders being planned."""
+        view = getattr(self.document.scenario, "state", {}).get("side_view")
+        side_note = ""
+        if isinstance(view, Mapping):
+            side_note = (f"The {view.get('side')} side's file: {view.get('hidden', 0)} enemy units hidden, "
+                         f"{view.get('markers', 0)} seen but not identified · ")
         g = self.game()
         if g is None or not self.playing():
-            return ""
+            return side_note.rstrip(" ·")
+        if g.signing is not None and g.signer is None and self.plan is None:
+            side_note += "Signed by a key you do not hold: steps taken here are not signed · "
+        if self.plan is not None:
+            side_note += (f"Planning the {g.side_name(self.plan.side)} orders ({len(self.plan.orders)}, not "
+                          f"applied) · ")
+        return side_note + self._turn_status(g)
+
+    def _turn_status(self, g: Game) -> str:
         t = g.turn
         over = self.outcome()
         if over:
@@ -167,16 +193,34 @@ class TurnController(QObject):
         (``False`` and why).  A malformed order is refused naming what."""
         from .commands import GameCommand
 
+        side = self.plan.side if self.plan is not None else None
         try:
-            verdict = self.check(order)
+            g = self.game()
+            if g is None:
+                raise ModelError("this scenario is not a game (its ruleset names no rules system)")
+            verdict = g.check(post_order(g, order)[0], side)
         except ModelError as e:
             return False, str(e)
         if not verdict.ok:
             return False, " ".join(verdict.reasons) or "refused"
-        cmd = GameCommand(self, "give", dict(order), text)
+        cmd = GameCommand(self, "give", dict(order), text, {"side": side} if side is not None else None)
         cmd.perform()
         self.document.undo_stack.push(cmd)
+        if self.plan is not None:
+            self.plan.note(dict(order))
         return True, " ".join(verdict.reasons)
+
+    def give_file(self, order: Mapping[str, Any], side: str | None, source: Mapping[str, Any]) -> bool:
+        """Give one order of an orders file (File > Apply Orders File…) as
+        ``side``'s, journalled with the file's ``source``, carried out or
+        refused, as one undo step; whether it was carried out."""
+        from .commands import GameCommand
+
+        cmd = GameCommand(self, "give", dict(order), None, {"side": side, "source": dict(source)})
+        cmd.perform()
+        self.document.undo_stack.push(cmd)
+        g = self.game()
+        return g is not None and bool(len(g.journal)) and g.journal[-1].kind == "order"
 
     def end(self, phase_only: bool = False) -> str | None:
         """End the phase (``phase_only``) or the side's turn as one undo
@@ -195,14 +239,16 @@ class TurnController(QObject):
         return None
 
     # -- what GameCommand calls --------------------------------------------------
-    def run(self, kind: str, order: Mapping[str, Any]) -> list[Entry]:
-        """Carry out a step on the game; the entries it journalled."""
+    def run(self, kind: str, order: Mapping[str, Any], meta: Mapping[str, Any] | None = None) -> list[Entry]:
+        """Carry out a step on the game; the entries it journalled.  ``meta``
+        gives an order's side and orders file (``side``, ``source``)."""
         g = self.game()
         assert g is not None
         before = self._units()
         if kind == "give":
             given, time = post_order(g, order)
-            out = [g.give(given, time=time, side=g.author(given))]  # the game master enters it for its author
+            meta = meta or {}
+            out = [g.give(given, time=time, side=meta.get("side") or g.author(given), source=meta.get("source"))]
         elif kind == "end_phase":
             out = g.end_phase()
         else:
@@ -236,6 +282,22 @@ class TurnController(QObject):
         else:
             self.document.edited.emit(ids)
         self.changed.emit()
+
+
+def _side_file_turn(state: dict[str, Any]) -> None:
+    """A side's file (``state.side_view``, ``engine/turns/views.py``) holds
+    no game, but its view names the turn, phase and side to move: its game
+    starts there (with an empty journal), so orders planned on it are
+    checked at that turn and phase."""
+    view = state.get("side_view")
+    t = view.get("turn") if isinstance(view, Mapping) else None
+    if not isinstance(t, Mapping) or not isinstance(view, Mapping):
+        return
+    from engine.turns.journal import Journal
+
+    turn: dict[str, Any] = {"turn": t.get("turn"), "phase": t.get("phase"), "side": t.get("side"), "acted": {},
+                            "used": {}, "banked": {}}
+    state[GAME_KEY] = {"system": view.get("system"), "turn": turn, "journal": Journal().to_data(turn)}
 
 
 __all__ = ["TurnController", "post_order"]
@@ -378,6 +440,10 @@ def install(window: Any) -> TurnController:
                                   "(or cannot be read).", [problem])
         window.statusBar().showMessage(f"Game refused: {problem}", 15000)
 
+
+    from .plan_orders import install as install_plan
+
+    install_plan(window, turns)  # Game > Plan Orders as SIDE, File > Apply Orders File…, the Plan dock
     turns.changed.connect(update)
     window.document.scenarioReplaced.connect(lambda _s: QTimer.singleShot(0, refuse_bad_game))
     QTimer.singleShot(0, refuse_bad_game)

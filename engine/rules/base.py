@@ -685,6 +685,16 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
         """What is wrong with the scenario's set-up before play, one sentence each."""
         return []
 
+    def roll_dice(self, scenario: ScenarioT, order: Mapping[str, Any],
+                  roll: Callable[..., int] | None) -> tuple[str, Mapping[str, Any]] | None:
+        """The dice ``order`` needs: ``("typed", order)`` when it carries
+        the dice the game master typed, ``("rolled", filled)`` when the rules
+        rolled them through ``roll(sides, purpose, key, index)`` (the
+        verifiable dice of ``engine/turns/dice.py``; ``None``: no seed is
+        committed) and ``filled`` is the order carrying them; ``None`` when
+        it needs no dice (or they cannot be rolled)."""
+        return None
+
     def order_author(self, scenario: ScenarioT, order: Mapping[str, Any]) -> str | None:
         """The side whose choice ``order`` is when the rules give it to a side
         that may not be the one to move (a defender's retreat); ``None``: the

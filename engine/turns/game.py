@@ -63,7 +63,9 @@ from .delta import (
     territory_data,
     unit_data,
 )
-from .journal import BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
+from .dice import Commitment
+from .journal import RECORD_KINDS, BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
+from .signing import Signatures, Signer
 from .state import TurnState
 
 VERBS = {"moved": "moves", "railed": "moves by rail", "marched": "marches", "fought": "fights",
@@ -141,6 +143,16 @@ class Game:
         self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
         self._records: list[Record | None] = []
         self._anchors: dict[int, _Anchor] = {}
+        self.signing: Signatures | None = None
+        """The game master's signatures (``engine/turns/signing.py``);
+        ``None``: an unsigned game."""
+        self.signer: Signer | None = None
+        """The game master's key, when this user holds it: each entry
+        appended is signed by it (an entry appended without it is unsigned,
+        which loading the file finds)."""
+        self.dice_seed: str | None = None
+        """The game master's seed of the open dice commitment, when the
+        game master holds it (never saved in the file)."""
         if isinstance(data, Mapping):
             self.turn = TurnState.from_data(data.get("turn", {}), f"state.{GAME_KEY}.turn")
             journal = data.get("journal", {})
@@ -150,6 +162,7 @@ class Game:
             self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
                                              trusted=trusted)
             self._records = [None] * len(self.journal)
+            self.signing = self._signatures(data.get("signing"), journal)
             if not trusted:
                 self._replay()
                 if position and isinstance(lines, JournalLines):
@@ -263,7 +276,7 @@ class Game:
         its set-up (``state.setup_accepted``)."""
         if self.scenario.state.get(SETUP_ACCEPTED) is True:
             return None
-        if any(e.kind != "refused" for e in self.journal):
+        if any(e.kind != "refused" and e.kind not in RECORD_KINDS for e in self.journal):
             return None
         found = list(self.system.setup_problems(self.scenario))
         if not found:
@@ -305,16 +318,27 @@ class Game:
         return "this turn"
 
     def give(self, order: Mapping[str, Any], time: str | None = None, summary: str | None = None,
-             side: str | None = None) -> Entry:
+             side: str | None = None, source: Mapping[str, Any] | None = None) -> Entry:
         """Check ``order`` and carry it out, or refuse it; either way the
         journal gets an entry, which is returned (``kind`` ``"order"`` or
         ``"refused"``).  ``time`` is the time of the post where the rules
         take a number from it; ``side`` the side giving the order (see
         :meth:`check`), kept in the entry's verdict as ``author``.  An
         applied order's ``effect`` holds the action, the system's record and
-        the data-level ``delta``."""
-        verdict = self.check(order, side)
+        the data-level ``delta``.  ``source`` (the orders file's hash, its
+        sender and salt, :meth:`engine.turns.orders_file.OrdersFile.source`)
+        is kept in the verdict as ``source``; the dice the rules need are
+        rolled from the open commitment when :attr:`dice_seed` holds its
+        seed (``engine/turns/dice.py``), kept in the verdict as ``dice``,
+        and the order is journalled carrying them."""
         text = summary or _summary(order)
+        order, dice = self._dice(order, source)
+        verdict = self.check(order, side)
+        extra: dict[str, Any] = {}
+        if source is not None:
+            extra["source"] = dict(source)
+        if dice is not None:
+            extra["dice"] = dice
         snap = Snapshot.take(self.scenario) if verdict.ok else None
         record: Record | None = None
         if snap is not None:
@@ -328,7 +352,8 @@ class Game:
         if record is None:
             entry = self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
                                        kind="refused", system=self.system.name, summary=text, order=dict(order),
-                                       verdict=verdict.to_data(), reasons=verdict.reasons, time=time), None)
+                                       verdict={**verdict.to_data(), **extra}, reasons=verdict.reasons,
+                                       time=time), None)
             return entry
         assert verdict.system is not None and snap is not None
         before = self.turn.copy()
@@ -350,7 +375,7 @@ class Game:
             effect = {"action": action, "record": record.to_data(), "delta": delta}
             return self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind="order",
                                       system=self.system.name, summary=text, order=dict(order),
-                                      verdict=verdict.to_data(), reasons=verdict.reasons, effect=effect,
+                                      verdict={**verdict.to_data(), **extra}, reasons=verdict.reasons, effect=effect,
                                       time=time), record)
         except (ValueError, TypeError) as e:
             record.undo(self.scenario)
@@ -359,6 +384,67 @@ class Game:
             if isinstance(e, UnrecordedChange):
                 raise UnrecordedChange(f"{self.system.title}: {e}; the order was taken back") from None
             raise
+
+    def _dice(self, order: Mapping[str, Any],
+              source: Mapping[str, Any] | None) -> tuple[Mapping[str, Any], dict[str, Any] | None]:
+        """``order`` carrying the dice its rules need, and what the verdict
+        keeps of them (``None``: no dice)."""
+        from .dice import Roller, commitment, open_commitment, salts_since
+
+        if not isinstance(order, Mapping):
+            return order, None
+        roller = None
+        if self.dice_seed is not None:
+            start = self._last_dice_record()
+            entries = [self.journal[i] for i in range(start, len(self.journal))]
+            c = open_commitment(entries)
+            if c is not None and commitment(self.dice_seed) == c.commit:
+                salts = salts_since(entries, c.at)
+                salt = source.get("salt") if source is not None else None
+                if isinstance(salt, str) and salt not in salts:
+                    salts.append(salt)
+                roller = Roller(self.dice_seed, c.commit, tuple(salts), self.journal.head)
+        try:
+            got = self.system.roll_dice(self.scenario, order, roller.roll if roller is not None else None)
+        except ModelError:
+            return order, None
+        if got is None:
+            return order, None
+        how, filled = got
+        if how == "typed":
+            return order, {"typed": True}
+        assert roller is not None
+        return filled, roller.record()
+
+    def open_dice_commitment(self) -> Commitment | None:
+        """The dice commitment not revealed yet
+        (:class:`engine.turns.dice.Commitment`, its position counted in
+        the whole journal), or ``None``."""
+        from .dice import open_commitment
+
+        start = self._last_dice_record()
+        c = open_commitment([self.journal[i] for i in range(start, len(self.journal))])
+        return None if c is None else Commitment(c.commit, c.at + start)
+
+    def _last_dice_record(self) -> int:
+        """The position (0-based) of the last seed or reveal entry, found
+        from the entries' lines without decoding the others (0: none)."""
+        lines = self.journal.lines.lines
+        for i in range(len(lines) - 1, -1, -1):
+            if ('"kind":"seed"' in lines[i] or '"kind":"reveal"' in lines[i]) \
+                    and self.journal[i].kind in ("seed", "reveal"):
+                return i
+        return 0
+
+    def record(self, entry: Entry) -> Entry:
+        """Journal one of the game master's records (a dice seed committed or
+        revealed, a key handed over: :data:`RECORD_KINDS`), at the present
+        turn, phase and side; nothing else changes."""
+        if entry.kind not in RECORD_KINDS:
+            raise ModelError(f"a {entry.kind} entry is not a record of the game master's")
+        return self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side,
+                                  kind=entry.kind, system=self.system.name, summary=entry.summary,
+                                  effect=dict(entry.effect)), None)
 
     def end_phase(self) -> list[Entry]:
         """Run the system's end-of-phase effects, journal them, and move on:
@@ -451,7 +537,7 @@ class Game:
         held = self._records[-1]
         delta = entry.effect.get("delta")
         where = entry.label(n)
-        if entry.kind != "refused" and not isinstance(delta, Mapping):
+        if entry.kind != "refused" and entry.kind not in RECORD_KINDS and not isinstance(delta, Mapping):
             raise JournalError(f"{where} has no record of what it changed; it cannot be taken back")
         turn = self.turn
         if isinstance(delta, Mapping):
@@ -466,6 +552,8 @@ class Game:
                 raise JournalError(str(e)) from None
         self.journal.pop()
         self._records.pop()
+        if self.signing is not None and self.signing.signatures:
+            self.signing.signatures.pop()
         self._anchors.pop(n, None)
         self.turn = turn
         self._save()
@@ -491,7 +579,7 @@ class Game:
             e = self.journal[i]
             delta = e.effect.get("delta")
             if not isinstance(delta, Mapping):
-                if e.kind == "refused":
+                if e.kind == "refused" or e.kind in RECORD_KINDS:
                     continue
                 raise JournalError(f"state.{GAME_KEY}.journal: {e.label(i + 1)} has no record of what it "
                                    f"changed (effect.delta); the game cannot be replayed")
@@ -595,12 +683,81 @@ class Game:
     def _append(self, entry: Entry, record: Record | None) -> Entry:
         sealed = self.journal.append(entry)
         self._records.append(record)
+        if self.signing is not None:
+            self.signing.signatures.append(self.signer.sign(sealed.hash) if self.signer is not None else "")
         self._save()
         return sealed
 
     def _save(self) -> None:
-        self.scenario.state[GAME_KEY] = {"system": self.system.name, "turn": self.turn.to_data(),
-                                         "journal": self.journal.to_data(self.turn.to_data())}
+        data: dict[str, Any] = {"system": self.system.name, "turn": self.turn.to_data(),
+                                "journal": self.journal.to_data(self.turn.to_data())}
+        if self.signing is not None:
+            if self.signer is not None:
+                self.signing.seal = self.signer.sign(data["journal"]["seal"])
+            data["signing"] = self.signing.to_data()
+        self.scenario.state[GAME_KEY] = data
+
+    # ------------------------------------------------------------------
+    # signatures
+
+    def verify_signatures(self) -> None:
+        """Check every entry's signature one by one, besides the seal's
+        (loading checks the seal's, which vouches for the record):
+        :class:`~engine.turns.signing.SignatureError` names the first entry
+        whose signature is not the game master's."""
+        if self.signing is not None:
+            data = self.scenario.state.get(GAME_KEY, {})
+            self._signatures(self.signing.to_data(), data.get("journal"), every=True)
+
+    def _signatures(self, raw: Any, journal: Any, every: bool = False) -> Signatures | None:
+        """The file's signatures, verified against the journal (a
+        :class:`~engine.turns.signing.SignatureError` names the first entry
+        that is not the game master's)."""
+        if raw is None:
+            return None
+        from .signing import verify
+
+        where = f"state.{GAME_KEY}.signing"
+        sig = Signatures.from_data(raw, where)
+        lines = self.journal.lines.lines
+        handed = {i: str(self.journal[i].effect.get("key")) for i, line in enumerate(lines)
+                  if '"kind":"key"' in line and self.journal[i].kind == "key"}
+        seal = journal.get("seal") if isinstance(journal, Mapping) else None
+        verify(sig, [JournalLines.hash_of(line) for line in lines], lambda i: self.journal[i].label(i + 1), handed,
+               seal if isinstance(seal, str) else None, where, every)
+        return sig
+
+    @property
+    def signed(self) -> bool:
+        return self.signing is not None
+
+    def sign(self, signer: Signer) -> None:
+        """Sign every entry of an unsigned game with ``signer``, which
+        signs every entry from now on."""
+        if self.signing is not None:
+            raise ModelError("the game is already signed; a new key takes over by a hand-over entry")
+        self.signer = signer
+        self.signing = Signatures(signer.public, [signer.sign(e) for e in
+                                                  (JournalLines.hash_of(x) for x in self.journal.lines.lines)])
+        self._save()
+
+    def hand_over(self, signer: Signer, reason: str = "") -> Entry:
+        """Hand the signing of the record to a new key (the old one lost):
+        a ``key`` entry naming both, signed by the new key, which signs every
+        entry after it."""
+        if self.signing is None:
+            raise ModelError("the game is not signed: sign it, no hand-over is needed")
+        old = self.signing.key_at({i: str(self.journal[i].effect.get("key")) for i in range(len(self.journal))
+                                   if self.journal[i].kind == "key"}, len(self.journal))
+        from .signing import key_id
+
+        self.signer = signer
+        why = f": {reason}" if reason else ""
+        return self.record(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side, kind="key",
+                                 system=self.system.name,
+                                 summary=f"the game master's key {key_id(signer.public)} takes over from "
+                                         f"{key_id(old)}{why}",
+                                 effect={"key": signer.public, "replaces": old}))
 
 
 ANCHOR_EVERY = 256

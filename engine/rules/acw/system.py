@@ -18,6 +18,7 @@ Rules: ``docs/rules/acw.md``.
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -274,7 +275,12 @@ def _begun(scenario: Scenario) -> bool:
     game = scenario.state.get("game")
     journal = game.get("journal") if isinstance(game, Mapping) else None
     entries = journal.get("entries") if isinstance(journal, Mapping) else None
-    return isinstance(entries, list) and any(isinstance(e, Mapping) and e.get("kind") != "refused" for e in entries)
+    quiet = ("refused", "seed", "reveal", "key")  # a refused order and the game master's records change nothing
+    lines = getattr(entries, "lines", None)
+    if isinstance(lines, (list, tuple)):  # entries as their lines (engine.io.journal_file.JournalLines)
+        kinds = (re.search(r'"kind":"(\w+)"', line) for line in lines)
+        return any(k is not None and k.group(1) not in quiet for k in kinds)
+    return isinstance(entries, list) and any(isinstance(e, Mapping) and e.get("kind") not in quiet for e in entries)
 
 
 def _move_refusal(scenario: Scenario, unit: str) -> str | None:

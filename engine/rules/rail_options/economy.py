@@ -34,7 +34,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -284,7 +284,8 @@ def raid(cfg: RailConfig, order: Mapping[str, Any]) -> dict[str, Any] | str:
     rng = None
     if "dice" not in order:
         if not _whole(seed):
-            return "a raid needs its dice (\"aa\" and \"dice\") or a \"seed\" to roll them"
+            return ("a raid needs its dice (\"aa\" and \"dice\"), a \"seed\" to roll them, or the game master's "
+                    "committed dice seed (adjutant dice GAME --commit)")
         rng = random.Random(seed)
     aa_fires = BOMB_TARGET[cfg.option] == "station"
     aa: list[int] = []
@@ -303,6 +304,34 @@ def raid(cfg: RailConfig, order: Mapping[str, Any]) -> dict[str, Any] | str:
     if rng is not None:
         out["seed"] = seed
     return out
+
+
+def roll_raid(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any],
+              roll: Callable[..., int] | None) -> tuple[str, Mapping[str, Any]] | None:
+    """A raid's dice as the turn engine's verifiable dice give them:
+    ``("typed", order)`` for a raid carrying its dice (or its own
+    ``seed``), ``("rolled", filled)`` with ``aa`` and ``dice`` rolled through
+    ``roll`` (anti-aircraft fire first, then the bombing dice of the
+    bombers left), ``None`` for any other order or when there is nothing to
+    roll with."""
+    if order.get("action") != "bomb":
+        return None
+    if "dice" in order or "seed" in order:
+        return "typed", order
+    b = order.get("bombers", 1)
+    if roll is None or not _whole(b) or not 1 <= b <= 99:
+        return None
+    where = _text(order, "territory") or "?"
+    aa: list[int] = []
+    if BOMB_TARGET[cfg.option] == "station":
+        aa = [roll(6, f"anti-aircraft fire at bomber {i + 1} of {b} over {where}", "aa", i) for i in range(b)]
+    left = b - sum(1 for d in aa if d <= cfg.anti_aircraft_hit)
+    dice = [roll(6, f"bombing die {i + 1} of {left} on {where}", "dice", i) for i in range(left)]
+    filled = dict(order)
+    if aa:
+        filled["aa"] = aa
+    filled["dice"] = dice
+    return "rolled", filled
 
 
 def judge(s: TerritoryScenario, cfg: RailConfig, order: Mapping[str, Any]) -> EconomyVerdict:

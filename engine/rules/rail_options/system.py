@@ -13,7 +13,7 @@ exactly.  Rules: ``docs/rules/rail-options.md``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,7 +23,7 @@ from ..base import RulesSystem, Verdict, selects_rules
 from ..registry import register
 from .adjudicator import RailOptionsAdjudicator
 from .config import SYSTEM, OptionNumber, RailConfig, config_of
-from .economy import ACTIONS, TURN_ACTIONS, EconomyRecord, EconomyVerdict, carry_out, judge
+from .economy import ACTIONS, TURN_ACTIONS, EconomyRecord, EconomyVerdict, carry_out, judge, roll_raid
 from .records import RecordedMove, record_move
 from .results import RailVerdict
 
@@ -101,6 +101,11 @@ class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
             return judge(scenario, self.options(scenario), order)
         o: RailOptionsOrder = self.read_order(order)
         return RailOptionsAdjudicator(scenario, o.option, o.phase).judge(o.unit, o.to)
+
+    def roll_dice(self, scenario: TerritoryScenario, order: Mapping[str, Any],
+                  roll: Callable[..., int] | None) -> tuple[str, Mapping[str, Any]] | None:
+        """A raid's anti-aircraft and bombing dice (:func:`~.economy.roll_raid`)."""
+        return roll_raid(scenario, self.options(scenario), order, roll)
 
     def effect(self, scenario: TerritoryScenario, order: Mapping[str, Any],
                verdict: Verdict) -> RecordedMove | EconomyRecord:
