@@ -600,7 +600,7 @@ class Autosave(QObject):
         self._game_hash.update(appended_text(len(entries.lines) - len(new), new).encode("utf-8"))
         h = self._game_hash.copy()
         h.update(tail.encode("utf-8"))
-        return h.hexdigest()
+        return str(h.hexdigest())
 
     def _game_written(self, text: str) -> None:
         """The autosave was written whole as ``text``: when it is a game,
