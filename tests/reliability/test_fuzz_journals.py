@@ -169,5 +169,6 @@ def test_fuzz_journals_with_hashes_recomputed_short() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # 10,000 games loaded and replayed: about 5 minutes on a busy 2-core machine
 def test_fuzz_journals_with_hashes_recomputed_long() -> None:
     _journal_fuzz(LONG_EXAMPLES)
