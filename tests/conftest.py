@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 if "ADJUTANT_CACHE_DIR" not in os.environ:  # verified journals and tile pyramids: never the user's own cache
@@ -92,25 +93,47 @@ def _note_collection(phase: str, info: dict[str, int]) -> None:
                                       f"{threading.current_thread().name!r}")
 
 
+@pytest.fixture(scope="session")
+def qapp(qapp: Any) -> Any:
+    """pytest-qt's application, with the editor's cycle collector installed
+    as soon as it exists (as ``main_window.ensure_app`` does)."""
+    from app.gui import collector
+
+    collector.install()
+    return qapp
+
+
 @pytest.fixture(autouse=True)
 def _no_cycle_collection_off_the_gui_thread() -> object:
     """A collection in another thread destroys the GUI thread's garbage
     there, Qt objects included (app/gui/collector.py).  Every test fails if
-    one ran while it did.  After the test, the editor's collector (automatic
-    collection off, collected on the GUI thread's timer) is uninstalled once
-    no background job runs, so tests without an event loop collect as usual."""
+    one ran while it did.
+
+    Once the Qt application exists, every test runs as the editor does:
+    automatic collection off, the GUI thread's timer collecting (a test
+    that turned it back on gets it installed again), and everything
+    collected between tests, where no Qt call is under way.  Automatic
+    collection may start inside any allocation, also inside a Qt call that
+    holds one of Qt's own locks, and a widget it destroys there waits on that
+    lock for ever."""
     import gc
     import sys
 
+    collector = sys.modules.get("app.gui.collector")
+    if collector is not None and collector.installed() is None:
+        from PySide6.QtCore import QCoreApplication
+
+        if QCoreApplication.instance() is not None:
+            collector.install()
     del _collections_elsewhere[:]
     gc.callbacks.append(_note_collection)
     yield
+    if collector is None:
+        collector = sys.modules.get("app.gui.collector")
+    if collector is not None and collector.installed() is not None:
+        gc.collect()
     gc.callbacks.remove(_note_collection)
     assert not _collections_elsewhere, f"Python's cycle collector ran off the GUI thread: {_collections_elsewhere}"
-    collector = sys.modules.get("app.gui.collector")
-    background = sys.modules.get("app.gui.background")
-    if collector is not None and collector.installed() is not None and (background is None or not background.busy()):
-        collector.uninstall()
 
 
 # -- a deadlocked test ends the run ------------------------------------------
