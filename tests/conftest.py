@@ -80,6 +80,26 @@ def _no_modal_dialog_left_waiting(request: pytest.FixtureRequest) -> object:
     assert not dog.closed, f"a modal dialog was left waiting for an answer and was closed: {dog.closed}"
 
 
+# -- the long forms run only when asked ----------------------------------------
+
+RELIABILITY = Path(__file__).resolve().parent / "reliability"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A test marked ``slow`` (a long form: thousands of random games or
+    positions, a whole campaign through the editor) is skipped, saying how
+    to run it, unless ``-m`` selects ``slow`` or ``ADJUTANT_LONG=1``
+    (``tests/reliability/conftest.py`` does the same for its own, with its
+    own words)."""
+    expr = str(config.getoption("markexpr", "") or "")
+    if os.environ.get("ADJUTANT_LONG", "") not in ("", "0") or ("slow" in expr and "not slow" not in expr):
+        return
+    skip = pytest.mark.skip(reason="long run: use `python -m pytest -m slow` or ADJUTANT_LONG=1")
+    for item in items:
+        if item.get_closest_marker("slow") and RELIABILITY not in Path(str(item.path)).resolve().parents:
+            item.add_marker(skip)
+
+
 # -- Python's cycle collector never runs outside the GUI thread --------------
 
 _collections_elsewhere: list[str] = []
