@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .inputs import file_kind
+
 Data = bytes | Callable[[Path], None]
 """What to write: the bytes, or a function that writes the file at the path
 it is given (the temporary file) and raises when it cannot."""
@@ -102,7 +104,7 @@ def output_target(path: str | os.PathLike[str]) -> Path:
         raise OutputError(f"{path}: cannot write: it is a folder, not a file; nothing was written")
     if st is not None and not stat.S_ISREG(st.st_mode):
         via = f" (through the link to {os.path.realpath(p)})" if os.path.islink(p) else ""
-        raise OutputError(f"{path}: cannot write: it is {_kind(st.st_mode)}{via}, not a regular file; Adjutant "
+        raise OutputError(f"{path}: cannot write: it is {file_kind(st.st_mode)}{via}, not a regular file; Adjutant "
                           "replaces only regular files; nothing was written")
     target = Path(os.path.realpath(p)) if os.path.islink(p) or st is None else p
     folder = target.parent
@@ -111,18 +113,6 @@ def output_target(path: str | os.PathLike[str]) -> Path:
     if st is not None and not os.access(target, os.W_OK):
         raise OutputError(f"{path}: cannot write: the file is read-only; nothing was written")
     return target
-
-
-def _kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def check_output(out: str | os.PathLike[str], inputs: Iterable[str | os.PathLike[str] | None] = (),
@@ -275,7 +265,9 @@ def _close_all(fds: list[int]) -> None:
     fds.clear()
 
 
-def _fsync_folder(folder: Path) -> None:
+def fsync_folder(folder: Path) -> None:
+    """Make a rename or a new file in ``folder`` durable (``fsync`` of the
+    folder); a folder that cannot be opened or synced is left as it is."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -364,7 +356,7 @@ def commit_together(outputs: Sequence[Output]) -> list[Path]:
             _unlink(bak)
     _close_all(held)
     for folder in dict.fromkeys(t.parent for t in targets):
-        _fsync_folder(folder)
+        fsync_folder(folder)
     return targets
 
 
@@ -381,5 +373,5 @@ def write_text_atomic(path: str | os.PathLike[str], text: str, verify: Verify | 
     return write_atomic(path, text.encode("utf-8"), verify)
 
 
-__all__ = ["NEW_FILE_MODE", "STALE_SECONDS", "Output", "OutputError", "check_output", "commit_together",
+__all__ = ["NEW_FILE_MODE", "STALE_SECONDS", "Output", "OutputError", "check_output", "commit_together", "fsync_folder",
            "output_target", "refuse_input", "same_file", "sweep_leftovers", "write_atomic", "write_text_atomic"]

@@ -40,7 +40,9 @@ MAX_XML_DEPTH = 100
 _CHUNK = 1024 * 1024
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` (``st_mode``) is, in words, when it is not a
+    regular file: "a FIFO (named pipe)", "a character device"..."""
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode):
@@ -58,7 +60,7 @@ def refuse_kind(mode: int) -> str | None:
     FIFO, device or socket."""
     if stat.S_ISREG(mode):
         return None
-    return f"is {_kind(mode)}, not a regular file; Adjutant reads only regular files"
+    return f"is {file_kind(mode)}, not a regular file; Adjutant reads only regular files"
 
 
 def read_regular(path: str | os.PathLike[str], limit: int, fail: Callable[[str], Exception],
@@ -80,7 +82,7 @@ def read_regular(path: str | os.PathLike[str], limit: int, fail: Callable[[str],
         if stat.S_ISDIR(st.st_mode):
             refuse(f"is a folder, not a {folder_not or what}")
         if not stat.S_ISREG(st.st_mode):
-            refuse(f"is {_kind(st.st_mode)}, not a regular file; Adjutant reads only regular files")
+            refuse(f"is {file_kind(st.st_mode)}, not a regular file; Adjutant reads only regular files")
         if st.st_size > limit:
             refuse(f"{what} is {st.st_size} bytes; the limit is {limit}")
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
@@ -93,7 +95,7 @@ def read_regular(path: str | os.PathLike[str], limit: int, fail: Callable[[str],
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            refuse(f"is {_kind(st.st_mode)}, not a regular file; Adjutant reads only regular files")
+            refuse(f"is {file_kind(st.st_mode)}, not a regular file; Adjutant reads only regular files")
         parts: list[bytes] = []
         got = 0
         while got <= limit:
@@ -128,5 +130,5 @@ def xml_markup_problem(raw: bytes) -> str | None:
     return None
 
 
-__all__ = ["MAX_RATIO", "MAX_XML_DEPTH", "MAX_XML_MARKUP", "RATIO_SLACK", "inflate_limit", "read_regular", "refuse_kind",
+__all__ = ["MAX_RATIO", "MAX_XML_DEPTH", "MAX_XML_MARKUP", "RATIO_SLACK", "file_kind", "inflate_limit", "read_regular", "refuse_kind",
            "xml_markup_problem"]

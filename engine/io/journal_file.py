@@ -56,6 +56,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .atomic import fsync_folder
+
 MARKER = '"entries": [\n'
 """The text that opens the entries of a journal written one per line (a
 line has no space after a colon, so no entry holds it)."""
@@ -349,7 +351,7 @@ def _claim_undo(path: Path, data: bytes) -> int | None:
         except FileExistsError:
             os.close(fd)
             return None
-        _sync_folder(path.parent)
+        fsync_folder(path.parent)
         return fd
     except BaseException:
         try:
@@ -382,19 +384,6 @@ def appended_text(origin_count: int, new: Sequence[str]) -> str:
     """The text :func:`append_in_place` puts after the entries a file held
     (``origin_count`` of them) for the ``new`` ones, before the tail."""
     return entries_region(new) if origin_count == 0 else "".join("\n," + line for line in new)
-
-
-def _sync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def recover(path: str | os.PathLike[str]) -> bytes | None:
