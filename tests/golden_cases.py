@@ -16,24 +16,9 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
+from engine.conformance import contains
 from engine.model import ModelError
 from engine.rules.base import RulesSystem
-
-
-def contains(got: Any, want: Any, where: str = "$") -> list[str]:
-    """Where ``got`` differs from ``want``: dicts are matched as subsets,
-    recursively; lists and scalars exactly."""
-    if isinstance(want, dict):
-        if not isinstance(got, dict):
-            return [f"{where}: expected an object, got {got!r}"]
-        out = []
-        for k, v in want.items():
-            if k not in got:
-                out.append(f"{where}.{k}: missing")
-            else:
-                out.extend(contains(got[k], v, f"{where}.{k}"))
-        return out
-    return [] if got == want else [f"{where}: expected {want!r}, got {got!r}"]
 
 
 def _units(scenario: Any) -> list[tuple[str, Any, dict[str, Any]]]:
