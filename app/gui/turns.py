@@ -331,6 +331,9 @@ def install(window: Any) -> TurnController:
     window.turn_label.setObjectName("turnStatus")
     window.turn_label.setContentsMargins(8, 0, 8, 0)
     window.statusBar().insertPermanentWidget(0, window.turn_label)
+    yielding = getattr(window, "status_yield", None)
+    if isinstance(yielding, list):  # the turn yields its room to a verdict after the hovered place's
+        yielding.insert(1, window.turn_label)
 
     def update() -> None:
         text = turns.status()

@@ -27,9 +27,10 @@ EMPTY_TEXT = "Adjudicate: click a unit, then point at a target; the verdict appe
 class VerdictPanel(QWidget):
     """Shows one :class:`Overlay`'s verdict (``None``: the hint)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, hint: str = EMPTY_TEXT) -> None:
         super().__init__(parent)
         self.setObjectName("verdictPanel")
+        self.hint = hint
         self.overlay: Overlay | None = None
         self.view = QTextBrowser()
         self.view.setObjectName("verdictText")
@@ -61,7 +62,7 @@ class VerdictPanel(QWidget):
         self.overlay = overlay
         self.copy_button.setEnabled(overlay is not None)
         if overlay is None:
-            self.view.setHtml(f"<p style='color:#5a5a5a'>{html.escape(EMPTY_TEXT)}</p>")
+            self.view.setHtml(f"<p style='color:#5a5a5a'>{html.escape(self.hint)}</p>")
             return
         color = HEADLINE_COLORS.get(overlay.ok, HEADLINE_COLORS[None])
         parts = [f"<p style='color:{color}'><b>{html.escape(overlay.short())}</b></p>",

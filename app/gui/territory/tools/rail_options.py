@@ -86,8 +86,10 @@ class RailOptionsTool(TerritoryTool):
                 v = w.rail_options().judge(w.selected_unit, ev.territory)
             except (RailOptionsError, ModelError) as e:
                 self.say(str(e))
+                w.show_verdict(False, str(e))
             else:
                 self.say(("✔ " if v.allowed else "✘ ") + v.reason)
+                w.show_verdict(v.allowed, v.reason)
 
     def rail_to(self, tid: str) -> bool:
         """Rail the selected unit to ``tid`` if the option allows it (one
