@@ -335,7 +335,17 @@ def install(window: Any) -> TurnController:
     if isinstance(yielding, list):  # the turn yields its room to a verdict after the hovered place's
         yielding.insert(1, window.turn_label)
 
+    side_seen: list[Any] = [None]
+
     def update() -> None:
+        g = turns.game()
+        key = (g.turn.turn, g.turn.side) if g is not None and turns.playing() else None
+        if key != side_seen[0]:
+            if side_seen[0] is not None and key is not None:  # another side's move: nothing of the last one stays
+                drop = getattr(window, "drop_selection", None)
+                if callable(drop):
+                    drop()
+            side_seen[0] = key
         text = turns.status()
         replay = window.journal_panel.replaying
         if text and replay is not None:

@@ -131,6 +131,9 @@ class CombatPanel(QWidget):
         self._said_at: int | None = None
         """The journal's length when the result or reinforcement message was
         written: another step (an order, End Turn, undo) clears them."""
+        self._turn_key: tuple[int, str | None] | None = None
+        """The turn and side the post times were typed for: another side's
+        turn starts with them empty."""
 
         self.header = label(name="combatHeader")
         self.tabs = QTabWidget()
@@ -346,6 +349,12 @@ class CombatPanel(QWidget):
             self.reinforcements.message.clear()
             self._said_at = None
         side = g.turn.side
+        key = (g.turn.turn, side)
+        if key != self._turn_key:
+            if self._turn_key is not None:  # a post time belongs to one side's turn
+                self.time_edit.clear()
+                self.reinforcements.post_time.clear()
+            self._turn_key = key
         over = self.window_.turns.outcome()
         pts = ", ".join(f"{f.name} {points(s, f.id)}" for f in s.sides)
         self.header.setText((f"<b>Game over:</b> {over}" if over else
@@ -533,6 +542,7 @@ class CombatPanel(QWidget):
         if not ok:
             self.result.setText(f"Refused: {why}")
             return False
+        self.time_edit.clear()  # each attack is its own post
         rec = self._last_record()
         winner = "the attackers" if rec.get("winner") == "attacker" else "the defenders"
         fates = list(rec.get("no_retreat", []))

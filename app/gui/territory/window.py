@@ -343,6 +343,12 @@ class TerritoryWindow(EditorWindow):
         self._refresh_options()
         self._update_overlay()
 
+    def drop_selection(self) -> None:
+        """Forget the selected unit, its reach and its verdict (the side to
+        move changed)."""
+        self.select_unit(None)
+        self.show_verdict(None, "")
+
     def _update_overlay(self) -> None:
         self.tool.show_overlay()
 
