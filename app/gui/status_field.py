@@ -139,7 +139,8 @@ def make_room(bar: QStatusBar, fields: list[QWidget]) -> None:
         for f in live:
             _give(f, None)
         return
-    spacing = max(0, bar.layout().spacing()) + 6
+    layout = bar.layout()
+    spacing = (max(0, layout.spacing()) if layout is not None else 0) + 6
     grip = 16 if bar.isSizeGripEnabled() else 0
     room = bar.width() - 6 - GAP - bar.fontMetrics().horizontalAdvance(message) - grip - spacing * len(live)
     wants = {id(f): (f.natural_width() if isinstance(f, StatusField) else f.sizeHint().width()) for f in live}

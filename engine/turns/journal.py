@@ -39,11 +39,12 @@ FORMATS = (1, 2)
 GENESIS = "0" * 64
 """The ``prev`` of the first entry: the hash of "nothing before it"."""
 
-EntryKind = Literal["order", "refused", "effect", "end_phase", "end_turn", "branch"]
+EntryKind = Literal["order", "refused", "effect", "end_phase", "end_turn", "branch", "adjust"]
 """What an entry records: an order applied, an order refused (with the
 verdict's reasons), an effect the rules applied on their own (fortification at
-the end of a turn, a reinforcement roll), the end of a phase or of a turn, or
-the start of a branch (the first entry of a what-if journal)."""
+the end of a turn, a reinforcement roll), the end of a phase or of a turn,
+the start of a branch (the first entry of a what-if journal), or a game
+master's adjustment outside the rules (IPCs or points set, a unit set right)."""
 
 KINDS: tuple[str, ...] = get_args(EntryKind)
 

@@ -106,7 +106,11 @@ class RailOptionsTool(TerritoryTool):
             w.statusBar().showMessage(v.reason, 15000)
             return False
         turns = getattr(w.document, "turns", None)
-        if turns is not None and turns.playing():  # a game: the journal records the move (app/gui/turns.py)
+        kind = turns.move_kind() if turns is not None else "edit"
+        if kind == "cancel":
+            self.say("Cancelled: the unit did not move.")
+            return False
+        if kind == "order" and turns is not None:  # a game: the journal records the move (app/gui/turns.py)
             order = {"unit": w.selected_unit, "to": tid}
             if w.rail_phase() == "combat":  # the scenario lets rail be used in the combat move phase
                 order["phase"] = "combat"
@@ -114,7 +118,7 @@ class RailOptionsTool(TerritoryTool):
             w.statusBar().showMessage(v.reason if ok else f"Refused: {why}", 15000)
             return bool(ok)
         w.document.rail_move(v)
-        self.say(v.reason)
+        self.say(("Set-up edit (not an order of the game): " if kind == "setup" else "") + v.reason)
         return True
 
 
