@@ -432,7 +432,8 @@ def schema_problems(data: Any, source: str) -> list[Problem]:
     for err in errors:
         problems.append(Problem(source, _json_path(err.absolute_path), _schema_message(err)))
     problems.sort(key=lambda p: p.path)
-    return problems[:MAX_PROBLEMS]
+    once = list({(p.path, p.message): p for p in problems}.values())  # a place broken once is said once
+    return once[:MAX_PROBLEMS]
 
 
 def _schema_message(err: Any) -> str:
@@ -451,6 +452,8 @@ def _schema_message(err: Any) -> str:
         return f"expected {json.dumps(err.validator_value)}, got {shown}"
     if v == "enum":
         return f"expected one of {', '.join(json.dumps(x) for x in err.validator_value)}, got {shown}"
+    if v == "oneOf" and isinstance(inst, dict) and "kind" not in inst and set(inst) & {"width", "height"}:
+        return "missing required key 'kind' (square, hex or territory)"
     if v == "oneOf" and isinstance(inst, dict) and "kind" in inst:
         said = _kind_branch_problems(err)
         if said:

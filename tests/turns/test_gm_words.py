@@ -156,3 +156,20 @@ def test_a_grid_command_on_a_territory_map_names_no_python(tmp_path: Path, capsy
     assert main(["export-tiled", str(RAIL), "--out", str(tmp_path / "x.tmj")]) == 1
     err = capsys.readouterr().err
     assert "territory map" in err and "load_any" not in err and "engine.io" not in err
+
+
+def test_validate_says_each_problem_once(tmp_path: Path, capsys: Any) -> None:
+    data = json.loads(RAIL.read_text(encoding="utf-8"))
+    del data["units"][0]["side"]
+    del data["units"][0]["at"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "1 problem" in out and out.count("missing required key 'side', 'at'") == 1
+    data = json.loads(ACW.read_text(encoding="utf-8"))
+    del data["map"]["grid"]["kind"]
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    assert main(["validate", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "$.map.grid: missing required key 'kind' (square, hex or territory)" in out and "{'" not in out
