@@ -73,7 +73,8 @@ class OddsPlot(QWidget):
             return
         self.legend.setVisible(not empty)
         self.chart.setVisible(not empty)
-        m = self.layout().contentsMargins() if self.layout() is not None else None
+        lay = self.layout()
+        m = lay.contentsMargins() if lay is not None else None
         pad = (m.top() + m.bottom()) if m is not None else 8
         self.setMaximumHeight(self.title.sizeHint().height() + pad if empty else 16777215)
 
