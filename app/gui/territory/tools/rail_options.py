@@ -115,7 +115,9 @@ class RailOptionsTool(TerritoryTool):
             if w.rail_phase() == "combat":  # the scenario lets rail be used in the combat move phase
                 order["phase"] = "combat"
             ok, why = turns.give(order)
-            w.statusBar().showMessage(v.reason if ok else f"Refused: {why}", 15000)
+            game = turns.game()
+            said = f"{game.order_text(order)}: {why}" if ok and why and game is not None else why or v.reason
+            w.statusBar().showMessage(said if ok else f"Refused: {why}", 15000)
             return bool(ok)
         w.document.rail_move(v)
         self.say(("Set-up edit (not an order of the game): " if kind == "setup" else "") + v.reason)
