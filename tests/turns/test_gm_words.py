@@ -173,3 +173,18 @@ def test_validate_says_each_problem_once(tmp_path: Path, capsys: Any) -> None:
     assert main(["validate", str(bad)]) == 1
     out = capsys.readouterr().out
     assert "$.map.grid: missing required key 'kind' (square, hex or territory)" in out and "{'" not in out
+
+
+def test_module_i_orders_and_results_in_words(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "rr.json"
+    shutil.copy(ROOT / "maps" / "railroad_module_europe.json", path)
+    assert main(["end-turn", "--phase", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["orders", str(path), "--orders", orders(tmp_path, "rr.json", [
+        {"unit": "ger_inf_dk", "to": "germany"}, {"nation": "germany", "from": "france", "to": "germany",
+                                                   "count": 2}])]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == ("   2. ger_inf_dk rails to Germany: carried out - All 1 order fit (1 unit). routed 1 unit by "
+                      "Denmark > Prussia > Western Poland > Germany; moved ger_inf_dk")
+    assert out[2].startswith("   3. Germany rails 2 units from France to Germany: carried out - ")
+    assert out[2].endswith("routed 2 units by France > Germany; moved ger_arm_fr, ger_art_fr")
