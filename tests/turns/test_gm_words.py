@@ -180,7 +180,7 @@ def test_module_i_orders_and_results_in_words(tmp_path: Path, capsys: Any) -> No
     shutil.copy(ROOT / "maps" / "railroad_module_europe.json", path)
     assert main(["end-turn", "--phase", str(path)]) == 0
     capsys.readouterr()
-    assert main(["orders", str(path), "--orders", orders(tmp_path, "rr.json", [
+    assert main(["orders", str(path), "--orders", orders(tmp_path, "rr-orders.json", [
         {"unit": "ger_inf_dk", "to": "germany"}, {"nation": "germany", "from": "france", "to": "germany",
                                                    "count": 2}])]) == 0
     out = capsys.readouterr().out.splitlines()
