@@ -188,3 +188,17 @@ def test_module_i_orders_and_results_in_words(tmp_path: Path, capsys: Any) -> No
                       "Denmark > Prussia > Western Poland > Germany; moved ger_inf_dk")
     assert out[2].startswith("   3. Germany rails 2 units from France to Germany: carried out - ")
     assert out[2].endswith("routed 2 units by France > Germany; moved ger_arm_fr, ger_art_fr")
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["rail-options", "railroad_module_europe.json", "--unit", "ger_inf_dk"],
+     'adjutant rail-options is for Axis & Allies "Rail Options 1-4" (rail_options) maps; this map plays Axis & '
+     'Allies "Module I: Railroads" (railroads)'),
+    (["march", "acw_short_campaign.json", "--unit", "US-14", "--to", "0410"],
+     'adjutant march is for GITM straight-line tactical movement (gitm) maps; this map plays "A Short ACW '
+     'Campaign" (acw)'),
+    (["stacking", "gitm_examples.json"], 'adjutant stacking is for "A Short ACW Campaign" (acw) maps')])
+def test_each_rules_command_refuses_another_systems_map(argv: list[str], says: str, capsys: Any) -> None:
+    argv = [argv[0], str(ROOT / "maps" / argv[1]), *argv[2:]]
+    assert main(argv) == 1
+    assert says in capsys.readouterr().err
