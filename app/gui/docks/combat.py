@@ -141,6 +141,7 @@ class CombatPanel(QWidget):
         self.tabs.addTab(self._battle_tab(), "Battle")
         self.reinforcements = ReinforcementTab(self)
         self.tabs.addTab(self.reinforcements, "Reinforcements")
+        self.tabs.currentChanged.connect(lambda _i: QTimer.singleShot(0, self, self.fit_fold))
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -152,6 +153,7 @@ class CombatPanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
+        self._body = body
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
@@ -163,6 +165,26 @@ class CombatPanel(QWidget):
         window.turns.changed.connect(self.refresh)
         window.document.scenarioReplaced.connect(self._replaced)
         window.document.edited.connect(self._edited)  # set-up edits move units too
+
+    FOLD_MAX = 360
+    """The most pixels the dock asks to show at once (the rest scrolls)."""
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self.fit_fold)
+
+    def fit_fold(self) -> None:
+        """Ask for the height that shows the current tab's orders down to
+        its main button (Battle: Resolve; Reinforcements: Buy), at most
+        :data:`FOLD_MAX`, so the dock does not open with them below its
+        fold; the rest scrolls."""
+        b = self.resolve_btn if self.tabs.currentIndex() == 0 else self.reinforcements.buy_btn
+        if not b.isVisible():
+            return
+        bottom = b.mapTo(self._body, b.rect().bottomLeft()).y() + 8
+        want = min(bottom, self.FOLD_MAX)
+        if want != self.minimumHeight():
+            self.setMinimumHeight(want)
 
     # -- building -----------------------------------------------------------
     def _battle_tab(self) -> QWidget:
@@ -337,6 +359,7 @@ class CombatPanel(QWidget):
         finally:
             self._busy = False
         self.draw()
+        QTimer.singleShot(0, self, self.fit_fold)  # what the tab shows above its button may have grown
         owes = self.owes()
         if owes and not self._owed and self.window_.turns.playing():
             self.show_owed()  # a unit halted next to the enemy, or a retreat is owed: the panel comes forward
