@@ -382,6 +382,28 @@ class Game:
                                   system=self.system.name, summary=summary, reasons=tuple(reasons),
                                   effect={"delta": delta}), None)
 
+    def redo_adjust(self, entry: Entry) -> Entry:
+        """Make again the game master's adjustment ``entry`` records (its
+        delta applied forwards), as a re-adjudication of the journal does
+        with an entry no rule makes: the entry made is the recorded one when
+        the game stands where it stood then."""
+        delta = entry.effect.get("delta")
+        if entry.kind != "adjust" or not isinstance(delta, Mapping):
+            raise JournalError(f"{entry.summary!r} is not a game master's adjustment with a recorded delta")
+        where = f"the adjustment {entry.summary!r}"
+        try:
+            check_shape(self.scenario, delta, where)
+        except DeltaMismatch as e:
+            raise JournalError(str(e)) from None
+
+        def change(s: Any) -> None:
+            try:
+                apply_delta(s, delta, True, where)
+            except DeltaMismatch as e:
+                raise JournalError(str(e)) from None
+
+        return self.adjust(entry.summary, change, entry.reasons)
+
     def end_phase(self) -> list[Entry]:
         """Run the system's end-of-phase effects, journal them, and move on:
         to the next phase, or (after the last) to the next side's first

@@ -81,3 +81,16 @@ def test_during_play_a_journalled_adjustment(qtbot: Any, tmp_path: Path) -> None
     # a change to nothing is no step
     dlg = GameDataDialog(w)
     assert dlg.accept_changes() and w.document.undo_stack.index() == 0
+
+
+def test_an_adjustment_is_made_again_from_its_record() -> None:
+    from engine.editing.game_data import set_game_number as put
+
+    s = load_any(ROOT / "maps" / "aa_rail_options.json")
+    g = Game(s)
+    start = g.at(0)
+    e = g.adjust("game master's adjustment: Germany's IPCs to spend 29 to 40",
+                 lambda x: put(x, "rail_options", "ipcs", "germany", 40))
+    again = Game(start)
+    made = again.redo_adjust(e)
+    assert made.hash == e.hash and again.scenario.state["rail_options"]["ipcs"]["germany"] == 40
