@@ -78,7 +78,8 @@ class StatusField(QLabel):
         if room == self._room:
             return
         self._room = room
-        self._fit()
+        if room is None or self.width() > self._cap():
+            self._fit()  # while a message shows the field only narrows: a relayout per new message is spared
 
     def full_text(self) -> str:
         """The whole text (:meth:`text` may be cut to fit)."""
@@ -88,7 +89,7 @@ class StatusField(QLabel):
         self._full = text
         need = self.fontMetrics().horizontalAdvance(text) + self._chrome()
         width = self.width()
-        if need > width and self._cap() > width:
+        if need > width and self._room is None and self._cap() > width:  # (a message showing: no growing)
             width = min(need, self._cap())
             self.setFixedWidth(width)
         if need < width and width > self._least():
@@ -146,9 +147,9 @@ def make_room(bar: QStatusBar, fields: list[QWidget]) -> None:
     wants = {id(f): (f.natural_width() if isinstance(f, StatusField) else f.sizeHint().width()) for f in live}
     for f in reversed(live):  # the last to yield is served first
         want = wants[id(f)]
-        if isinstance(f, StatusField) and want > room >= f.least_width():
-            _give(f, room)
-            room = 0
+        if isinstance(f, StatusField):  # at most the room left: narrowed (never widened) while a message shows
+            _give(f, room if room >= f.least_width() else 0)
+            room -= f.width()
         elif want <= room:
             _give(f, None)
             room -= want

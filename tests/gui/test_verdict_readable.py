@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QStatusBar, QWidget
 from test_verdict_panel import hover as grid_hover
@@ -90,3 +90,37 @@ def test_the_grid_verdict_reads_whole(qtbot: Any, tmp_path: Path, size: tuple[in
     assert_shown_whole(w.statusBar(), ov.short())
     assert ov.message in w.verdict.view.toPlainText()
     w.grab().save(str(tmp_path / f"verdict-grid-{size[0]}x{size[1]}.png"))
+
+
+class LayoutRequests(QObject):
+    """Counts the layout requests one widget receives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.LayoutRequest:
+            self.count += 1
+        return False
+
+
+def test_verdicts_on_every_hover_lay_out_nothing_once_the_fields_have_yielded(qtbot: Any, tmp_path: Path) -> None:
+    """A new verdict per hovered territory narrows the permanent fields at
+    most as far as the longest needs; they never widen while a message
+    shows, so hovering on lays the window out no more."""
+    w = open_map(qtbot, tmp_path, ROOT / "maps" / "aa_rail_options.json", size=(1366, 768))
+    w.set_mode("railoptions")
+    w.select_unit("ger_inf")
+    tids = [t for t in w.scenario.map.territories if w.canvas.label_point(t) is not None]
+    for t in tids:  # a first sweep: the fields give up what the longest verdict needs
+        point_at(w, t)
+    spy = LayoutRequests()
+    w.installEventFilter(spy)
+    messages = set()
+    for t in tids:
+        point_at(w, t)
+        messages.add(w.statusBar().currentMessage())
+    w.removeEventFilter(spy)
+    assert len(messages) > 5
+    assert spy.count == 0
