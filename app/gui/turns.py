@@ -347,7 +347,7 @@ def install(window: Any) -> TurnController:
                                           "End the current phase only")
     window.act_play = window._action("Play as a &Game", lambda on: turns.set_playing(on), "Ctrl+Shift+G",
                                      "Moves in Adjudicate mode (and rail moves) become orders of the game, "
-                                     "journalled turn by turn; unchecked they are plain edits for setting up")
+                                     "journalled turn by turn; unchecked a move asks: an order (play starts) or a set-up edit")
     window.act_play.setCheckable(True)
 
     def export_report() -> None:
