@@ -100,6 +100,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip)
 
 
+@pytest.fixture(autouse=True)
+def _moves_outside_play_are_set_up_edits(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A GUI test's unit moves on a map with a game, outside play, are
+    set-up edits, as a person answering "Set-up Edit" makes them
+    (``TurnController.ask_play``); a test of the question replaces it."""
+    if request.node.get_closest_marker("gui") is None:
+        return
+    from app.gui.turns import TurnController
+
+    monkeypatch.setattr(TurnController, "ask_play", lambda self: "setup")
+
+
 # -- Python's cycle collector never runs outside the GUI thread --------------
 
 _collections_elsewhere: list[str] = []

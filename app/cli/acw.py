@@ -21,7 +21,7 @@ from engine.rules.acw.combat import DEFENDER_TERRAINS, defence_multiplier, fmt
 from engine.rules.acw.options import READINGS
 from engine.rules.acw.units import display_name
 
-from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load, require_system
 
 COMMANDS = {
     "reach": "ACW: every hex a unit can reach this turn, its cost, and where it must halt",
@@ -77,6 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def run_reach(args: argparse.Namespace) -> int:
     s = load(args.file)
+    require_system(s, "acw", args.file, "reach")
     u = s.unit(args.unit)
     r = reach(s, u)
     lab = s.map.label
@@ -104,6 +105,7 @@ def run_reach(args: argparse.Namespace) -> int:
 
 def run_stacking(args: argparse.Namespace) -> int:
     s = load(args.file)
+    require_system(s, "acw", args.file, "stacking")
     over = over_limit(s)
     limit = options_for(s).stack_limit
     data = {"ok": not over, "limit": limit,
@@ -164,6 +166,7 @@ def run_combat(args: argparse.Namespace) -> int:
     if args.apply:
         return _apply_combat(args)
     s = load(args.file)
+    require_system(s, "acw", args.file, "combat")
     o = _with_flags(options_for(s), args)
     attack = [s.map.parse_label(h) for h in args.attack]
     defend = s.map.parse_label(args.defend)
@@ -210,7 +213,9 @@ def _apply_combat(args: argparse.Namespace) -> int:
                        "preview (a cavalry's withdrawal is its own order: {\"withdraw\": ID, \"to\": HEX})")
     with rewriting(args.file, "acw-combat") as rw:
         game = load_game(args.file, rewrite=rw)
-        order = {"attack": list(args.attack), "defend": args.defend, "time": args.time}
+        require_system(game.scenario, "acw", args.file, "combat --apply")
+        hexes = list(args.attack)  # one hex as a text, as an orders file and the editor give it
+        order = {"attack": hexes[0] if len(hexes) == 1 else hexes, "defend": args.defend, "time": args.time}
         position = len(game.journal) + 1
         entry = game.give(order, time=args.time, side=game.turn.side)  # the attack is the side to move's, as in its orders
         if entry.kind == "order":
@@ -219,7 +224,7 @@ def _apply_combat(args: argparse.Namespace) -> int:
             "turn": game.turn.to_data()}
 
     def text() -> str:
-        return "\n".join([entry_line(entry, position),
+        return "\n".join([entry_line(entry, position, game),
                           f"now {turn_line(game)}" + (f"; written to {args.file}" if entry.kind == "order"
                                                       else "; nothing written")])
 

@@ -86,6 +86,23 @@ def load(path: str, rewrite: Rewrite | None = None) -> Scenario:
     return s
 
 
+def require_system(scenario: Any, system: str, path: str, command: str) -> None:
+    """Raise :class:`CliError` (exit 1) when ``scenario``'s ruleset does not
+    play the rules system ``system``: a rules command on another system's
+    map says which systems the map plays instead of answering nonsense."""
+    options = getattr(getattr(scenario, "ruleset", None), "options", None) or {}
+    if system in options:
+        return
+    from engine.rules import registry
+
+    titles = {s.name: s.title for s in registry.systems()}
+    plays = [f"{titles[n]} ({n})" for n in options if n in titles]
+    wanted = titles.get(system, system)
+    said = ("this map plays " + " and ".join(plays)) if plays else \
+        "this map's ruleset names no rules system (ruleset.options)"
+    raise CliError(f"{path}: adjutant {command} is for {wanted} ({system}) maps; {said}")
+
+
 def load_territory(path: str, needed_for: str, rewrite: Rewrite | None = None) -> TerritoryScenario:
     """Load a territory scenario, or raise :class:`CliError` listing every
     problem, or saying that a grid map cannot serve ``needed_for`` (through

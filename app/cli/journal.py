@@ -18,6 +18,9 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
+from engine.turns.report import markdown, md
+from engine.words import counted, side_phrase
+
 from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, gui_app
 from .orders import entry_line, load_game, turn_line
 
@@ -73,43 +76,6 @@ def _positions(game: Game, turn: int | None, path: str) -> list[int]:
     return by_turn[turn]
 
 
-def markdown(game: Game, positions: list[int], title: str, crops: dict[int, str] | None = None) -> str:
-    """A play-by-post report of the entries at ``positions``: a heading per
-    turn and side, the orders numbered as in the journal with their
-    verdicts (carried out or refused) and reasons, the end-of-phase effects
-    and hand-overs; ``crops`` (by position: a relative image path) adds the
-    map crop of each order under it."""
-    lines = [f"# {title}: {game.system.title}", ""]
-    if game.journal.branch_of is not None:
-        b = game.journal.branch_of
-        lines += [f"*A what-if branch of {b.source} after its entry {b.entries}.*", ""]
-    turn: int | None = None
-    side: str | None | bool = False
-    for i in positions:
-        e = game.journal[i]
-        if e.turn != turn:
-            turn, side = e.turn, False
-            lines += [f"## Turn {e.turn}", ""]
-        if e.side != side:
-            side = e.side
-            lines += [f"### The {game.side_name(e.side)}", ""]
-        when = f" *(posted {e.time})*" if e.time else ""
-        if e.kind == "order":
-            lines.append(f"{i + 1}. **{_md(e.summary)}**{when} — carried out.")
-        elif e.kind == "refused":
-            lines.append(f"{i + 1}. ~~{_md(e.summary)}~~{when} — **refused**.")
-        else:
-            lines.append(f"{i + 1}. *{_md(e.summary)}*")
-        for r in e.reasons:
-            lines.append(f"    - {_md(r)}")
-        if crops and i in crops:
-            lines += ["", f"    ![Entry {i + 1}: {_md(e.summary)}]({crops[i]})", ""]
-    if not positions:
-        lines.append("*No entries.*")
-    lines += ["", f"*Now: {turn_line(game)}. Journal: {len(game.journal)} entr{'y' if len(game.journal) == 1 else 'ies'}, head `{game.journal.head[:12]}`.*"]
-    return "\n".join(lines)
-
-
 def side_markdown(game: Game, side: str, title: str) -> str:
     """The play-by-post report as ``side`` sees it: the entries of its
     file, a withheld entry as one line."""
@@ -125,16 +91,16 @@ def side_markdown(game: Game, side: str, title: str) -> str:
             turn = d["turn"]
             lines += [f"## Turn {turn}", ""]
         if "summary" not in d:
-            lines.append(f"{i + 1}. *(withheld: the {_md(game.side_name(d['side']))}'s {d['kind']}, not seen)*")
+            lines.append(f"{i + 1}. *(withheld: the {md(game.side_name(d['side']))}'s {d['kind']}, not seen)*")
             continue
         more = " *(details withheld)*" if d.get("withheld") else ""
         if d["kind"] == "order":
-            lines.append(f"{i + 1}. **{_md(d['summary'])}** — carried out.{more}")
+            lines.append(f"{i + 1}. **{md(d['summary'])}** — carried out.{more}")
         elif d["kind"] == "refused":
-            lines.append(f"{i + 1}. ~~{_md(d['summary'])}~~ — **refused**.{more}")
+            lines.append(f"{i + 1}. ~~{md(d['summary'])}~~ — **refused**.{more}")
         else:
-            lines.append(f"{i + 1}. *{_md(d['summary'])}*{more}")
-        lines += [f"    - {_md(r)}" for r in d.get("reasons", [])]
+            lines.append(f"{i + 1}. *{md(d['summary'])}*{more}")
+        lines += [f"    - {md(r)}" for r in d.get("reasons", [])]
     lines += ["", f"*Journal: {view['count']} entries, head `{view['head'][:12]}`.*"]
     return "\n".join(lines)
 
@@ -156,13 +122,6 @@ def _crops(game: Game, positions: list[int], path: str, folder: str) -> dict[int
     except ExportError as e:
         raise CliError(f"{folder}: {e}") from None
     return {i: f"{out.name}/{name}" for i, name in names.items()}
-
-
-def _md(text: str) -> str:
-    """``text`` with the characters Markdown would read as markup escaped."""
-    for c in "\\`*_[]<>~|":
-        text = text.replace(c, "\\" + c)
-    return text
 
 
 def run_journal(args: argparse.Namespace) -> int:
@@ -192,14 +151,15 @@ def run_journal(args: argparse.Namespace) -> int:
         return EXIT_OK
 
     def text() -> str:
-        lines = [f"{args.file}: {game.system.title}, {len(game.journal)} journal entries; now {turn_line(game)}"]
+        lines = [f"{args.file}: {game.system.title}, {counted(len(game.journal), 'journal entry', 'journal entries')}; "
+                 f"now {turn_line(game)}"]
         turn = None
         for i in positions:
             e = game.journal[i]
             if e.turn != turn:
                 turn = e.turn
                 lines.append(f"turn {turn}")
-            lines.append(entry_line(e, i + 1))
+            lines.append(entry_line(e, i + 1, game))
         return "\n".join(lines)
 
     emit(args, data, text)
@@ -251,5 +211,5 @@ def run_branch(args: argparse.Namespace) -> int:
             "branch_of": branch.state["game"]["journal"]["branch_of"], "turn": turn}
     where = f"after entry {args.entry}" if args.entry else "before the first entry"
     emit(args, data, f"{args.out}: a branch of {args.file} {where} (turn {turn['turn']}, {turn['phase']} phase, "
-                     f"the {game.side_name(turn['side'])} to move)")
+                     f"{side_phrase(game.side_name(turn['side']))} to move)")
     return EXIT_OK

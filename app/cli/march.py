@@ -10,7 +10,7 @@ from engine.labels import NumericNumbering
 from engine.model import Scenario
 from engine.rules.gitm import MarchResult, march
 
-from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit, load
+from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit, load, require_system
 
 PICTURE_MAX = 40
 """Widest/tallest move (in squares) the text output draws as a picture."""
@@ -74,6 +74,7 @@ def picture(s: Scenario, r: MarchResult) -> str | None:
 
 def run(args: argparse.Namespace) -> int:
     s = load(args.file)
+    require_system(s, "gitm", args.file, "march")
     unit = s.unit(args.unit)
     to = s.map.parse_label(args.to)
     via = s.map.parse_label(args.via) if args.via else None

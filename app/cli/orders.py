@@ -24,8 +24,9 @@ cannot be carried out, is refused with its reasons and the others go on.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING, Any
+
+from engine.words import counted, joined, side_phrase
 
 from .common import EXIT_FAIL, EXIT_OK, CliError, FileChanged, Rewrite, add_json_flag, emit, rewriting
 
@@ -216,18 +217,25 @@ def read_orders_doc(path: str) -> OrdersFile:
     return of
 
 
-def entry_line(e: Entry, position: int) -> str:
-    """One journal entry as a line a game master reads."""
+def entry_line(e: Entry, position: int, game: Game | None = None) -> str:
+    """One journal entry as a line a game master reads: the order, its
+    verdict, the reasons and (given the ``game``) what it did, in words."""
     if e.kind in ("order", "refused"):
         verdict = "carried out" if e.kind == "order" else "REFUSED"
-        why = " ".join(e.reasons)
+        said = list(e.reasons)
+        result = game.result_text(e) if game is not None else ""
+        if result:
+            said.append(result)
+        why = joined(said)
         return f"{position:>4}. {e.summary}: {verdict}" + (f" - {why}" if why else "")
     return f"{position:>4}. {e.summary}"
 
 
 def turn_line(game: Game) -> str:
-    t = game.turn
-    return f"turn {t.turn}, {t.phase} phase: the {game.side_name(t.side)} to move"
+    """Where the game stands (:func:`engine.turns.report.turn_line`)."""
+    from engine.turns.report import turn_line as line
+
+    return line(game)
 
 
 def orders_side(game: Game, named: str | None, in_file: str | None, where: str) -> str | None:
@@ -308,10 +316,10 @@ def _orders(args: argparse.Namespace, game: Game, of: OrdersFile, notes: list[st
             "pending": [p.to_data() for p in pending], "notes": notes}
 
     def text() -> str:
-        lines = [f"{args.file}: {game.system.title}, {len(orders)} order{'s' if len(orders) != 1 else ''} "
-                 f"of the {game.side_name(side)}"]
+        lines = [f"{args.file}: {game.system.title}, {counted(len(orders), 'order')} "
+                 f"of {side_phrase(game.side_name(side))}"]
         lines += [f"  note: {n}" for n in notes]
-        lines += [entry_line(e, first + k + 1) for k, e in enumerate(entries)]
+        lines += [entry_line(e, first + k + 1, game) for k, e in enumerate(entries)]
         lines += [pending_line(p, game) for p in pending]
         lines.append(f"{len(entries) - refused} carried out, {refused} refused; now {turn_line(game)}"
                      + ("; not written (--dry-run)" if args.dry_run else f"; written to {args.file}"))
@@ -348,7 +356,7 @@ def _end_turn(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) -
 
     def text() -> str:
         lines = [f"{args.file}: {game.system.title}"]
-        lines += [entry_line(e, first + k + 1) for k, e in enumerate(entries)]
+        lines += [entry_line(e, first + k + 1, game) for k, e in enumerate(entries)]
         lines.append(f"now {turn_line(game)}"
                      + ("; not written (--dry-run)" if args.dry_run else f"; written to {args.file}"))
         return "\n".join(lines)
@@ -359,8 +367,8 @@ def _end_turn(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) -
 
 def pending_line(p: Any, game: Game) -> str:
     """A pending choice as a line: whose it is, what, the default."""
-    return (f"  waiting for the {game.side_name(p.side)}: {p.summary} "
-            f"(unanswered, the rules give {json.dumps(dict(p.default), ensure_ascii=False)})")
+    return (f"  waiting for {side_phrase(game.side_name(p.side))}: {p.summary} "
+            f"(unanswered, the rules give: {game.order_text(p.default)})")
 
 
 def run_pending(args: argparse.Namespace) -> int:
@@ -392,7 +400,7 @@ def _pending(args: argparse.Namespace, game: Game, rw: Rewrite | None = None) ->
         lines = [f"{args.file}: {game.system.title}, {len(waiting)} choice{'s' if len(waiting) != 1 else ''} "
                  f"waiting"]
         lines += [pending_line(p, game) for p in waiting]
-        lines += [entry_line(e, first + k + 1) for k, e in enumerate(entries)]
+        lines += [entry_line(e, first + k + 1, game) for k, e in enumerate(entries)]
         lines.append(f"now {turn_line(game)}" + (f"; written to {args.file}" if written else ""))
         return "\n".join(lines)
 

@@ -14,7 +14,7 @@ from engine.grids import Cell
 from engine.model import ModelError, Scenario
 from engine.rules.cwol_rail import RailMove, rail_move, with_control
 
-from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit, load
+from .common import EXIT_FAIL, EXIT_OK, add_json_flag, emit, load, require_system
 
 NOBODY = ("none", "nobody", "-", ".")
 """``--control LABEL=none`` (or ``nobody``, ``-``, ``.``): nobody controls the
@@ -84,6 +84,7 @@ def as_text(s: Scenario, r: RailMove) -> str:
 
 def run(args: argparse.Namespace) -> int:
     s = load(args.file)
+    require_system(s, "cwol_rail", args.file, "rail")
     unit = s.unit(args.unit)
     dest = s.map.parse_label(args.to)
     changes = parse_control(s, args.control)

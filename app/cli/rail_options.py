@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.rules.rail_options import OPTION_NAMES, RailOptionsAdjudicator, RailOptionsError, record_move
 
-from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory, require_system
 
 COMMANDS = {
     "rail-options": "Axis & Allies Rail Options 1-4: where a unit can rail, or whether a rail move is allowed",
@@ -95,6 +95,7 @@ def _nation(args: argparse.Namespace, s: Any) -> int:
 
 def run(args: argparse.Namespace) -> int:
     s = load_territory(args.file, "rail options")
+    require_system(s, "rail_options", args.file, "rail-options")
     if (args.unit is None) == (args.nation is None):
         raise CliError("give --unit ID (a rail move) or --nation N (the nation's rail state), not both")
     if args.nation is not None:

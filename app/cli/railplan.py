@@ -8,7 +8,7 @@ import argparse
 import json
 from typing import Any
 
-from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory
+from .common import EXIT_FAIL, EXIT_OK, CliError, add_json_flag, emit, load_territory, require_system
 
 COMMANDS = {
     "railplan": "route rail orders on a territory map within rail capacities; name the bottleneck",
@@ -84,6 +84,7 @@ def read_orders_file(path: str) -> list[dict[str, Any]]:
 
 def run(args: argparse.Namespace) -> int:
     s = load_territory(args.file, "rail plans")
+    require_system(s, "railroads", args.file, "railplan")
     raw = read_orders_file(args.orders)  # a bad file is refused before the solvers are imported (0.8 s)
     from engine.rules.railroads import RailRules, plan, preview
 

@@ -147,4 +147,4 @@ class GameCommand(QUndoCommand):
         self.controller.take_back(self.count)
 
 
-_GAME_TEXT = {"give": "Order", "end_phase": "End Phase", "end_turn": "End Turn"}
+_GAME_TEXT = {"give": "Order", "end_phase": "End Phase", "end_turn": "End Turn", "adjust": "Game Master's Adjustment"}

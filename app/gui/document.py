@@ -28,7 +28,7 @@ from collections.abc import Sequence
 
 from PySide6.QtCore import Signal
 
-from engine.editing import Edit, Touched, apply_edits, revert_edits
+from engine.editing import Edit, Touched, UnitChange, apply_edits, revert_edits
 from engine.io import dumps_scenario, load_scenario, load_text_checked, save_scenario
 from engine.model import Scenario
 
@@ -57,6 +57,12 @@ class Document(DocumentBase):
         items = [e for e in (edits if isinstance(edits, (list, tuple)) else [edits]) if e is not None]
         if not items:
             return False
+        turns = getattr(self, "turns", None)
+        units = [e for e in items if isinstance(e, UnitChange)]
+        if turns is not None and units and len(units) == len(items) and turns.begun():
+            # a set-up edit of units while the game is on: the game master's adjustment, journalled
+            if turns.adjust(f"game master's adjustment: {text}", lambda s: apply_edits(s, units)) is None:
+                return True
         push_edits(self, text, items, stroke)
         return True
 

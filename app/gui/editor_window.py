@@ -58,7 +58,7 @@ from .autosave import Autosave, map_holder
 from .dialogs.error import ErrorDialog
 from .document_base import DocumentBase
 from .render import style
-from .status_field import StatusField
+from .status_field import StatusField, make_room
 from .window_recovery import RecoveryMixin
 
 MAX_RECENT = 10
@@ -413,7 +413,21 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.zoom_label = StatusField("")
         self.statusBar().addPermanentWidget(hover)
         self.statusBar().addPermanentWidget(self.zoom_label)
+        self.status_yield: list[QWidget] = [hover, self.zoom_label]
+        """The permanent status fields in the order they yield their room to
+        a status message (a verdict): :func:`app.gui.status_field.make_room`."""
+        self.statusBar().messageChanged.connect(lambda _m: self.make_status_room())
         return hover
+
+    def make_status_room(self) -> None:
+        """Narrow or empty the permanent status fields so the status
+        message reads whole (:func:`app.gui.status_field.make_room`)."""
+        make_room(self.statusBar(), self.status_yield)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)
+        if hasattr(self, "status_yield"):
+            self.make_status_room()
 
     def _connect_document_and_canvas(self) -> None:
         """Title follows the document's path and modified state; canvas

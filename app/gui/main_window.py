@@ -253,6 +253,14 @@ class MainWindow(EditorWindow):
         self._show_preview_dock()
         self.settings.setValue("tool", tool_id)
 
+    def drop_selection(self) -> None:
+        """Forget the selected unit, its waypoint, the preview's overlay and
+        the verdict (the side to move changed)."""
+        self.state.select_unit(None)
+        self.adjudicate.waypoint = None
+        self.adjudicate.refresh()
+        self.verdict.show_overlay(None)
+
     def _show_preview_dock(self) -> None:
         """A preview's dock (e.g. the ACW odds plot) is shown only while
         adjudicating; painting keeps the whole window for the map.  The

@@ -12,12 +12,16 @@ for the status bar's messages and the zoom), beyond which the text is cut
 with an ellipsis and shown whole in its tooltip.  It shrinks back to its
 text only once the texts rest for :data:`SHRINK_AFTER_MS` (a field that
 jumps with every cell is also hard to read).
+
+A temporary status message (a verdict) comes before the permanent fields:
+:func:`make_room` narrows them, or hides the text of those that no longer
+fit, so the message is never cut while they could yield.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QLabel, QWidget
+from PySide6.QtWidgets import QLabel, QStatusBar, QWidget
 
 RESERVE = 320
 """Pixels of the window's width the field leaves to the rest of the status
@@ -38,6 +42,7 @@ class StatusField(QLabel):
                  margins: tuple[int, int, int, int] = (0, 0, 0, 0)) -> None:
         super().__init__("", parent)
         self._full = ""
+        self._room: int | None = None
         self.setContentsMargins(*margins)
         fm = self.fontMetrics()
         self.setFixedHeight(max(super().sizeHint().height(), fm.height()))
@@ -55,9 +60,26 @@ class StatusField(QLabel):
     def _least(self) -> int:
         return self._chrome() + self.fontMetrics().averageCharWidth() * MIN_CHARS
 
+    def least_width(self) -> int:
+        """The narrowest it is while it shows any text."""
+        return self._least()
+
     def _cap(self) -> int:
         win = self.window()
-        return max(self._least(), win.width() - RESERVE) if win is not self else 1 << 20
+        cap = max(self._least(), win.width() - RESERVE) if win is not self else 1 << 20
+        if self._room is not None:
+            cap = min(cap, self._room) if self._room >= self._least() else 0
+        return cap
+
+    def set_room(self, room: int | None) -> None:
+        """Be at most ``room`` pixels wide (``None``: as wide as its text
+        needs, up to the usual cap); with less room than its least width
+        it shows nothing (its text stays in its tooltip)."""
+        if room == self._room:
+            return
+        self._room = room
+        if room is None or self.width() > self._cap():
+            self._fit()  # while a message shows the field only narrows: a relayout per new message is spared
 
     def full_text(self) -> str:
         """The whole text (:meth:`text` may be cut to fit)."""
@@ -67,7 +89,7 @@ class StatusField(QLabel):
         self._full = text
         need = self.fontMetrics().horizontalAdvance(text) + self._chrome()
         width = self.width()
-        if need > width and self._cap() > width:
+        if need > width and self._room is None and self._cap() > width:  # (a message showing: no growing)
             width = min(need, self._cap())
             self.setFixedWidth(width)
         if need < width and width > self._least():
@@ -87,10 +109,59 @@ class StatusField(QLabel):
 
     def _fit(self) -> None:
         need = self.fontMetrics().horizontalAdvance(self._full) + self._chrome()
-        width = max(self._least(), min(need, self._cap()))
+        cap = self._cap()
+        width = cap if cap < self._least() else max(self._least(), min(need, cap))
         if width != self.width():
             self.setFixedWidth(width)
             self._show(width)
 
+    def natural_width(self) -> int:
+        """The width its text takes with no message to yield to."""
+        need = self.fontMetrics().horizontalAdvance(self._full) + self._chrome()
+        win = self.window()
+        cap = max(self._least(), win.width() - RESERVE) if win is not self else need
+        return max(self._least(), min(need, cap))
 
-__all__ = ["RESERVE", "SHRINK_AFTER_MS", "StatusField"]
+
+GAP = 12
+"""Pixels between a status message and the first permanent field."""
+
+
+def make_room(bar: QStatusBar, fields: list[QWidget]) -> None:
+    """Let the status bar's temporary message be read whole: the permanent
+    ``fields`` (in the order they yield: the first gives up its room
+    first) are narrowed or emptied until the message fits, and get their
+    room back when it is gone.  A :class:`StatusField` is narrowed (its
+    text cut, whole in its tooltip) down to its least width, then emptied;
+    another widget keeps its width or is emptied (maximum width 0)."""
+    message = bar.currentMessage()
+    live = [f for f in fields if not f.isHidden()]
+    if not message:
+        for f in live:
+            _give(f, None)
+        return
+    layout = bar.layout()
+    spacing = (max(0, layout.spacing()) if layout is not None else 0) + 6
+    grip = 16 if bar.isSizeGripEnabled() else 0
+    room = bar.width() - 6 - GAP - bar.fontMetrics().horizontalAdvance(message) - grip - spacing * len(live)
+    wants = {id(f): (f.natural_width() if isinstance(f, StatusField) else f.sizeHint().width()) for f in live}
+    for f in reversed(live):  # the last to yield is served first
+        want = wants[id(f)]
+        if isinstance(f, StatusField):  # at most the room left: narrowed (never widened) while a message shows
+            _give(f, room if room >= f.least_width() else 0)
+            room -= f.width()
+        elif want <= room:
+            _give(f, None)
+            room -= want
+        else:
+            _give(f, 0)
+
+
+def _give(f: QWidget, room: int | None) -> None:
+    if isinstance(f, StatusField):
+        f.set_room(room)
+    else:
+        f.setMaximumWidth(16777215 if room is None else room)
+
+
+__all__ = ["RESERVE", "SHRINK_AFTER_MS", "StatusField", "make_room"]

@@ -40,6 +40,7 @@ from engine.turns.delta import GAME_KEY
 from engine.turns.game import Game, TurnVerdict
 from engine.turns.journal import Entry, JournalError
 from engine.turns.verify import verify_once
+from engine.words import joined
 
 if TYPE_CHECKING:
     from .document_base import DocumentBase
@@ -65,6 +66,8 @@ class TurnController(QObject):
         """The orders being planned (:class:`app.gui.plan_orders.OrdersPlan`),
         or ``None``: while planning, an order is checked as that side's and
         kept in the plan; the plan takes it back when it ends."""
+        self._setup = False
+        """Moves outside play were chosen to be set-up edits (asked once)."""
         document.scenarioReplaced.connect(self._replaced)
 
     def _replaced(self, _scenario: Any) -> None:
@@ -74,6 +77,7 @@ class TurnController(QObject):
         self._problem = None
         self._refused = None
         self._play = False
+        self._setup = False
         self.changed.emit()
 
     # -- playing or designing ------------------------------------------------------
@@ -91,6 +95,68 @@ class TurnController(QObject):
     def set_playing(self, on: bool) -> None:
         self._play = bool(on)
         self.changed.emit()
+
+    def ask_play(self) -> str:
+        """Ask whether a move on a map with a game, made outside play, is an
+        order of the game or an edit of the set-up: ``order``, ``setup`` or
+        ``cancel`` (tests replace this)."""
+        from PySide6.QtWidgets import QApplication, QMessageBox
+
+        box = QMessageBox(QMessageBox.Icon.Question, "Order or set-up edit?",
+                          "This map has a game, and play has not started (Game > Play as a Game).",
+                          QMessageBox.StandardButton.Cancel, QApplication.activeWindow())
+        box.setInformativeText("Give this move as an order of the game (journalled, and play starts), or move "
+                               "the unit as an edit of the set-up (not journalled; asked once)?")
+        order = box.addButton("Give as an Order", QMessageBox.ButtonRole.AcceptRole)
+        setup = box.addButton("Set-up Edit", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(order)
+        box.exec()
+        return "order" if box.clickedButton() is order else "setup" if box.clickedButton() is setup else "cancel"
+
+    def move_kind(self) -> str:
+        """What a unit move by an editor gesture is: ``order`` (the game is
+        played), ``edit`` (the map has no game), ``setup`` (a set-up edit,
+        chosen when asked) or ``cancel``.  On a map with a game outside
+        play it asks (:meth:`ask_play`) until set-up edits are chosen once;
+        choosing an order starts play."""
+        if self.game() is None:
+            return "edit"
+        if self.playing():
+            return "order"
+        if self._setup:
+            return "setup"
+        answer = self.ask_play()
+        if answer == "order":
+            self.set_playing(True)
+        elif answer == "setup":
+            self._setup = True
+        return answer
+
+    def begun(self) -> bool:
+        """Whether the game has begun: it is played and its journal holds an entry."""
+        g = self.game()
+        return g is not None and self.playing() and len(g.journal) > 0
+
+    def adjust(self, summary: str, change: Any) -> str | None:
+        """A game master's adjustment during play: ``change(scenario)``
+        carried out and journalled as an ``adjust`` entry (one undo step);
+        why not (nothing changed, not a game) as text, else ``None``."""
+        from .commands import GameCommand
+
+        if self.game() is None:
+            return "This scenario is not a game: its ruleset names no rules system."
+        cmd = GameCommand(self, "adjust", {"summary": summary, "change": change}, summary)
+        try:
+            cmd.perform()
+        except ModelError as e:
+            return str(e)
+        self.document.undo_stack.push(cmd)
+        return None
+
+    def state_changed(self) -> None:
+        """Tell the document's views that the scenario changed outside a
+        game step (a set-up edit of its game data)."""
+        self._after(self._units())
 
     # -- the game ------------------------------------------------------------
     def game(self) -> Game | None:
@@ -208,7 +274,11 @@ class TurnController(QObject):
         self.document.undo_stack.push(cmd)
         if self.plan is not None:
             self.plan.note(dict(order))
-        return True, " ".join(verdict.reasons)
+        g = self.game()
+        said = list(verdict.reasons)
+        if g is not None and len(g.journal):
+            said.append(g.result_text(g.journal[-1]))
+        return True, joined(said)
 
     def give_file(self, order: Mapping[str, Any], side: str | None, source: Mapping[str, Any]) -> bool:
         """Give one order of an orders file (File > Apply Orders File…) as
@@ -249,6 +319,8 @@ class TurnController(QObject):
             given, time = post_order(g, order)
             meta = meta or {}
             out = [g.give(given, time=time, side=meta.get("side") or g.author(given), source=meta.get("source"))]
+        elif kind == "adjust":
+            out = [g.adjust(str(order["summary"]), order["change"])]
         elif kind == "end_phase":
             out = g.end_phase()
         else:
@@ -341,8 +413,7 @@ def install(window: Any) -> TurnController:
         if why is not None and combat is not None and combat.owes():
             combat.show_owed()  # the Combat dock comes to the front, on the combat or retreat owed
             window.show_error("End Phase" if phase_only else "End Turn",
-                              "The turn cannot end yet: resolve what is owed in the Combat panel "
-                              "(Game > Combat).", [why])
+                              "Resolve what is owed in the Combat panel (Game > Combat) first.", [why])
         elif why is not None:
             window.show_error("End Phase" if phase_only else "End Turn", why)
         else:
@@ -354,8 +425,35 @@ def install(window: Any) -> TurnController:
                                           "End the current phase only")
     window.act_play = window._action("Play as a &Game", lambda on: turns.set_playing(on), "Ctrl+Shift+G",
                                      "Moves in Adjudicate mode (and rail moves) become orders of the game, "
-                                     "journalled turn by turn; unchecked they are plain edits for setting up")
+                                     "journalled turn by turn; unchecked a move asks: an order (play starts) or a set-up edit")
     window.act_play.setCheckable(True)
+
+    def export_report() -> None:
+        from .report_export import export_report as write_report
+
+        write_report(window)
+
+    def game_data() -> None:
+        from .dialogs.game_data import edit_game_data
+
+        window.game_data_dialog = edit_game_data(window)
+
+    window.act_game_data = window._action("Game &Data…", game_data, None,
+                                          "IPCs, points and other numbers the game keeps per side: a set-up edit "
+                                          "before play, a journalled game master's adjustment during play")
+    window.act_export_report = window._action("Export &Report…", export_report, None,
+                                              "The game's play-by-post report: Markdown with a map crop of each "
+                                              "order (as adjutant journal --markdown --crops)")
+    export_image = getattr(window, "act_export_image", None)
+    for menu_action in window.menuBar().actions():  # File > Export Report…, after Export Image…
+        menu = menu_action.menu()
+        if menu is not None and menu_action.text().replace("&", "") == "File":
+            after = menu.actions()
+            at = after.index(export_image) + 1 if export_image in after else len(after)
+            if at < len(after):
+                menu.insertAction(after[at], window.act_export_report)
+            else:
+                menu.addAction(window.act_export_report)
     if getattr(window, "planner", None) is not None:  # a territory window's Module I rail plan
         window.act_give_plan = window._action("&Give the Rail Plan's Orders", lambda: give_plan(window),
                                               "Ctrl+Shift+Return", "Give the rail plan's orders to the game, "
@@ -392,7 +490,7 @@ def install(window: Any) -> TurnController:
         window.tabifyDockWidget(history, window.dock_journal)
     menu_bar = window.menuBar()
     game_menu = window.game_menu = menu_bar.addMenu("&Game")
-    game_menu.addActions([window.act_play, window.act_end_turn, window.act_end_phase])
+    game_menu.addActions([window.act_play, window.act_end_turn, window.act_end_phase, window.act_game_data])
     if hasattr(window, "act_give_plan"):
         game_menu.addAction(window.act_give_plan)
     game_menu.addSeparator()
@@ -409,8 +507,21 @@ def install(window: Any) -> TurnController:
     window.turn_label.setObjectName("turnStatus")
     window.turn_label.setContentsMargins(8, 0, 8, 0)
     window.statusBar().insertPermanentWidget(0, window.turn_label)
+    yielding = getattr(window, "status_yield", None)
+    if isinstance(yielding, list):  # the turn yields its room to a verdict after the hovered place's
+        yielding.insert(1, window.turn_label)
+
+    side_seen: list[Any] = [None]
 
     def update() -> None:
+        g = turns.game()
+        key = (g.turn.turn, g.turn.side) if g is not None and turns.playing() else None
+        if key != side_seen[0]:
+            if side_seen[0] is not None and key is not None:  # another side's move: nothing of the last one stays
+                drop = getattr(window, "drop_selection", None)
+                if callable(drop):
+                    drop()
+            side_seen[0] = key
         text = turns.status() or ("Game refused: its journal is not what the rules give" if turns.problem else "")
         window.turn_label.setToolTip(turns.problem or "")
         replay = window.journal_panel.replaying
@@ -422,7 +533,8 @@ def install(window: Any) -> TurnController:
         window._update_title()
         is_game = turns.game() is not None
         for act in (window.act_play, window.act_end_turn, window.act_end_phase, window.act_journal_back,
-                    window.act_journal_forward, getattr(window, "act_give_plan", window.act_play)):
+                    window.act_journal_forward, getattr(window, "act_give_plan", window.act_play),
+                    window.act_export_report, window.act_game_data):
             act.setEnabled(is_game)
         window.act_play.blockSignals(True)
         window.act_play.setChecked(turns.playing())

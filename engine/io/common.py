@@ -573,7 +573,8 @@ def schema_problems(data: Any, source: str) -> list[Problem]:
     for err in errors:
         problems.append(Problem(source, _json_path(err.absolute_path), _schema_message(err)))
     problems.sort(key=lambda p: p.path)
-    return problems[:MAX_PROBLEMS]
+    once = list({(p.path, p.message): p for p in problems}.values())  # a place broken once is said once
+    return once[:MAX_PROBLEMS]
 
 
 def _schema_message(err: Any) -> str:
@@ -592,7 +593,12 @@ def _schema_message(err: Any) -> str:
         return f"expected {json.dumps(err.validator_value)}, got {shown}"
     if v == "enum":
         return f"expected one of {', '.join(json.dumps(x) for x in err.validator_value)}, got {shown}"
+    if v == "oneOf" and isinstance(inst, dict) and "kind" not in inst and set(inst) & {"width", "height"}:
+        return "missing required key 'kind' (square, hex or territory)"
     if v == "oneOf" and isinstance(inst, dict) and "kind" in inst:
+        said = _kind_branch_problems(err)
+        if said:
+            return said
         return f"grid kind {json.dumps(inst.get('kind'))}: needs width, height" + (
             ", orientation ('flat'|'pointy') and parity ('odd'|'even')" if inst.get("kind") == "hex" else
             " and optionally neighbours (4|8)" if inst.get("kind") == "square" else
@@ -601,6 +607,24 @@ def _schema_message(err: Any) -> str:
     if v == "pattern":
         return f"{shown} is not allowed here (expected to match {err.validator_value})"
     return str(err.message)[:200]
+
+
+def _kind_branch_problems(err: Any) -> str:
+    """For a ``oneOf`` of map kinds: the problems of the branch whose
+    ``kind`` the value names (a bad value named as a bad value, not as a
+    missing key), each with its key; empty when no branch names the kind."""
+    branches: dict[Any, list[Any]] = {}
+    for e in err.context or ():
+        branches.setdefault(e.relative_schema_path[0] if e.relative_schema_path else None, []).append(e)
+    for errors in branches.values():
+        if any(list(e.relative_path)[:1] == ["kind"] for e in errors):
+            continue  # another kind's branch
+        parts = []
+        for e in errors:
+            where = ".".join(str(p) for p in e.relative_path)
+            parts.append(f"{where}: {_schema_message(e)}" if where else _schema_message(e))
+        return f"grid kind {json.dumps(err.instance.get('kind'))}: " + "; ".join(dict.fromkeys(parts))
+    return ""
 
 
 # ---------------------------------------------------------------------------

@@ -81,9 +81,9 @@ def scenario_from_data(data: Any, source: str = "<data>") -> Scenario:
     """Validate decoded JSON and build the scenario; raises
     :class:`ScenarioError` listing every problem."""
     if grid_kind(data) == "territory":
-        raise ScenarioError([Problem(source, "$.map.grid.kind", "this is a territory map, not a square or hex grid; "
-                                     "load it with engine.io.load_any (adjutant validate, info and "
-                                     "railplan read it)")])
+        raise ScenarioError([Problem(source, "$.map.grid.kind", "this is a territory map, not a square or hex grid: "
+                                     "this command reads grid maps only (adjutant validate, info, render, "
+                                     "journal, orders, railplan and rail-options read territory maps)")])
     problems = schema_problems(data, source)
     if problems:
         raise ScenarioError(problems)

@@ -706,6 +706,18 @@ class RulesSystem(ABC, Generic[ScenarioT, OptionsT]):
         rules' default order)``."""
         return ()
 
+    def order_text(self, scenario: ScenarioT, order: Mapping[str, Any]) -> str | None:
+        """``order`` in words, as the journal names it ("US-13 buys 1
+        factor"); ``None``: the turn engine's plain words for its keys."""
+        return None
+
+    def result_text(self, scenario: ScenarioT, order: Mapping[str, Any], verdict: Mapping[str, Any],
+                    record: Mapping[str, Any]) -> str:
+        """What a carried-out ``order`` did, in words, from its verdict's and
+        record's data as the journal keeps them (damage, losses, path and
+        cost, points); empty when the verdict's reasons say it already."""
+        return ""
+
     def to_data(self) -> dict[str, Any]:
         """What the system is, as data (for ``adjutant info`` and tests)."""
         return {"name": self.name, "title": self.title, "map_kinds": sorted(self.map_kinds),

@@ -43,13 +43,14 @@ from __future__ import annotations
 
 import copy
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.io.journal_file import JournalLines, remember_verified, verified
 from engine.model import ModelError
 from engine.rules.base import Record, RulesSystem, Verdict, get
+from engine.words import possessive, side_phrase
 
 from .delta import (
     GAME_KEY,
@@ -244,8 +245,8 @@ class Game:
             reasons.append(setup)
         author = self.author(order)
         if side is not None and author is not None and side != author:
-            reasons.append(f"This order is the {_possessive(self.side_name(author))} to give; these orders are "
-                           f"the {_possessive(self.side_name(side))}.")
+            reasons.append(f"This order is {possessive(self.side_name(author))} to give; these orders are "
+                           f"{possessive(self.side_name(side))}.")
         allowed = self.system.order_phases(order)
         if allowed and self.turn.phase not in allowed:
             reasons.append(f"This order belongs to the {' or '.join(allowed)} phase; "
@@ -254,13 +255,13 @@ class Game:
         if isinstance(nation, str) and self.turn.side is not None:
             who = self.scenario.side(nation).id  # ModelError names an unknown side
             if who != self.turn.side:
-                reasons.append(f"It is the {_possessive(self.side_name(self.turn.side))} move: "
+                reasons.append(f"It is {possessive(self.side_name(self.turn.side))} move: "
                                f"{self.side_name(who)} cannot act now.")
         unit_id = order.get("unit")
         if isinstance(unit_id, str):
             unit = self.scenario.unit(unit_id)  # ModelError names an unknown unit
             if self.turn.side is not None and unit.side != self.turn.side:
-                reasons.append(f"It is the {_possessive(self.side_name(self.turn.side))} move: {unit_id} "
+                reasons.append(f"It is {possessive(self.side_name(self.turn.side))} move: {unit_id} "
                                f"({self.side_name(unit.side)}) cannot act now.")
             action = self._action(order)
             if action in self._once() and self.turn.did(unit_id, action):
@@ -276,7 +277,7 @@ class Game:
         its set-up (``state.setup_accepted``)."""
         if self.scenario.state.get(SETUP_ACCEPTED) is True:
             return None
-        if any(e.kind != "refused" and e.kind not in RECORD_KINDS for e in self.journal):
+        if any(e.kind not in ("refused", "adjust") and e.kind not in RECORD_KINDS for e in self.journal):
             return None
         found = list(self.system.setup_problems(self.scenario))
         if not found:
@@ -303,7 +304,7 @@ class Game:
             p = waiting[0]
             seen.add(p.summary)
             e = self.give(p.default, time=time, side=p.side,
-                          summary=f"{_summary(p.default)} (unanswered: the rules' default)")
+                          summary=f"{self.order_text(p.default)} (unanswered: the rules' default)")
             out.append(e)
             if e.kind == "refused":
                 return out
@@ -331,7 +332,7 @@ class Game:
         rolled from the open commitment when :attr:`dice_seed` holds its
         seed (``engine/turns/dice.py``), kept in the verdict as ``dice``,
         and the order is journalled carrying them."""
-        text = summary or _summary(order)
+        text = summary or self.order_text(order)
         order, dice = self._dice(order, source)
         verdict = self.check(order, side)
         extra: dict[str, Any] = {}
@@ -446,6 +447,70 @@ class Game:
                                   kind=entry.kind, system=self.system.name, summary=entry.summary,
                                   effect=dict(entry.effect)), None)
 
+    def order_text(self, order: Mapping[str, Any]) -> str:
+        """``order`` in words: its system's (``order_text``), else its keys
+        and values in plain words ("US-14 to 0410")."""
+        try:
+            words = self.system.order_text(self.scenario, order)
+        except (ModelError, KeyError, TypeError, ValueError):
+            words = None
+        return words or _summary(order)
+
+    def result_text(self, entry: Entry) -> str:
+        """What the carried-out order of ``entry`` did, in its system's words
+        (empty for another kind of entry, or when its reasons say it)."""
+        if entry.kind != "order":
+            return ""
+        verdict = entry.verdict.get("verdict", {})
+        record = entry.effect.get("record", {})
+        try:
+            return self.system.result_text(self.scenario, entry.order, verdict if isinstance(verdict, Mapping)
+                                           else {}, record if isinstance(record, Mapping) else {})
+        except (ModelError, KeyError, TypeError, ValueError):
+            return ""
+
+    def adjust(self, summary: str, change: Callable[[Any], None], reasons: Sequence[str] = ()) -> Entry:
+        """A game master's adjustment outside the rules: ``change(scenario)``
+        edits the scenario (IPCs or points set, a unit moved or set right)
+        and the journal gets an ``adjust`` entry saying ``summary`` whose
+        delta undoes it.  A change that changes nothing is refused with a
+        :class:`ModelError`; one that raises leaves the scenario as it was."""
+        snap = Snapshot.take(self.scenario)
+        try:
+            change(self.scenario)
+        except Exception:
+            apply_delta(self.scenario, Snapshot.take(self.scenario).delta(self.scenario, snap), False,
+                        "a failed adjustment")
+            raise
+        delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
+        if not delta:
+            raise ModelError(f"the adjustment \"{summary}\" changes nothing")
+        return self._append(Entry(turn=self.turn.turn, phase=self.turn.phase, side=self.turn.side, kind="adjust",
+                                  system=self.system.name, summary=summary, reasons=tuple(reasons),
+                                  effect={"delta": delta}), None)
+
+    def redo_adjust(self, entry: Entry) -> Entry:
+        """Make again the game master's adjustment ``entry`` records (its
+        delta applied forwards), as a re-adjudication of the journal does
+        with an entry no rule makes: the entry made is the recorded one when
+        the game stands where it stood then."""
+        delta = entry.effect.get("delta")
+        if entry.kind != "adjust" or not isinstance(delta, Mapping):
+            raise JournalError(f"{entry.summary!r} is not a game master's adjustment with a recorded delta")
+        where = f"the adjustment {entry.summary!r}"
+        try:
+            check_shape(self.scenario, delta, where)
+        except DeltaMismatch as e:
+            raise JournalError(str(e)) from None
+
+        def change(s: Any) -> None:
+            try:
+                apply_delta(s, delta, True, where)
+            except DeltaMismatch as e:
+                raise JournalError(str(e)) from None
+
+        return self.adjust(entry.summary, change, entry.reasons)
+
     def end_phase(self) -> list[Entry]:
         """Run the system's end-of-phase effects, journal them, and move on:
         to the next phase, or (after the last) to the next side's first
@@ -454,7 +519,7 @@ class Game:
         :class:`ModelError` carries its sentence and nothing changes."""
         why = self.setup_refusal() or self.system.end_phase_refusal(self.scenario, self.turn)
         if why:
-            raise ModelError(f"the {self.turn.phase} phase cannot end: {why}")
+            raise ModelError(f"The {self.turn.phase} phase cannot end: {why.rstrip('.')}.")
         before = self.turn.copy()
         start = Snapshot.take(self.scenario)
         effects = [EffectRecord(*fx) for fx in self.system.end_phase_effects(self.scenario, self.turn)]
@@ -485,8 +550,8 @@ class Game:
             self.turn.used = {k: v for k, v in self.turn.used.items()
                               if not new_round and self.system.round_use(k)}
             kind = "end_turn"
-            text = (f"end of the {_possessive(self.side_name(before.side))} move; "
-                    f"turn {self.turn.turn}: the {self.side_name(self.turn.side)} to move")
+            text = (f"end of {possessive(self.side_name(before.side))} move; "
+                    f"turn {self.turn.turn}: {side_phrase(self.side_name(self.turn.side))} to move")
         delta = Snapshot.take(self.scenario).delta(self.scenario, snap)
         delta["game"] = diff_turn(before_move.to_data(), self.turn.to_data())
         out.append(self._append(Entry(turn=before.turn, phase=before.phase, side=before.side, kind=kind,
@@ -797,16 +862,18 @@ class _Anchor:
         return copy.deepcopy(self.turn)
 
 
-def _possessive(name: str) -> str:
-    """``the Union's move``, ``the Rebels' move``."""
-    return name + ("'" if name.endswith("s") else "'s")
-
-
 def _summary(order: Mapping[str, Any]) -> str:
     unit, to = order.get("unit"), order.get("to")
     if isinstance(unit, str) and to is not None:
         return f"{unit} to {to}"
-    return ", ".join(f"{k} {v}" for k, v in order.items())
+    return ", ".join(f"{k} {_value(v)}" for k, v in order.items())
+
+
+def _value(v: Any) -> str:
+    """A value of an order in plain words: a list's items joined."""
+    if isinstance(v, (list, tuple)):
+        return " and ".join(_value(x) for x in v) if len(v) < 3 else ", ".join(_value(x) for x in v)
+    return str(v)
 
 
 def _resolve(scenario: Any, system: RulesSystem[Any, Any] | str | None) -> RulesSystem[Any, Any]:

@@ -39,14 +39,16 @@ FORMATS = (1, 2)
 GENESIS = "0" * 64
 """The ``prev`` of the first entry: the hash of "nothing before it"."""
 
-EntryKind = Literal["order", "refused", "effect", "end_phase", "end_turn", "branch", "seed", "reveal", "key"]
+EntryKind = Literal["order", "refused", "effect", "end_phase", "end_turn", "branch", "adjust", "seed", "reveal", "key"]
 """What an entry records: an order applied, an order refused (with the
 verdict's reasons), an effect the rules applied on their own (fortification at
-the end of a turn, a reinforcement roll), the end of a phase or of a turn, or
-the start of a branch (the first entry of a what-if journal); and the game
-master's records that change nothing on the map: a dice seed committed
-(``seed``) or revealed (``reveal``, ``engine/turns/dice.py``), a signing key
-handed over (``key``, ``engine/turns/signing.py``)."""
+the end of a turn, a reinforcement roll), the end of a phase or of a turn,
+the start of a branch (the first entry of a what-if journal), a game
+master's adjustment outside the rules (IPCs or points set, a unit set
+right); and the game master's records that change nothing on the map: a
+dice seed committed (``seed``) or revealed (``reveal``,
+``engine/turns/dice.py``), a signing key handed over (``key``,
+``engine/turns/signing.py``)."""
 
 RECORD_KINDS = ("seed", "reveal", "key")
 """The kinds of entry that record the game master's acts and change nothing

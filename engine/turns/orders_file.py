@@ -157,7 +157,7 @@ def refusals(game: Any, of: OrdersFile, side: str | None, rebase: bool = False) 
     order is checked on today's position as any order is."""
     if not of.planned:
         return []
-    from .game import _possessive
+    from engine.words import possessive, side_phrase
 
     out: list[str] = []
     t = game.turn
@@ -166,8 +166,8 @@ def refusals(game: Any, of: OrdersFile, side: str | None, rebase: bool = False) 
                    f"{t.phase} phase")
     waiting = {p.side for p in game.pending()}
     if side is not None and side != t.side and side not in waiting:
-        out.append(f"the file holds the {_possessive(game.side_name(side))} orders; it is the "
-                   f"{_possessive(game.side_name(t.side))} move and no choice waits for the {game.side_name(side)}")
+        out.append(f"the file holds {possessive(game.side_name(side))} orders; it is "
+                   f"{possessive(game.side_name(t.side))} move and no choice waits for {side_phrase(game.side_name(side))}")
     if out:
         return out
     assert of.head is not None

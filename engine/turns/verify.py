@@ -32,7 +32,7 @@ from typing import Any
 from engine.model import ModelError
 
 from .game import Game
-from .journal import Entry, canonical_json
+from .journal import RECORD_KINDS, Entry, canonical_json
 
 MADE_BY_END_PHASE = frozenset({"effect", "end_phase", "end_turn"})
 """Entry kinds an end of phase makes (its effects, then the hand-over)."""
@@ -84,6 +84,15 @@ def verify(game: Game, start: int = 0, position: Any | None = None) -> Problem |
             if isinstance(made, str):
                 return Problem(i + 1, e.label(i + 1), made)
             made_entries = [made]
+        elif e.kind == "adjust":
+            try:
+                made_entries = [again.redo_adjust(e)]
+            except ModelError as err:
+                return Problem(i + 1, e.label(i + 1), f"the game master's adjustment cannot be made again: {err}")
+            except (ValueError, TypeError, KeyError, AttributeError) as err:  # a forged record
+                return Problem(i + 1, e.label(i + 1), f"the adjustment cannot be made again: {err!r}")
+        elif e.kind in RECORD_KINDS:
+            made_entries = [again.record(e)]
         elif e.kind in MADE_BY_END_PHASE:
             try:
                 made_entries = again.end_phase()
@@ -101,7 +110,7 @@ def verify(game: Game, start: int = 0, position: Any | None = None) -> Problem |
                                f"the rules go on with {made_entry.kind} '{made_entry.summary}', which the journal "
                                f"does not record")
             recorded = journal[pos]
-            if made_entry.hash != recorded.hash:
+            if made_entry.hash != recorded.hash and _substance(made_entry) != _substance(recorded):
                 return Problem(pos + 1, recorded.label(pos + 1), _difference(recorded, made_entry))
         i += len(made_entries)
     if again.turn != game.turn:
@@ -122,6 +131,20 @@ def _give(game: Game, e: Entry) -> Entry | str:
         return f"the order cannot be adjudicated again: {err}"
     except (ValueError, TypeError, KeyError, AttributeError) as err:  # a forged order the rules trip on
         return f"the order cannot be adjudicated again: {err!r}"
+
+
+def _substance(e: Entry) -> tuple[Any, ...]:
+    """What the rules decided in ``e``, without its words: where and whose
+    it is, its kind (carried out or refused), the order as given, the post
+    time, the author, and of its effect the action, the data-level delta
+    and the turn state.  A re-made entry whose wording changed since the
+    file was written (a summary, a reason, a verdict's sentence) but whose
+    substance is the recorded one is what the rules give."""
+    verdict = e.verdict if isinstance(e.verdict, Mapping) else {}
+    effect = e.effect if isinstance(e.effect, Mapping) else {}
+    return (e.turn, e.phase, e.side, e.kind, e.system, canonical_json(e.order), e.time,
+            verdict.get("author"), canonical_json({k: effect.get(k) for k in ("action", "delta", "turn", "seed",
+                                                                           "commit", "key", "replaces")}))
 
 
 FIELDS = ("turn", "phase", "side", "kind", "system", "summary", "order", "time", "reasons", "verdict")

@@ -261,7 +261,8 @@ def test_the_scripted_campaign_regenerates_its_report(tmp_path: Path) -> None:
     assert text == (ROOT / "docs" / "examples" / "acw-campaign-report.md").read_text(encoding="utf-8")
     s = load_any(str(game_file))
     assert s.turn >= 12 and s.state["acw"]["victory"]["game_over"]
-    for needle in ("**attack ", "**retreat ", "**reinforcement\\_post ", "**unit US-", "**unit CS-", "VICTORY"):
+    for needle in ("**attack on ", "**the force in ", "**reinforcement post at ", "**US-", "**CS-", "is reinforced by 1 factor**",
+                   "- **Result:** casualties: attacker", "VICTORY"):
         assert needle in text, needle
     # every entry taken back from the file (deltas): the sample as it was
     g = Game(s)

@@ -159,7 +159,7 @@ def test_pending_defaults_from_the_cli(tmp_path: Path, capsys: pytest.CaptureFix
     res = json.loads(out)
     assert code == 0 and not res["written"] and res["pending"][0]["side"] == "rebel"
     code, out, _ = cli(["pending", str(path), "--defaults"], capsys)
-    assert code == 0 and "retreat 0714" in out and "carried out" in out
+    assert code == 0 and "the force in 0714 retreats to" in out and "carried out" in out
     assert not Game(load_any(str(path))).pending()
     assert main(["end-turn", str(path)]) == 0
 

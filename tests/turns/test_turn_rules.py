@@ -58,7 +58,7 @@ def test_acw_union_first_moves_once_and_fortifies_at_the_end_of_its_turn() -> No
     entries = g.end_turn()
     assert [x.kind for x in entries] == ["effect", "end_turn"]
     effect = entries[0]
-    assert effect.summary == "the Union fortify 12 units; the Rebels move next"
+    assert effect.summary == "the Union fortifies 12 units; the Rebels move next"
     assert "14th Inf moved this turn: no fortifications" in effect.reasons
     assert "13th Inf stayed put: it fortifies 0310" in effect.reasons
     assert entries[1].summary == "end of the Union's move; turn 1: the Rebels to move"
@@ -77,7 +77,7 @@ def test_acw_union_first_moves_once_and_fortifies_at_the_end_of_its_turn() -> No
     assert entries[-1].summary == "end of the Rebels' move; turn 2: the Union to move"
     assert g.turn.turn == 2 and g.turn.side == "union" and s.turn == 2 and s.state["acw"]["phasing"] == "union"
     entries = g.end_turn()  # nobody moved: every unit is already fortified, nothing changes but the side
-    assert entries[0].summary == "the Union fortify 1 unit; the Rebels move next" and len(entries[0].reasons) == 1
+    assert entries[0].summary == "the Union fortifies 1 unit; the Rebels move next" and len(entries[0].reasons) == 1
 
 
 def test_module_i_rails_in_the_noncombat_phase_and_spends_capacity_across_the_turn() -> None:

@@ -131,6 +131,9 @@ class CombatPanel(QWidget):
         self._said_at: int | None = None
         """The journal's length when the result or reinforcement message was
         written: another step (an order, End Turn, undo) clears them."""
+        self._turn_key: tuple[int, str | None] | None = None
+        """The turn and side the post times were typed for: another side's
+        turn starts with them empty."""
 
         self.header = label(name="combatHeader")
         self.tabs = QTabWidget()
@@ -138,6 +141,7 @@ class CombatPanel(QWidget):
         self.tabs.addTab(self._battle_tab(), "Battle")
         self.reinforcements = ReinforcementTab(self)
         self.tabs.addTab(self.reinforcements, "Reinforcements")
+        self.tabs.currentChanged.connect(lambda _i: QTimer.singleShot(0, self, self.fit_fold))
         body = QWidget()
         lay = QVBoxLayout(body)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -149,6 +153,7 @@ class CombatPanel(QWidget):
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
+        self._body = body
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(scroll)
@@ -160,6 +165,26 @@ class CombatPanel(QWidget):
         window.turns.changed.connect(self.refresh)
         window.document.scenarioReplaced.connect(self._replaced)
         window.document.edited.connect(self._edited)  # set-up edits move units too
+
+    FOLD_MAX = 360
+    """The most pixels the dock asks to show at once (the rest scrolls)."""
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        QTimer.singleShot(0, self, self.fit_fold)
+
+    def fit_fold(self) -> None:
+        """Ask for the height that shows the current tab's orders down to
+        its main button (Battle: Resolve; Reinforcements: Buy), at most
+        :data:`FOLD_MAX`, so the dock does not open with them below its
+        fold; the rest scrolls."""
+        b = self.resolve_btn if self.tabs.currentIndex() == 0 else self.reinforcements.buy_btn
+        if not b.isVisible():
+            return
+        bottom = b.mapTo(self._body, b.rect().bottomLeft()).y() + 8
+        want = min(bottom, self.FOLD_MAX)
+        if want != self.minimumHeight():
+            self.setMinimumHeight(want)
 
     # -- building -----------------------------------------------------------
     def _battle_tab(self) -> QWidget:
@@ -334,6 +359,7 @@ class CombatPanel(QWidget):
         finally:
             self._busy = False
         self.draw()
+        QTimer.singleShot(0, self, self.fit_fold)  # what the tab shows above its button may have grown
         owes = self.owes()
         if owes and not self._owed and self.window_.turns.playing():
             self.show_owed()  # a unit halted next to the enemy, or a retreat is owed: the panel comes forward
@@ -346,6 +372,12 @@ class CombatPanel(QWidget):
             self.reinforcements.message.clear()
             self._said_at = None
         side = g.turn.side
+        key = (g.turn.turn, side)
+        if key != self._turn_key:
+            if self._turn_key is not None:  # a post time belongs to one side's turn
+                self.time_edit.clear()
+                self.reinforcements.post_time.clear()
+            self._turn_key = key
         over = self.window_.turns.outcome()
         pts = ", ".join(f"{f.name} {points(s, f.id)}" for f in s.sides)
         self.header.setText((f"<b>Game over:</b> {over}" if over else
@@ -533,6 +565,7 @@ class CombatPanel(QWidget):
         if not ok:
             self.result.setText(f"Refused: {why}")
             return False
+        self.time_edit.clear()  # each attack is its own post
         rec = self._last_record()
         winner = "the attackers" if rec.get("winner") == "attacker" else "the defenders"
         fates = list(rec.get("no_retreat", []))

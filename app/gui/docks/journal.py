@@ -134,7 +134,8 @@ class JournalPanel(QWidget):
                     self._turn_items[e.turn] = parent
                 child = QTreeWidgetItem([entry_text(e, i + 1)])
                 child.setData(0, ROLE, i + 1)
-                child.setToolTip(0, "\n".join(e.reasons) or e.summary)
+                result = game.result_text(e)
+                child.setToolTip(0, "\n".join([*e.reasons, *([result] if result else [])]) or e.summary)
                 parent.addChild(child)
                 self._entries.append((child, e.hash))
         self._filling = False

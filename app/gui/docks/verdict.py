@@ -27,9 +27,10 @@ EMPTY_TEXT = "Adjudicate: click a unit, then point at a target; the verdict appe
 class VerdictPanel(QWidget):
     """Shows one :class:`Overlay`'s verdict (``None``: the hint)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, hint: str = EMPTY_TEXT) -> None:
         super().__init__(parent)
         self.setObjectName("verdictPanel")
+        self.hint = hint
         self.overlay: Overlay | None = None
         self._said: tuple[object, ...] | None = None
         """What the view shows: headline colour, short form, verdict, reasons."""
@@ -68,7 +69,7 @@ class VerdictPanel(QWidget):
             return  # the same verdict again (another overlay, the same words): the text is not parsed again
         self._said, self._said_once = said, True
         if overlay is None:
-            self.view.setHtml(f"<p style='color:#5a5a5a'>{html.escape(EMPTY_TEXT)}</p>")
+            self.view.setHtml(f"<p style='color:#5a5a5a'>{html.escape(self.hint)}</p>")
             return
         color = HEADLINE_COLORS.get(overlay.ok, HEADLINE_COLORS[None])
         parts = [f"<p style='color:{color}'><b>{html.escape(overlay.short())}</b></p>",

@@ -37,9 +37,13 @@ class OddsPlot(QWidget):
     defender's.  The green band covers the result numbers the attacker wins
     (0 to the victory number), the red one those the defender wins."""
 
-    def __init__(self) -> None:
+    def __init__(self, fold_when_empty: bool = False) -> None:
         super().__init__()
         self.setObjectName("acwOddsPlot")
+        self.fold_when_empty = fold_when_empty
+        """With no attack to show, only the one-line hint shows and the
+        widget is no taller than it (a dock of its own then gives its room
+        to the map); the plot comes back with the next attack."""
         self.title = QLabel("Point at a hex next to the enemy to see the attack's odds.")
         self.title.setWordWrap(True)
         self.chart = pg.PlotWidget(background="w")
@@ -62,6 +66,17 @@ class OddsPlot(QWidget):
         layout.addWidget(self.legend)
         layout.addWidget(self.chart)
         self.attack: Attack | None = None
+        self._fold(True)
+
+    def _fold(self, empty: bool) -> None:
+        if not self.fold_when_empty:
+            return
+        self.legend.setVisible(not empty)
+        self.chart.setVisible(not empty)
+        lay = self.layout()
+        m = lay.contentsMargins() if lay is not None else None
+        pad = (m.top() + m.bottom()) if m is not None else 8
+        self.setMaximumHeight(self.title.sizeHint().height() + pad if empty else 16777215)
 
     def show_attack(self, attack: Attack | None) -> None:
         """Plot ``attack`` (``None``: clear the plot)."""
@@ -69,6 +84,7 @@ class OddsPlot(QWidget):
             return
         self.attack = attack
         self.chart.clear()
+        self._fold(attack is None)
         if attack is None:
             self.title.setText("Point at a hex next to the enemy to see the attack's odds.")
             return

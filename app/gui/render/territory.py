@@ -58,6 +58,10 @@ LAND_TINT = 0.55
 PAPER = QColor("#f4f1e8")
 
 
+RAIL_MARK_H = 12.0
+"""Height of a rail station box and a railroad mark (pixels)."""
+
+
 def blend(a: QColor, b: QColor, t: float) -> QColor:
     """``a`` moved ``t`` of the way to ``b``."""
     return QColor(round(a.red() + (b.red() - a.red()) * t), round(a.green() + (b.green() - a.green()) * t),
@@ -316,6 +320,8 @@ class TerritoryRenderer:
         world = QRectF(0, 0, self.map_width, self.map_height)
         near = None if limit is None else limit.adjusted(-80 / z, -30 / z, 80 / z, 30 / z)
         placed = self.label_layout(z)
+        paths = self.paths(z) if any(isinstance(t.features.get(k), dict) for t in s.map.territories.values()
+                                     for k in ("rail_station", "railroad")) else {}
         for dx in self.copies(region):
             if near is not None and not near.translated(-dx, 0).intersects(world):
                 continue
@@ -331,7 +337,8 @@ class TerritoryRenderer:
                     ink = QColor("#23406a") if t.sea else QColor("#1c1a16")
                     tw = fm.horizontalAdvance(text)
                     self._halo_text(p, QPointF(x - tw / 2, y + fm.ascent() / 2 - 1), text, ink)
-                    self._paint_rail_features(p, t, x, y + fm.height() * 0.5 + 2)
+                    fx, fy = self.rail_marks_at(tid, tw, z, paths)
+                    self._paint_rail_features(p, t, fx + (dx - region.x()) * z, fy - region.y() * z)
 
         p.setFont(self._italic)
         for dx in self.copies(region):
@@ -411,6 +418,30 @@ class TerritoryRenderer:
         p.setPen(ink)
         p.drawText(at, text)
 
+    def rail_marks_at(self, tid: str, text_width: float, z: float,
+                      paths: dict[str, QPainterPath] | None = None) -> tuple[float, float]:
+        """Where the rail symbols of ``tid`` go (their centre's x and their
+        top, map pixels at zoom ``z``) under a label ``text_width`` wide:
+        under the label, or beside it where the territory (or the map)
+        ends too close under the label for them (Egypt's strip at the map's
+        bottom edge)."""
+        fm = QFontMetricsF(self._font)
+        lx, ly = self.labels[tid]
+        x, y = lx * z, ly * z
+        below = y + fm.height() * 0.5 + 2
+        shape = (paths if paths is not None else self.paths(z)).get(tid)
+        bottom = min(shape.boundingRect().bottom() if shape is not None else self.map_height, self.map_height)
+        if below + RAIL_MARK_H <= bottom * z:
+            return x, below
+        t = self.s.map.territories[tid]
+        return x + text_width / 2 + 4 + self.rail_features_width(t) / 2, y - RAIL_MARK_H / 2
+
+    @staticmethod
+    def rail_features_width(t: Territory) -> float:
+        """How wide the rail symbols of ``t`` are drawn (pixels; 0: none)."""
+        items = sum(1 for key in ("rail_station", "railroad") if isinstance(t.features.get(key), dict))
+        return items * 16 + max(0, items - 1) * 4
+
     def _paint_rail_features(self, p: QPainter, t: Territory, x: float, y: float) -> None:
         """A station symbol (with its damage count; crossed when
         inoperable) and a railroad track mark under the label."""
@@ -478,6 +509,7 @@ class TerritoryRenderer:
             self.paint_names_over(p, self.shaded(ov), base, z)
             self.paint_shade_texts(p, ov, base, z)
             self.paint_counters(p, base, z, selected_unit)
+            self.paint_border_names_over_counters(p, base, z)
         p.restore()
 
     @staticmethod
@@ -624,6 +656,33 @@ class TerritoryRenderer:
             near = within.adjusted(-6, -6, 6, 6)  # the ring and a stack's second counter reach beyond the rect
             counters = [c for c in counters if near.intersects(c.rect)]
         paint_counters(p, self.s, counters, selected_unit, self._small)
+
+    def border_name_rects(self, base: tuple[float, float], z: float) -> list[tuple[str, QPointF, QRectF]]:
+        """Each named border's name (a strait, a canal): where its text
+        starts and the rectangle it covers, the map's (0, 0) at viewport
+        point ``base``."""
+        fm = QFontMetricsF(self._italic)
+        out = []
+        for name, at in self._border_names:
+            start = QPointF(base[0] + at.x() * z + 6, base[1] + at.y() * z - 4)
+            out.append((name, start, QRectF(start.x() - 1, start.y() - fm.ascent() - 1,
+                                            fm.horizontalAdvance(name) + 2, fm.height() + 2)))
+        return out
+
+    def paint_border_names_over_counters(self, p: QPainter, base: tuple[float, float], z: float) -> None:
+        """The name of a border (the Suez Canal) that a unit counter would
+        cover, painted again over the counter so it stays readable."""
+        if not self._border_names:
+            return
+        names = self.border_name_rects(base, z)
+        boxes = [c.rect for c in self.counters(base, z)]
+        p.setFont(self._italic)
+        for name, start, rect in names:
+            if any(rect.intersects(b) for b in boxes):
+                p.setPen(Qt.PenStyle.NoPen)
+                p.setBrush(QColor(255, 252, 240, 225))
+                p.drawRoundedRect(rect, 2, 2)
+                self._halo_text(p, start, name, STRAIT)
 
     def paint_names_over(self, p: QPainter, tids: set[str], base: tuple[float, float], z: float) -> None:
         """Names of ``tids`` (the territories an overlay shades or its

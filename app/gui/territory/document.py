@@ -105,6 +105,12 @@ class TerritoryDocument(DocumentBase):
         Returns whether something was pushed."""
         if edit is None:
             return False
+        turns = getattr(self, "turns", None)
+        if turns is not None and isinstance(edit, (AttributeChange, FeatureChange, RulesMoveEdit)) and turns.begun():
+            # a set-up edit of what the game keeps while it is on: the game master's adjustment, journalled
+            text = describe(self.scenario, [edit]) or "an edit"
+            if turns.adjust(f"game master's adjustment: {text}", lambda s: apply_edits(s, [edit])) is None:
+                return True
         push_edits(self, "", [edit], stroke)
         return True
 

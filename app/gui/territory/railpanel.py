@@ -295,7 +295,8 @@ class NationRail:
         full = {"action": order["action"], "nation": nation, **{k: v for k, v in order.items() if k != "action"}}
         self.w.turns.set_playing(True)
         ok, text = self.w.turns.give(full)
-        what = f"{order['action']}" + (f" {order['piece']}" if "piece" in order else "") + \
-            (f" in {self.w.scenario.map.label(order['territory'])}" if "territory" in order else "")
-        self.w.say(f"{what}: {text}" if ok and text else (f"{what}: done" if ok else f"Refused ({what}): {text}"))
+        game = self.w.turns.game()
+        what = game.order_text(full) if game is not None else str(order["action"])
+        self.w.say(f"{what}: {text}" if ok and text else (f"{what}: carried out" if ok else
+                                                           f"Refused ({what}): {text}"))
         return bool(ok)

@@ -41,8 +41,10 @@ from ..autosave import INTERVAL_MS
 from ..docks.history import HistoryView
 from ..docks.journal import replay_blocks
 from ..docks.legend import TerritoryLegendPanel
+from ..docks.verdict import VerdictPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
+from ..overlay import Overlay
 from ..setup_check import install as install_setup_check
 from ..turns import install as install_turns
 from ..windows import register_window
@@ -63,6 +65,9 @@ from .tools import (
 )
 
 T = TypeVar("T", bound=TerritoryTool)
+
+VERDICT_HINT = ("Rail options: click a unit, then point at a territory; the verdict appears here in full. "
+                "Rail plan: drag a unit or stack to its destination.")
 
 
 def blank_territory_scenario(like: TerritoryScenario | None = None) -> TerritoryScenario:
@@ -152,6 +157,10 @@ class TerritoryWindow(EditorWindow):
         self.dock_inspector = self._dock("Inspector", "territoryInspectorDock", self.inspector, Right)
         self.dock_options = self._dock("Rail options", "railOptionsDock", self.options_panel, Right)
         self.dock_history = self._dock("History", "territoryHistoryDock", self.history, Right)
+        self.verdict = VerdictPanel(hint=VERDICT_HINT)
+        self.dock_verdict = self._dock("Verdict", "territoryVerdictDock", self.verdict, Right)
+        # under the tabbed docks (split before they are tabbed: a tabbed dock gets a tab, not a neighbour)
+        self.splitDockWidget(self.dock_inspector, self.dock_verdict, Qt.Orientation.Vertical)
         self.tabifyDockWidget(self.dock_inspector, self.dock_options)
         self.tabifyDockWidget(self.dock_options, self.dock_history)
         self.legend = TerritoryLegendPanel()
@@ -172,6 +181,7 @@ class TerritoryWindow(EditorWindow):
         self.dock_underlay.setVisible(self.document.scenario.map.underlay is not None)
         self.resizeDocks([self.dock_inspector], [320], Qt.Orientation.Horizontal)
         self.resizeDocks([self.dock_plan], [230], Qt.Orientation.Vertical)
+        self.resizeDocks([self.dock_verdict], [150], Qt.Orientation.Vertical)
 
     def _make_menus(self) -> None:
         f, _e, v = self._make_file_menus()
@@ -181,7 +191,8 @@ class TerritoryWindow(EditorWindow):
         f.addSeparator()
         f.addActions([self.act_close, self.act_quit])
         for d in (self.dock_inspector, self.dock_options, self.dock_history, self.dock_plan, self.dock_paint,
-                  self.dock_rail_tools, self.dock_legend, self.nation_rail.dock, self.dock_underlay):
+                  self.dock_rail_tools, self.dock_legend, self.nation_rail.dock, self.dock_underlay,
+                  self.dock_verdict):
             v.addAction(d.toggleViewAction())
         m = self.menuBar().addMenu("&Mode")
         m.addActions(list(self.mode_actions.values()))
@@ -304,6 +315,11 @@ class TerritoryWindow(EditorWindow):
         """A message in the status bar."""
         self.statusBar().showMessage(text, 10000)
 
+    def show_verdict(self, allowed: bool | None, text: str) -> None:
+        """The Verdict dock shows ``text`` (green: ``allowed``, red: refused;
+        empty: the hint)."""
+        self.verdict.show_overlay(Overlay(message=text, ok=allowed) if text else None)
+
     goto_hint = "A territory name or id, or a unit id"
 
     def goto_names(self) -> list[str]:
@@ -320,10 +336,18 @@ class TerritoryWindow(EditorWindow):
         return f"Unit {t.name} in {where}" if t.kind == "unit" else f"Territory {where}"
 
     def select_unit(self, unit_id: str | None) -> None:
+        if unit_id != self.selected_unit:
+            self.show_verdict(None, "")
         self.selected_unit = unit_id
         self.canvas.set_selected_unit(unit_id)
         self._refresh_options()
         self._update_overlay()
+
+    def drop_selection(self) -> None:
+        """Forget the selected unit, its reach and its verdict (the side to
+        move changed)."""
+        self.select_unit(None)
+        self.show_verdict(None, "")
 
     def _update_overlay(self) -> None:
         self.tool.show_overlay()
@@ -382,8 +406,10 @@ class TerritoryWindow(EditorWindow):
     def _plan_changed(self, p: Any) -> None:
         if p is None:
             self.plan_panel.set_verdict("", None)
+            self.show_verdict(None, "")
         else:
             self.plan_panel.set_verdict(self.planner.overlay.message, bool(p.feasible))
+            self.show_verdict(bool(p.feasible), self.planner.overlay.message)
         self.plan_panel.set_chart(self.planner.chart_data())
 
     def _orders_changed(self) -> None:

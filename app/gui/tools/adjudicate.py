@@ -156,17 +156,24 @@ class AdjudicateTool(Tool):
             self.state.say(verdict or f"{unit.id} cannot move to {s.map.label(target)}")
             return True
         turns = getattr(self.document, "turns", None)
-        if turns is not None and turns.playing():
+        kind = turns.move_kind() if turns is not None else "edit"
+        if kind == "order":
             return self._give(turns, order, target)
+        if kind == "cancel":
+            self.state.say("Cancelled: the unit did not move.")
+            return True
         try:
             edit = plan_move_unit(s, order.unit_id, order.to, dict(order.props))
         except ModelError as e:
             self.state.say(str(e))
             return True
         self.waypoint = None
-        if self.document.push(order.description or f"Move {order.unit_id} to {s.map.label(order.to)}", edit):
-            self.state.say(order.description)
+        text = order.description or f"Move {order.unit_id} to {s.map.label(order.to)}"
+        setup = "Set-up edit (not an order of the game): " if kind == "setup" else ""
+        pushed = self.document.push(setup + text, edit)
         self.refresh()
+        if pushed:
+            self.state.say(setup + (order.description or text))
         return True
 
     def _give(self, turns: Any, order: MoveOrder, target: Cell) -> bool:

@@ -38,6 +38,7 @@ from typing import Annotated, Any
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario, Unit
+from engine.words import side_phrase, verb
 
 from ..base import AtLeast, OptionError, read_options
 from .battle import Battle, battle, engagement
@@ -236,7 +237,7 @@ def owed_combats(scenario: Scenario) -> list[str]:
         if near:
             out.append(f"{display_name(u)} ({u.id}) entered {lab(u.at)}, next to the enemy in "
                        f"{', '.join(lab(n) for n in near)}, and owes a combat this turn "
-                       f"(order {{\"attack\": \"{lab(u.at)}\", \"defend\": \"{lab(near[0])}\", \"time\": ...}})")
+                       f"(an attack from {lab(u.at)} on {lab(near[0])}, with its post's time)")
     return out
 
 
@@ -246,11 +247,14 @@ def end_refusal(scenario: Scenario) -> str | None:
     if over:
         return f"the game is over: {over}"
     owed = owed_combats(scenario)
-    retreats = [f"the {scenario.side(r['side']).name} owe the retreat of {', '.join(r['units'])} from {r['hex']} "
-                f"(order {{\"retreat\": \"{r['hex']}\", \"to\": HEX}})" for r in pending_retreats(scenario)]
+    retreats = []
+    for r in pending_retreats(scenario):
+        name = scenario.side(r["side"]).name
+        retreats.append(f"{side_phrase(name)} {verb(name, 'owes', 'owe')} the retreat of {', '.join(r['units'])} "
+                        f"from {r['hex']} (a retreat to a hex they choose)")
     if not owed and not retreats:
         return None
-    return "the turn cannot end yet: " + "; ".join(retreats + owed)
+    return "; ".join(retreats + owed)
 
 
 # ---------------------------------------------------------------------------
@@ -335,8 +339,8 @@ def _check_attack(scenario: Scenario, o: AttackOrder) -> AcwVerdict:
     decided = _decided(scenario)
     for c in e.cavalry_options:
         if c.hexes and c.unit_id not in decided:
-            reasons.append(f"{c.reason}: its owner chooses first (order {{\"withdraw\": \"{c.unit_id}\", "
-                           f"\"to\": HEX}} or {{\"stand\": \"{c.unit_id}\"}})")
+            reasons.append(f"{c.reason}: its owner chooses first whether {c.unit_id} withdraws (and to which "
+                           f"hex) or stands")
     if reasons:
         return _no("attack", *reasons)
     b = battle(scenario, cells, defend, o.time, options=opts)

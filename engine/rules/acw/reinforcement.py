@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario, Unit
+from engine.words import counted, side_phrase, verb
 
 from .combat import PostTime, parse_post_time
 from .options import SYSTEM, AcwOptions, options_for
@@ -218,10 +219,12 @@ def check_reinforce(scenario: Scenario, unit: Unit | str, factors: int = 1, *, f
         return Reinforcement(False, cost, have, f"{name} in {label} is not in or next to a rail hex held all the "
                                                 "way to the map edge")
     if cost > have:
+        side = scenario.side(u.side).name
         return Reinforcement(False, cost, have, f"{factors} factor{'s' if factors > 1 else ''} for {name} cost "
-                                                f"{cost} points; {u.side} has {have}")
+                                                f"{counted(cost, 'point')}; {side_phrase(side)} "
+                                                f"{verb(side, 'has', 'have')} {have}")
     return Reinforcement(True, cost, have, f"{name} in {label} gains {factors} factor{'s' if factors > 1 else ''} "
-                                           f"for {cost} points ({have - cost} left)")
+                                           f"for {counted(cost, 'point')} ({have - cost} left)")
 
 
 def check_new_unit(scenario: Scenario, side: str, unit_type: str, cell: Cell) -> Reinforcement:

@@ -25,9 +25,11 @@ from typing import Any
 
 from engine.grids import Cell
 from engine.model import ModelError, Scenario
+from engine.words import counted, side_phrase, verb
 
 from ..base import RulesSystem, Verdict
 from ..registry import register
+from . import words
 from .movement import MoveCheck, check_move
 from .options import SYSTEM, AcwOptions, options_for, options_from_raw
 from .orders import (
@@ -185,10 +187,20 @@ class Acw(RulesSystem[Scenario, AcwOptions]):
             state["victory"] = v.to_data()
             extra.append(f"VICTORY: {v.reason}")
         name = scenario.side(turn.side).name
-        summary = "; ".join([f"the {name} fortify {fortify} unit{'s' if fortify != 1 else ''}",
-                             f"the {scenario.side(nxt).name} move next", *extra])
+        then = scenario.side(nxt).name
+        summary = "; ".join([f"{side_phrase(name)} {verb(name, 'fortifies', 'fortify')} {counted(fortify, 'unit')}",
+                             f"{side_phrase(then)} {verb(then, 'moves', 'move')} next", *extra])
         return [(summary, AcwTurnEnded(tuple(changed), copy.deepcopy(before), copy.deepcopy(state)),
                  tuple(reasons))]
+
+    def order_text(self, scenario: Scenario, order: Mapping[str, Any]) -> str | None:
+        """An attack, retreat, purchase... in words (:func:`.words.order_text`)."""
+        return words.order_text(scenario, order)
+
+    def result_text(self, scenario: Scenario, order: Mapping[str, Any], verdict: Mapping[str, Any],
+                    record: Mapping[str, Any]) -> str:
+        """An attack's casualties unit by unit, a retreat's units eliminated."""
+        return words.result_text(order, record)
 
     once_per_turn = frozenset({"moved", "reinforced"})
     """A unit moves once and is reinforced once a turn."""

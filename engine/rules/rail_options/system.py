@@ -21,6 +21,7 @@ from engine.territory.model import TerritoryScenario
 
 from ..base import RulesSystem, Verdict, selects_rules
 from ..registry import register
+from . import words
 from .adjudicator import RailOptionsAdjudicator
 from .config import SYSTEM, OptionNumber, RailConfig, config_of
 from .economy import ACTIONS, TURN_ACTIONS, EconomyRecord, EconomyVerdict, carry_out, judge, roll_raid
@@ -89,6 +90,15 @@ class RailOptionsSystem(RulesSystem[TerritoryScenario, RailConfig]):
             return self.phases if phase is None else (phase,)
         phase = order.get("phase", "noncombat")
         return (phase,) if isinstance(phase, str) else ("noncombat",)
+
+    def order_text(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> str | None:
+        """A rail move or economy order in words (:func:`.words.order_text`)."""
+        return words.order_text(scenario, order)
+
+    def result_text(self, scenario: TerritoryScenario, order: Mapping[str, Any], verdict: Mapping[str, Any],
+                    record: Mapping[str, Any]) -> str:
+        """Path and cost, IPCs paid, a raid's losses and damage (:func:`.words.result_text`)."""
+        return words.result_text(scenario, order, verdict, record)
 
     def read_options(self, raw: Mapping[str, Any] | None) -> RailConfig:
         return config_of({} if raw is None else {SYSTEM: raw})

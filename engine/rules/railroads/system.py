@@ -22,6 +22,7 @@ from ...model import ModelError
 from ...territory.model import Territory, TerritoryScenario, TerritoryUnit
 from ..base import AtLeast, RulesSystem, UnitsMoved, Verdict
 from ..registry import register
+from . import words
 from .routing import plan
 from .rules import SYSTEM, RailOrder, RailOrderError, RailPlan, RailroadOptions, RailRules, Refusal
 
@@ -168,6 +169,15 @@ class Railroads(RulesSystem[TerritoryScenario, RailroadOptions]):
     rail orders of the round share each territory's capacity
     (``docs/rules/railroads.md``, decision 4)."""
     once_per_turn = frozenset({"railed"})
+
+    def order_text(self, scenario: TerritoryScenario, order: Mapping[str, Any]) -> str | None:
+        """A unit's or a nation's rail order in words (:func:`.words.order_text`)."""
+        return words.order_text(scenario, order)
+
+    def result_text(self, scenario: TerritoryScenario, order: Mapping[str, Any], verdict: Mapping[str, Any],
+                    record: Mapping[str, Any]) -> str:
+        """The order's route and the units it moved (:mod:`.words`)."""
+        return "; ".join(x for x in (words.route_text(verdict, order), words.result_text(record)) if x)
 
     def action_of(self, order: Mapping[str, Any]) -> str:
         return "railed"

@@ -86,8 +86,10 @@ class RailOptionsTool(TerritoryTool):
                 v = w.rail_options().judge(w.selected_unit, ev.territory)
             except (RailOptionsError, ModelError) as e:
                 self.say(str(e))
+                w.show_verdict(False, str(e))
             else:
                 self.say(("✔ " if v.allowed else "✘ ") + v.reason)
+                w.show_verdict(v.allowed, v.reason)
 
     def rail_to(self, tid: str) -> bool:
         """Rail the selected unit to ``tid`` if the option allows it (one
@@ -104,15 +106,21 @@ class RailOptionsTool(TerritoryTool):
             w.statusBar().showMessage(v.reason, 15000)
             return False
         turns = getattr(w.document, "turns", None)
-        if turns is not None and turns.playing():  # a game: the journal records the move (app/gui/turns.py)
+        kind = turns.move_kind() if turns is not None else "edit"
+        if kind == "cancel":
+            self.say("Cancelled: the unit did not move.")
+            return False
+        if kind == "order" and turns is not None:  # a game: the journal records the move (app/gui/turns.py)
             order = {"unit": w.selected_unit, "to": tid}
             if w.rail_phase() == "combat":  # the scenario lets rail be used in the combat move phase
                 order["phase"] = "combat"
             ok, why = turns.give(order)
-            w.statusBar().showMessage(v.reason if ok else f"Refused: {why}", 15000)
+            game = turns.game()
+            said = f"{game.order_text(order)}: {why}" if ok and why and game is not None else why or v.reason
+            w.statusBar().showMessage(said if ok else f"Refused: {why}", 15000)
             return bool(ok)
         w.document.rail_move(v)
-        self.say(v.reason)
+        self.say(("Set-up edit (not an order of the game): " if kind == "setup" else "") + v.reason)
         return True
 
 
