@@ -74,6 +74,22 @@ def test_an_honest_game_verifies() -> None:
     assert verify(again, start=4, position=again.at(4)) is None
 
 
+def test_a_journal_worded_by_an_earlier_version_still_verifies() -> None:
+    """Summaries and reasons are words, and words change between versions:
+    an entry whose words differ from what the rules say today, but whose
+    substance (kind, order, author, delta, turn state) is theirs, passes
+    (a changed substance is named: the tests below)."""
+    g = sample()
+    assert g.give({"unit": "US-8A", "to": "0411"}, side="union").kind == "order"
+    g.give({"unit": "US-8A", "to": "0101"}, side="union")  # refused: too far
+    g.end_turn()
+    data = json.loads(dumps_any(g.scenario))
+    for e in data["state"]["game"]["journal"]["entries"]:
+        e["summary"] = "worded otherwise: " + e["summary"]
+        e["reasons"] = [f"in older words: {r}" for r in e["reasons"]]
+    assert verify(Game(loads_any(json.dumps(reseal(data))))) is None
+
+
 def test_a_resealed_illegal_move_is_named() -> None:
     g = sample()
     g.end_turn()
