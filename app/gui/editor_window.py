@@ -421,8 +421,12 @@ class EditorWindow(RecoveryMixin, QMainWindow):
 
     def make_status_room(self) -> None:
         """Narrow or empty the permanent status fields so the status
-        message reads whole (:func:`app.gui.status_field.make_room`)."""
-        make_room(self.statusBar(), self.status_yield)
+        message reads whole (:func:`app.gui.status_field.make_room`); a
+        tool's own tip, shown while it is the tool in hand, yields to them
+        instead (what the mouse is over is worth more than the reminder)."""
+        message = self.statusBar().currentMessage()
+        tips = {getattr(t, "tip", None) for t in getattr(self, "tools", {}).values()}
+        make_room(self.statusBar(), self.status_yield, "" if message in tips else message)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
         super().resizeEvent(event)

@@ -127,14 +127,17 @@ GAP = 12
 """Pixels between a status message and the first permanent field."""
 
 
-def make_room(bar: QStatusBar, fields: list[QWidget]) -> None:
+def make_room(bar: QStatusBar, fields: list[QWidget], message: str | None = None) -> None:
     """Let the status bar's temporary message be read whole: the permanent
     ``fields`` (in the order they yield: the first gives up its room
     first) are narrowed or emptied until the message fits, and get their
     room back when it is gone.  A :class:`StatusField` is narrowed (its
     text cut, whole in its tooltip) down to its least width, then emptied;
-    another widget keeps its width or is emptied (maximum width 0)."""
-    message = bar.currentMessage()
+    another widget keeps its width or is emptied (maximum width 0).
+    ``message`` is the message to make room for (default: the bar's; ""
+    gives every field its room back)."""
+    if message is None:
+        message = bar.currentMessage()
     live = [f for f in fields if not f.isHidden()]
     if not message:
         for f in live:

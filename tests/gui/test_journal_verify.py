@@ -12,7 +12,7 @@ from test_editor_tools import open_window
 
 from engine.io import dumps_any, load_scenario, loads_any
 from engine.turns.game import Game
-from engine.turns.journal import GENESIS, _digest
+from engine.turns.journal import GENESIS, _digest, seal
 
 pytestmark = pytest.mark.gui
 
@@ -34,7 +34,10 @@ def forged_file(tmp_path: Path) -> Path:
     for e in data["state"]["game"]["journal"]["entries"]:
         e["prev"] = prev
         e["hash"] = prev = _digest(prev, {k: v for k, v in e.items() if k != "hash"})
-    data["state"]["game"]["journal"]["head"] = prev
+    journal = data["state"]["game"]["journal"]
+    journal["head"] = prev
+    if "seal" in journal:
+        journal["seal"] = seal(journal["count"], prev, data["state"]["game"]["turn"])
     path = tmp_path / "forged.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     return path

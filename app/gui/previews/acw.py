@@ -266,7 +266,7 @@ class AcwMovePreview(Preview):
         if self._plot is None or not shiboken6.isValid(self._plot):
             from ._acw_plot import OddsPlot
 
-            self._plot = OddsPlot(fold_when_empty=True)  # its dock gives its room to the map until an attack
+            self._plot = OddsPlot()  # one height always: the map never moves under the pointer
             self._update_plot()
         return self._plot
 
