@@ -207,7 +207,7 @@ def rail_round(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
         assert code == 0
         if side == "uk":
             no_leak(out_file, report, f, side)
-            assert "bombers 2" in report  # its own raid is its to read
+            assert "bombs the rail in Germany with 2 bombers" in report  # its own raid is its to read
         assert run(["validate", str(out_file)], capsys)[0] == 0
     return f
 
