@@ -1,32 +1,33 @@
-"""Live previews of the rules, one module per rules system.
+"""What a rules system's live preview is, on either map kind.
 
 A preview answers, as the mouse moves, "what would happen if this unit went
-there?": it calls the engine, gets a result value, and returns an
-:class:`~app.gui.overlay.Overlay` for the canvas to draw.  Clicking applies
-the move: :meth:`Preview.apply` returns a :class:`MoveOrder` that the editor
-turns into one undoable command.  Previews hold no Qt state except an
-optional dock widget (:meth:`Preview.dock`).
+there?": it calls the engine, gets a result value, and returns an overlay
+for the canvas to draw (:class:`~app.gui.overlay.Overlay` on grid maps,
+:class:`~app.gui.territory.overlay.TerritoryOverlay` on territory maps).
+Clicking applies a grid preview's move: :meth:`Preview.apply` returns a
+:class:`MoveOrder` that the editor turns into one undoable command.
+Previews hold no Qt state except an optional dock widget
+(:meth:`Preview.dock`, :meth:`TerritoryPreview.dock`).
 
-To add one for a rules system registered in :mod:`engine.rules.registry`,
-create ``app/gui/previews/<system name>.py`` defining a subclass of
-:class:`Preview` listed in the module's ``PREVIEWS`` tuple; :func:`available`
-finds it through the registry.
+A rules system's previews live in its UI package, ``app/gui/systems/<name>/``,
+listed by the :class:`~app.gui.systems.SystemUI` it exports; the editors find
+them through the rules registry (:func:`app.gui.systems.previews_for`).
 """
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.grids import Cell
 from engine.model import Scenario, Unit
-from engine.rules import registry
 
-from ..overlay import Overlay
+from .overlay import Overlay
+from .territory.overlay import EMPTY, TerritoryOverlay
+
+if TYPE_CHECKING:  # annotations only: grid maps never import the territory model
+    from engine.territory import TerritoryScenario, TerritoryUnit
 
 
 @dataclass(frozen=True)
@@ -76,20 +77,34 @@ class Preview(ABC):
         return None
 
 
-GRID_KINDS: tuple[str, ...] = ("square", "hex")
-"""The map kinds of the grid editor, whose previews these are."""
+class TerritoryPreview(ABC):
+    """A rules system's live preview on a territory map.  One instance per
+    editor window; the territory editor's Preview mode asks it as the mouse
+    moves over territories with a unit selected."""
 
+    name: str = ""
+    """Shown in the Preview mode's chooser."""
 
-def available(kinds: Iterable[str] = GRID_KINDS) -> list[Preview]:
-    """One instance of every preview of the rules systems the registry lists
-    for maps of ``kinds``, by system name: the ``PREVIEWS`` of the module
-    named after the system (a system without such a module has none)."""
-    names = sorted({s.name for kind in kinds for s in registry.for_map_kind(kind)})
-    out: list[Preview] = []
-    for name in names:
-        if importlib.util.find_spec(f"{__name__}.{name}") is None:
-            continue
-        module = importlib.import_module(f"{__name__}.{name}")
-        for cls in getattr(module, "PREVIEWS", ()):
-            out.append(cls())
-    return out
+    @abstractmethod
+    def applies_to(self, scenario: TerritoryScenario) -> bool:
+        """Whether this preview makes sense for the scenario (its ruleset)."""
+
+    def selectable(self, scenario: TerritoryScenario, unit: TerritoryUnit) -> bool:
+        """Whether ``unit`` can be the subject of this preview."""
+        return True
+
+    def select(self, scenario: TerritoryScenario, unit: TerritoryUnit | None) -> TerritoryOverlay:
+        """Called when the selected unit changes; may return an overlay shown
+        before the mouse moves (e.g. the territories it can reach)."""
+        return EMPTY
+
+    @abstractmethod
+    def hover(self, scenario: TerritoryScenario, unit: TerritoryUnit, target: str) -> TerritoryOverlay:
+        """The overlay for ``unit`` going to territory ``target`` (its
+        ``message`` is the verdict).  Must be fast: it runs on every mouse
+        move over another territory."""
+
+    def dock(self) -> Any:
+        """An optional QWidget the editor shows while this preview is
+        active; created lazily, ``None`` if the preview has none."""
+        return None

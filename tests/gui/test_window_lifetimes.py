@@ -19,8 +19,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from app.gui.main_window import MainWindow
-from app.gui.previews import available
-from app.gui.previews._acw_plot import OddsPlot
+from app.gui.systems import previews_for
+from app.gui.systems.acw.plot import OddsPlot
 from app.gui.territory import TerritoryWindow
 from engine.grids import Cell
 
@@ -59,7 +59,7 @@ def grid_window(qtbot: Any, tmp_path: Path, path: str = ACW) -> MainWindow:
     from engine.io import load_any
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(load_any(path), path, settings, tmp_path / "state", previews=available())
+    w = MainWindow(load_any(path), path, settings, tmp_path / "state", previews=previews_for())
     w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(w)
     w.resize(1280, 820)
