@@ -96,6 +96,28 @@ def test_the_editor_finds_the_example_uis_by_the_systems_names() -> None:
     assert systems.ui_for(example_system.NAME) is None  # no built-in UI, no entry point: none
 
 
+def test_a_plugin_brings_its_ui_through_an_adjutant_ui_entry_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system with no built-in UI and none registered: its UI is the
+    ``adjutant.ui`` entry point named after it, loaded when first asked."""
+    from importlib.metadata import EntryPoint
+
+    hop_ui.unregister()
+    asked: list[tuple[str, str]] = []
+
+    def entry_points(group: str, name: str) -> list[EntryPoint]:
+        asked.append((group, name))
+        if name != example_system.NAME:
+            return []
+        return [EntryPoint(name=name, value="example_system.ui:UI", group=group)]
+
+    monkeypatch.setattr(systems, "entry_points", entry_points)
+    assert systems.ui_for(example_system.NAME) is hop_ui.UI
+    assert systems.ui_for(territory_hop.NAME) is None
+    assert asked == [("adjutant.ui", example_system.NAME), ("adjutant.ui", territory_hop.NAME)]
+    assert systems.ui_for(example_system.NAME) is hop_ui.UI and len(asked) == 2  # looked up once
+    systems.unregister_ui(example_system.NAME)
+
+
 def test_on_a_grid_map_a_live_preview_and_a_dock(qtbot: Any, tmp_path: Path) -> None:
     s = grid_scenario()
     w = _window(qtbot, tmp_path, MainWindow, s)
