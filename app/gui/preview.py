@@ -84,6 +84,8 @@ class TerritoryPreview(ABC):
 
     name: str = ""
     """Shown in the Preview mode's chooser."""
+    system: str = ""
+    """The registered name of the rules system whose orders :meth:`order` gives."""
 
     @abstractmethod
     def applies_to(self, scenario: TerritoryScenario) -> bool:
@@ -103,6 +105,13 @@ class TerritoryPreview(ABC):
         """The overlay for ``unit`` going to territory ``target`` (its
         ``message`` is the verdict).  Must be fast: it runs on every mouse
         move over another territory."""
+
+    def order(self, scenario: TerritoryScenario, unit: TerritoryUnit, target: str) -> dict[str, Any] | None:
+        """The order a click on ``target`` gives for the rules system named
+        :attr:`system` (``None``: a click only previews).  The editor gives
+        it to the game when one is played, else carries it out through the
+        system as one undo step; a refused order changes nothing."""
+        return None
 
     def dock(self) -> Any:
         """An optional QWidget the editor shows while this preview is

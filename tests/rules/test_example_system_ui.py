@@ -185,6 +185,23 @@ def test_on_a_territory_map_a_live_preview_and_a_dock(qtbot: Any, tmp_path: Path
     assert ov.message == "N1 hops 2 borders to C." and [r.territories for r in ov.routes] == [("a", "b", "c")]
     ov = hover("sea")
     assert "sea; a unit hops onto land only" in ov.message
+
+    def click(tid: str) -> None:
+        lp = w.canvas.label_point(tid)
+        assert lp is not None
+        at = w.canvas.map_to_view(*lp).toPoint()
+        QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+        QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
+
+    click("d")  # refused: nothing moves
+    assert s.unit("N1").at == "a" and w.document.undo_stack.count() == 0
+    assert "hops at most 2" in w.statusBar().currentMessage()
+    click("c")  # carried out through the system: one undo step
+    assert s.unit("N1").at == "c" and w.document.undo_stack.count() == 1
+    w.document.undo_stack.undo()
+    assert s.unit("N1").at == "a"
+    w.document.undo_stack.redo()
+    assert s.unit("N1").at == "c"
     w.set_mode("select")
     assert not dock.isVisible()
 

@@ -5,16 +5,24 @@ counter to select it, point at a territory, and the current preview (the
 first of the systems' territory previews that applies to the scenario,
 :func:`app.gui.systems.territory_previews_for`) says what would happen,
 drawn as the overlay with its verdict in the status bar.  Right-click drops
-the selection.  The preview's dock, if it has one, shows while the mode is
-active."""
+the selection.  A click on another territory gives the preview's order
+(:meth:`~app.gui.preview.TerritoryPreview.order`): to the game when one is
+played, else carried out through the rules system as one undo step
+(:class:`SystemMove`); a refused order changes nothing and says why.  The
+preview's dock, if it has one, shows while the mode is active."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 
+from engine.editing.territory import RulesMoveEdit
 from engine.model import ModelError
+from engine.rules import registry
+from engine.territory import TerritoryScenario
 
 from ...preview import TerritoryPreview
 from ..canvas import TerritoryMouseEvent
@@ -23,6 +31,27 @@ from .base import TerritoryTool
 
 if TYPE_CHECKING:
     from ..window import TerritoryWindow
+
+
+@dataclass
+class SystemMove:
+    """A unit's move as a rules system carries it out (a
+    :class:`~engine.editing.territory.PlannedMove`): ``redo`` applies
+    ``order`` through ``system`` (check, then effect) and keeps its record,
+    ``undo`` takes the record back."""
+
+    system: Any
+    order: Mapping[str, Any]
+    unit: str
+    start: str
+    to: str
+    _records: list[Any] = field(default_factory=list)
+
+    def redo(self, s: TerritoryScenario) -> None:
+        self._records.append(self.system.apply(s, self.order))
+
+    def undo(self, s: TerritoryScenario) -> None:
+        self._records.pop().undo(s)
 
 
 class PreviewTool(TerritoryTool):
@@ -126,7 +155,12 @@ class PreviewTool(TerritoryTool):
             return
         counter = self.counter_at(ev)
         p = self.preview
-        if counter is None or p is None:
+        if p is None:
+            return
+        unit = self._unit()
+        if counter is None:
+            if unit is not None and ev.territory is not None and ev.territory != unit.at:
+                self.give(ev.territory)
             return
         for uid in counter[1]:
             if p.selectable(self.w.scenario, self.w.scenario.unit(uid)):
@@ -135,10 +169,38 @@ class PreviewTool(TerritoryTool):
                 return
         self.say("No unit there that this preview can move.")
 
+    def give(self, target: str) -> bool:
+        """Give the current preview's order for the selected unit to
+        ``target``; whether it was carried out (else the status bar says why)."""
+        p, unit = self.preview, self._unit()
+        if p is None or unit is None:
+            return False
+        s = self.w.scenario
+        order = p.order(s, unit, target)
+        if order is None:
+            return False
+        turns = getattr(self.w.document, "turns", None)
+        if turns is not None and turns.playing():  # a game: the journal records it (app/gui/turns.py)
+            ok, why = turns.give(order)
+            self.say(why if ok else f"Refused: {why}")
+            return bool(ok)
+        try:
+            system = registry.get(p.system)
+            verdict = system.check(s, order)
+        except (KeyError, ModelError) as e:
+            self.say(str(e))
+            return False
+        if not verdict.ok:
+            self.say("Refused: " + " ".join(verdict.reasons))
+            return False
+        self.w.document.push_edit(RulesMoveEdit(SystemMove(system, dict(order), unit.id, unit.at, target)))
+        self.say(" ".join(verdict.reasons))
+        return True
+
     def move(self, ev: TerritoryMouseEvent) -> None:
         if ev.territory != self.target:
             self.target = ev.territory
             self.show_overlay()
 
 
-__all__ = ["PreviewTool"]
+__all__ = ["PreviewTool", "SystemMove"]

@@ -87,6 +87,7 @@ class TerritoryHopPreview(TerritoryPreview):
     green or red; the verdict in the dock."""
 
     name = "Hop on territories (example)"
+    system = TERRITORY_NAME
 
     def __init__(self) -> None:
         self.panel: VerdictDock | None = None
@@ -105,6 +106,9 @@ class TerritoryHopPreview(TerritoryPreview):
         color = OK if v.ok else NO
         routes = (Route((unit.at, *v.path), color),) if v.path else ()
         return TerritoryOverlay(shades=(Shade(target, outline=color),), routes=routes, message=" ".join(v.reasons))
+
+    def order(self, scenario: TerritoryScenario, unit: TerritoryUnit, target: str) -> dict[str, Any]:
+        return {"unit": unit.id, "to": target}
 
     def select(self, scenario: TerritoryScenario, unit: TerritoryUnit | None) -> TerritoryOverlay:
         if unit is None:
