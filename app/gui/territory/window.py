@@ -46,15 +46,17 @@ from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from ..setup_check import install as install_setup_check
 from ..systems import TERRITORY_KINDS, uis_for
 from ..systems.rail_options.nation_panel import NationRail
+from ..systems.rail_options.panels import RailOptionsPanel, RailToolPanel
 from ..systems.rail_options.pieces import RailroadTool, StationTool
 from ..systems.rail_options.tools import RailOptionsTool
+from ..systems.railroads.panels import RailPlanPanel
 from ..systems.railroads.planner import RailPlanner
 from ..systems.railroads.tools import RailPlanTool
 from ..turns import install as install_turns
 from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument, not_a_territory_map
-from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, RailToolPanel, TerritoryInspector
+from .panels import PaintPanel, TerritoryInspector
 from .tools import PaintTool, TerritoryTool, tool_classes
 
 T = TypeVar("T", bound=TerritoryTool)
