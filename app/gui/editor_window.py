@@ -194,6 +194,17 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
+    def add_dock(self, title: str, name: str, widget: QWidget,
+                 area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
+        """A dock of a rules system's UI (:attr:`app.gui.systems.SystemUI.installs`):
+        ``widget`` in a dock named ``name`` (kept in the window's layout
+        settings) on ``area``, listed in the View menu."""
+        dock = self._dock(title, name, widget, area)
+        view = next((a.menu() for a in self.menuBar().actions() if a.text().replace("&", "") == "View"), None)
+        if view is not None:
+            view.addAction(dock.toggleViewAction())
+        return dock
+
     def _make_file_actions(self) -> None:
         """New, Open, Save, Save As, Undo, Redo, Zoom In/Out and Fit."""
         Std = QKeySequence.StandardKey

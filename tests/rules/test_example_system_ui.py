@@ -21,6 +21,7 @@ import pytest
 import shapely
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QDockWidget
 
 from app.gui import systems
 from app.gui.main_window import MainWindow
@@ -121,6 +122,8 @@ def test_a_plugin_brings_its_ui_through_an_adjutant_ui_entry_point(monkeypatch: 
 def test_on_a_grid_map_a_live_preview_and_a_dock(qtbot: Any, tmp_path: Path) -> None:
     s = grid_scenario()
     w = _window(qtbot, tmp_path, MainWindow, s)
+    rules = w.findChild(QDockWidget, "exampleHopRulesDock")  # the system's own dock (SystemUI.installs)
+    assert rules is not None and rules in w.system_parts and "reach=2" in rules.widget().text()
     w.set_tool("adjudicate")
     assert isinstance(w.adjudicate.preview, hop_ui.HopPreview)
     dock = w.dock_preview
@@ -156,11 +159,13 @@ def test_on_a_grid_map_a_live_preview_and_a_dock(qtbot: Any, tmp_path: Path) -> 
 def test_on_a_territory_map_a_live_preview_and_a_dock(qtbot: Any, tmp_path: Path) -> None:
     s = territory_scenario()
     w = _window(qtbot, tmp_path, TerritoryWindow, s)
+    rules = w.findChild(QDockWidget, "exampleHopRulesDock")  # the system's own dock (SystemUI.installs)
+    assert rules is not None and rules in w.system_parts and "reach=2" in rules.widget().text()
     assert list(w.tools)[-1] == "preview"  # after the editor's and the built-in systems' modes
     w.set_mode("preview")
     tool = w.tools["preview"]
     assert isinstance(tool.preview, hop_ui.TerritoryHopPreview)
-    dock = w.findChild(type(w.dock_inspector), "territoryPreviewDock")
+    dock = w.findChild(QDockWidget, "territoryPreviewDock")
     assert dock is not None and dock.isVisible() and dock.widget().objectName() == "exampleHopDock"
 
     counter = next(c for c in w.canvas.counters(w.canvas.origin()) if "N1" in c.ids)

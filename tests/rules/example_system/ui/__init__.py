@@ -12,6 +12,7 @@ itself (``check``) and only draw its verdict; the dock shows the last one.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtWidgets import QLabel
@@ -122,9 +123,30 @@ class TerritoryHopPreview(TerritoryPreview):
         return self.panel
 
 
-UI = SystemUI(NAME, previews=(HopPreview,), help_title="Rules: Hop (example)")
+def rules_dock(system_name: str) -> Callable[[Any], Any]:
+    """An install function (:attr:`~app.gui.systems.SystemUI.installs`): a
+    dock of the system's own, not a preview's, showing the options the open
+    map's ruleset gives it."""
+
+    def install(window: Any) -> Any:
+        system = registry.get(system_name)
+        try:
+            text = f"{system.title}: {system.options(window.document.scenario)}"
+        except ModelError as e:
+            text = f"{system.title}: {e}"
+        label = QLabel(text)
+        label.setObjectName("exampleHopRules")
+        label.setWordWrap(True)
+        return window.add_dock("Hop rules", "exampleHopRulesDock", label)
+
+    return install
+
+
+UI = SystemUI(NAME, previews=(HopPreview,), installs=(rules_dock(NAME),),
+              help_title="Rules: Hop (example)")
 """The UI of Hop on square maps."""
 TERRITORY_UI = SystemUI(TERRITORY_NAME, territory_previews=(TerritoryHopPreview,),
+                        installs=(rules_dock(TERRITORY_NAME),),
                         help_title="Rules: Hop on Territories (example)")
 """The UI of Hop on territory maps."""
 
