@@ -200,7 +200,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         ``widget`` in a dock named ``name`` (kept in the window's layout
         settings) on ``area``, listed in the View menu."""
         dock = self._dock(title, name, widget, area)
-        view = next((a.menu() for a in self.menuBar().actions() if a.text().replace("&", "") == "View"), None)
+        view = next((m for m in self.menuBar().findChildren(QMenu) if m.title().replace("&", "") == "View"), None)
         if view is not None:
             view.addAction(dock.toggleViewAction())
         return dock

@@ -21,7 +21,7 @@ import pytest
 import shapely
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QDockWidget
+from PySide6.QtWidgets import QDockWidget, QMenu
 
 from app.gui import systems
 from app.gui.main_window import MainWindow
@@ -124,6 +124,8 @@ def test_on_a_grid_map_a_live_preview_and_a_dock(qtbot: Any, tmp_path: Path) -> 
     w = _window(qtbot, tmp_path, MainWindow, s)
     rules = w.findChild(QDockWidget, "exampleHopRulesDock")  # the system's own dock (SystemUI.installs)
     assert rules is not None and rules in w.system_parts and "reach=2" in rules.widget().text()
+    view = next(m for m in w.menuBar().findChildren(QMenu) if m.title() == "&View")
+    assert rules.toggleViewAction() in view.actions()
     w.set_tool("adjudicate")
     assert isinstance(w.adjudicate.preview, hop_ui.HopPreview)
     dock = w.dock_preview
