@@ -58,9 +58,7 @@ class Opened:
 
 
 class WindowManager:
-    """Every window the app opens from another, while it exists (the first
-    window, which :func:`app.gui.run` opens and keeps until the app ends, is
-    not listed)."""
+    """Every window the app opens from another, while it exists."""
 
     def __init__(self) -> None:
         self._open: list[Opened] = []
