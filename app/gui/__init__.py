@@ -40,6 +40,7 @@ def run(path: str) -> int:
     from engine.territory import TerritoryScenario
 
     from .main_window import MainWindow, ensure_app
+    from .windows import MANAGER
 
     app = ensure_app()
     problems: list[str] = []
@@ -54,13 +55,13 @@ def run(path: str) -> int:
     if isinstance(scenario, TerritoryScenario):
         from .territory import TerritoryWindow
 
-        twin = TerritoryWindow(scenario, file)
+        twin = MANAGER.track(TerritoryWindow(scenario, file), role="first")
         twin.show()
         twin.add_recent(path)
         QTimer.singleShot(0, twin.canvas.fit)
         QTimer.singleShot(0, twin.check_recovery)
         return int(app.exec())
-    window = MainWindow(scenario, file)
+    window = MANAGER.track(MainWindow(scenario, file), role="first")
     window.show()
     if problems:
         n = len(problems)

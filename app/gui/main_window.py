@@ -45,7 +45,7 @@ from .setup_check import install as install_setup_check
 from .systems import GRID_KINDS, uis_for
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 from .turns import install as install_turns
-from .windows import register_window, window_class
+from .windows import MANAGER, register_window
 
 
 class MainWindow(EditorWindow):
@@ -81,8 +81,6 @@ class MainWindow(EditorWindow):
         self.tools[self.adjudicate.id] = self.adjudicate
         self.tool: Tool | None = None
         self._previous_tool = "brush"
-        self._other_windows: list[Any] = []
-        """Territory windows opened from this one, while they exist."""
 
         self._make_actions()
         self._make_docks()
@@ -421,20 +419,12 @@ class MainWindow(EditorWindow):
     def _open_other_kind(self, scenario: Any, path: str) -> bool:
         """Open a territory scenario in a territory editor window beside
         this one (the current grid map stays as it is)."""
-        win = window_class("territory")(scenario, path, self.settings, self.state_dir)
-        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        # A closed window is deleted on the C++ side: forget it then, so no
-        # call ever reaches a deleted window.
-        win.destroyed.connect(lambda _obj=None, w=win: self._forget_window(w))
-        self._other_windows.append(win)
+        win = MANAGER.open("territory", scenario, path, self.settings, self.state_dir, opener=self)
         win.show()
         if path:
             self.add_recent(path)
         QTimer.singleShot(0, win.canvas.fit)
         return True
-
-    def _forget_window(self, win: Any) -> None:
-        self._other_windows = [w for w in self._other_windows if w is not win]
 
     # -- EditorWindow hooks ------------------------------------------------
     def _closing(self) -> None:
