@@ -40,7 +40,6 @@ def run(path: str) -> int:
     from engine.territory import TerritoryScenario
 
     from .main_window import MainWindow, ensure_app
-    from .windows import MANAGER
 
     app = ensure_app()
     problems: list[str] = []
@@ -55,13 +54,13 @@ def run(path: str) -> int:
     if isinstance(scenario, TerritoryScenario):
         from .territory import TerritoryWindow
 
-        twin = MANAGER.track(TerritoryWindow(scenario, file), role="first")
+        twin = TerritoryWindow(scenario, file)
         twin.show()
         twin.add_recent(path)
         QTimer.singleShot(0, twin.canvas.fit)
         QTimer.singleShot(0, twin.check_recovery)
         return int(app.exec())
-    window = MANAGER.track(MainWindow(scenario, file), role="first")
+    window = MainWindow(scenario, file)
     window.show()
     if problems:
         n = len(problems)

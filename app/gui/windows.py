@@ -58,7 +58,9 @@ class Opened:
 
 
 class WindowManager:
-    """Every window the app opens from another, while it exists."""
+    """Every window the app opens from another, while it exists (the first
+    window, which :func:`app.gui.run` opens and keeps until the app ends, is
+    not listed)."""
 
     def __init__(self) -> None:
         self._open: list[Opened] = []
