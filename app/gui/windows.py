@@ -18,6 +18,7 @@ deleted when closed) and then forgotten, so no list holds a closed window.
 from __future__ import annotations
 
 import importlib
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,21 +50,25 @@ def window_class(kind: str) -> type[Any]:
 
 @dataclass(frozen=True)
 class Opened:
-    """A window the manager keeps, the window it was opened from (``None``:
-    none) and why (``"other kind"``, ``"recovered"``, ``"branch"``, ...)."""
+    """A window the manager keeps and why it was opened (``"other kind"``,
+    ``"recovered"``, ``"branch"``, ...)."""
 
     window: Any
-    opener: Any
     role: str
 
 
 class WindowManager:
     """Every window the app opens from another, while it exists (the first
     window, which :func:`app.gui.run` opens and keeps until the app ends, is
-    not listed)."""
+    not listed).
+
+    A window is kept under the window it was opened from, for as long as
+    that one's Python object lives (the manager holds openers weakly, so it
+    never keeps a window alive), and forgotten as soon as Qt destroys it."""
 
     def __init__(self) -> None:
-        self._open: list[Opened] = []
+        self._open: weakref.WeakKeyDictionary[Any, list[Opened]] = weakref.WeakKeyDictionary()
+        self._unowned: list[Opened] = []
 
     def open(self, kind: str, scenario: Any, path: str | None, settings: Any, state_dir: Any,
              opener: Any = None, role: str = "other kind") -> Any:
@@ -72,21 +77,26 @@ class WindowManager:
         return self.track(window_class(kind)(scenario, path, settings, state_dir), opener, role)
 
     def track(self, window: Any, opener: Any = None, role: str = "other kind") -> Any:
-        """Keep ``window`` until Qt destroys it: it is deleted when closed,
-        and then forgotten.  Returns it."""
+        """Keep ``window`` (under ``opener``) until Qt destroys it: it is
+        deleted when closed, and then forgotten.  Returns it."""
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        self._open.append(Opened(window, opener, role))
+        kept = self._unowned if opener is None else self._open.setdefault(opener, [])
+        kept.append(Opened(window, role))
         window.destroyed.connect(lambda _obj=None, w=window: self._forget(w))
         return window
 
     def _forget(self, window: Any) -> None:
-        self._open = [o for o in self._open if o.window is not window]
+        for kept in (self._unowned, *self._open.values()):
+            kept[:] = [o for o in kept if o.window is not window]
 
     def windows(self, opener: Any = None, role: str | None = None) -> list[Any]:
-        """The windows kept, in the order they were opened: those opened from
-        ``opener`` (``None``: all), of ``role`` (``None``: any)."""
-        return [o.window for o in self._open
-                if (opener is None or o.opener is opener) and (role is None or o.role == role)]
+        """The windows kept (each opener's in the order they were opened):
+        those opened from ``opener`` (``None``: all), of ``role`` (``None``: any)."""
+        if opener is None:
+            found = [o for kept in (self._unowned, *self._open.values()) for o in kept]
+        else:
+            found = list(self._open.get(opener, ()))
+        return [o.window for o in found if role is None or o.role == role]
 
 
 MANAGER = WindowManager()
