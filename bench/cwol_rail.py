@@ -19,7 +19,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from app.gui.previews.cwol_rail import MEASURE_LIMIT, CwolRailPreview
+from app.gui.systems.cwol_rail.previews import MEASURE_LIMIT, CwolRailPreview
 from engine.grids import Cell, Edge, SquareGrid
 from engine.labels import NumericNumbering
 from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType, Unit

@@ -48,7 +48,7 @@ def _size(app: Any, work: Path, turns: int, samples: int) -> list[str]:
     from PySide6.QtCore import QSettings
 
     from app.gui.main_window import MainWindow
-    from app.gui.previews import available
+    from app.gui.systems import previews_for as available
     from bench.journal import _safe_step, build
     from engine.io import load_any
 

@@ -66,7 +66,7 @@ def child(size: int) -> dict[str, float]:
         from PySide6.QtCore import QSettings
 
         from app.gui.main_window import MainWindow, ensure_app
-        from app.gui.previews.cwol_rail import CwolRailPreview
+        from app.gui.systems.cwol_rail.previews import CwolRailPreview
 
         app = ensure_app()
         t0 = time.perf_counter()

@@ -26,7 +26,7 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
 from app.gui.main_window import MainWindow  # noqa: E402
-from app.gui.previews import available  # noqa: E402
+from app.gui.systems import previews_for  # noqa: E402
 from app.gui.territory import TerritoryWindow  # noqa: E402
 from engine.grids import Cell  # noqa: E402
 from engine.io import load_any  # noqa: E402
@@ -117,7 +117,7 @@ def main(argv: list[str]) -> int:
                 if isinstance(s, TerritoryScenario):
                     w = TerritoryWindow(s, str(path), settings, tmp / "state")
                 else:
-                    w = MainWindow(s, str(path), settings, tmp / "state", previews=available())
+                    w = MainWindow(s, str(path), settings, tmp / "state", previews=previews_for())
             except Exception as e:
                 print(f"{path.name}: {e}", file=sys.stderr)
                 continue

@@ -111,7 +111,7 @@ def _grid_image(s: Scenario, cells: set[Cell], ok: bool) -> QImage | None:
 
 
 def _territory_image(s: TerritoryScenario, tids: set[str]) -> QImage | None:
-    import app.gui.territory.overlay as territory_overlay  # first: the territory package imports its renderer
+    import app.gui.territory.overlay as territory_overlay
     from app.gui.render.territory import TerritoryRenderer
 
     shapes = [s.map.territories[t].shape for t in tids if not s.map.territories[t].shape.is_empty]

@@ -194,6 +194,17 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
+    def add_dock(self, title: str, name: str, widget: QWidget,
+                 area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
+        """A dock of a rules system's UI (:attr:`app.gui.systems.SystemUI.installs`):
+        ``widget`` in a dock named ``name`` (kept in the window's layout
+        settings) on ``area``, listed in the View menu."""
+        dock = self._dock(title, name, widget, area)
+        view = next((m for m in self.menuBar().findChildren(QMenu) if m.title().replace("&", "") == "View"), None)
+        if view is not None:
+            view.addAction(dock.toggleViewAction())
+        return dock
+
     def _make_file_actions(self) -> None:
         """New, Open, Save, Save As, Undo, Redo, Zoom In/Out and Fit."""
         Std = QKeySequence.StandardKey
@@ -303,18 +314,31 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         return found
 
     DOCS: ClassVar[tuple[tuple[str, str], ...]] = (
-        ("&User Guide", "editor.md"), ("&Command Line", "cli.md"), ("Turns and the &Journal", "turns.md"),
-        ("Rules: CWOL Moving by Rail", "rules/cwol-rail.md"), ("Rules: GITM Tactical Movement", "rules/gitm.md"),
-        ("Rules: A Short ACW Campaign", "rules/acw.md"), ("Rules: Module I Railroads", "rules/railroads.md"),
-        ("Rules: Rail Options 1-4", "rules/rail-options.md"), ("&File Format", "file-format.md"),
-        ("Territory File Format", "file-format-territory.md"), ("Re&liability", "reliability.md"))
-    """Help menu entries: the repository's ``docs/`` pages they open."""
+        ("&User Guide", "editor.md"), ("&Command Line", "cli.md"), ("Turns and the &Journal", "turns.md"))
+    """Help menu entries before the rule pages: the ``docs/`` pages they open."""
+    FORMAT_DOCS: ClassVar[tuple[tuple[str, str], ...]] = (
+        ("&File Format", "file-format.md"), ("Territory File Format", "file-format-territory.md"),
+        ("Re&liability", "reliability.md"))
+    """Help menu entries after the rule pages."""
+
+    @staticmethod
+    def rule_docs() -> list[tuple[str, str]]:
+        """The rule pages of the rules systems with an editor UI, from the
+        registry (``RulesSystem.doc``, :func:`app.gui.systems.help_pages`),
+        as pages of ``docs/`` (a page outside it: a path up from there)."""
+        from .systems import help_pages
+
+        out = []
+        for title, doc in help_pages():
+            out.append((title, doc[len("docs/"):] if doc.startswith("docs/") else f"../{doc}"))
+        return out
 
     def _make_help_menu(self) -> QMenu:
-        """The Help menu: the documentation pages, keyboard shortcuts and about."""
+        """The Help menu: the documentation pages (the rules systems' from
+        the registry), keyboard shortcuts and about."""
         h = self.menuBar().addMenu("&Help")
         self.doc_actions: dict[str, QAction] = {}
-        for title, page in self.DOCS:
+        for title, page in (*self.DOCS, *self.rule_docs(), *self.FORMAT_DOCS):
             act = h.addAction(title)
             act.setStatusTip(f"Open docs/{page}")
             act.triggered.connect(lambda _checked=False, p=page: self.open_doc(p))

@@ -232,7 +232,7 @@ def export_territory_map(scenario: Any, path: str | Path, scale: float | None = 
     from PySide6.QtCore import QRectF
     from PySide6.QtGui import QFont
 
-    import app.gui.territory.overlay as territory_overlay  # first: the territory package imports its renderer
+    import app.gui.territory.overlay as territory_overlay
     from app.gui.render.territory import TerritoryRenderer
 
     fmt = export_format(path)

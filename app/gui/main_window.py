@@ -29,7 +29,6 @@ from . import collector
 from .autosave import INTERVAL_MS
 from .canvas import MapCanvas
 from .dialogs.new_map import NewMapDialog
-from .docks.combat import install as install_combat
 from .docks.history import HistoryView
 from .docks.inspector import InspectorPanel
 from .docks.journal import replay_blocks
@@ -41,11 +40,12 @@ from .docks.verdict import VerdictPanel
 from .document import Document
 from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from .overlay import CellMark, Overlay
-from .previews import Preview
+from .preview import Preview
 from .setup_check import install as install_setup_check
+from .systems import GRID_KINDS, uis_for
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 from .turns import install as install_turns
-from .windows import register_window, window_class
+from .windows import MANAGER, register_window
 
 
 class MainWindow(EditorWindow):
@@ -54,7 +54,7 @@ class MainWindow(EditorWindow):
 
     ``settings`` and ``state_dir`` (autosave folder) default to the user's;
     tests point them at a temporary folder.  ``previews`` defaults to every
-    preview found in :mod:`app.gui.previews`.
+    grid preview of the rules systems' UIs (:func:`app.gui.systems.previews_for`).
     """
 
     scenario_type = Scenario
@@ -81,8 +81,6 @@ class MainWindow(EditorWindow):
         self.tools[self.adjudicate.id] = self.adjudicate
         self.tool: Tool | None = None
         self._previous_tool = "brush"
-        self._other_windows: list[Any] = []
-        """Territory windows opened from this one, while they exist."""
 
         self._make_actions()
         self._make_docks()
@@ -92,17 +90,19 @@ class MainWindow(EditorWindow):
         self._refresh_previews()
         self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
         install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
-        self.combat_panel = install_combat(self)  # ACW games: the Combat dock (docks/combat.py)
+        self.system_parts: list[Any] = [install(self) for ui in uis_for(GRID_KINDS) for install in ui.installs]
+        """What the grid systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`; ACW: the
+        Combat dock, ``combat_panel``)."""
         self._start(autosave_ms)
 
     # ------------------------------------------------------------------
     # construction
 
     def _discover_previews(self) -> list[Preview]:
-        from .previews import available
+        from .systems import previews_for
 
         try:
-            return available()
+            return previews_for(GRID_KINDS)
         except Exception as e:  # noqa: BLE001 (a broken rules module must not keep the editor from starting)
             self._preview_error = f"rules previews unavailable: {e}"
             return []
@@ -279,8 +279,8 @@ class MainWindow(EditorWindow):
     def _press(self, ev: Any) -> None:
         if replay_blocks(self):
             return
-        if self.combat_panel.press(ev):  # a click on a retreat hex owed
-            return
+        if any(part.press(ev) for part in self.system_parts if hasattr(part, "press")):
+            return  # a system's click (ACW: a retreat hex owed)
         if self.tool is not None and ev.button in ("left", "right"):
             self.tool.press(ev)
 
@@ -427,20 +427,12 @@ class MainWindow(EditorWindow):
     def _open_other_kind(self, scenario: Any, path: str) -> bool:
         """Open a territory scenario in a territory editor window beside
         this one (the current grid map stays as it is)."""
-        win = window_class("territory")(scenario, path, self.settings, self.state_dir)
-        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        # A closed window is deleted on the C++ side: forget it then, so no
-        # call ever reaches a deleted window.
-        win.destroyed.connect(lambda _obj=None, w=win: self._forget_window(w))
-        self._other_windows.append(win)
+        win = MANAGER.open("territory", scenario, path, self.settings, self.state_dir, opener=self)
         win.show()
         if path:
             self.add_recent(path)
         QTimer.singleShot(0, win.canvas.fit)
         return True
-
-    def _forget_window(self, win: Any) -> None:
-        self._other_windows = [w for w in self._other_windows if w is not win]
 
     # -- EditorWindow hooks ------------------------------------------------
     def _closing(self) -> None:

@@ -1,6 +1,6 @@
 """What a live preview asks the canvas to draw: small Qt-free value types.
 
-A rules preview (:class:`app.gui.previews.Preview`) turns an engine result
+A rules preview (:class:`app.gui.preview.Preview`) turns an engine result
 into an :class:`Overlay`; the canvas draws it on top of the map (the items
 that stay the same while the mouse moves once, see ``Overlay.layer_key``;
 :mod:`app.gui.render.marks`), repaints only the area an overlay changes, and

@@ -124,8 +124,6 @@ def territory_pdf_bytes(scenario: TerritoryScenario, pp: PrintPlan) -> bytes:
     units, whatever the scale) and its names at pixel sizes, so the PDF's
     device unit is :data:`PAINT_DPI`'s pixel: an outline 0.8 px wide
     prints 0.14 mm, an 11 px name 1.9 mm high."""
-    import app.gui.territory.overlay  # noqa: F401  (first: the territory package imports its renderer)
-
     from .render.territory import TerritoryRenderer
 
     r = TerritoryRenderer(scenario, QFont())

@@ -42,6 +42,8 @@ from engine.turns.journal import Entry, JournalError
 from engine.turns.verify import verify_once
 from engine.words import joined
 
+from .windows import MANAGER
+
 if TYPE_CHECKING:
     from .document_base import DocumentBase
 
@@ -469,14 +471,9 @@ def install(window: Any) -> TurnController:
 
     def branch(scenario: Any) -> None:
         win = type(window)(scenario, None, window.settings, window.state_dir)
-        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        MANAGER.track(win, opener=window, role="branch")
         win.document.undo_stack.resetClean()  # untitled work: closing asks to save it
-        others = getattr(window, "_other_windows", None)
-        if isinstance(others, list):
-            others.append(win)
-            win.destroyed.connect(lambda _o=None, w=win: others.remove(w) if w in others else None)
         win.show()
-        window.branch_windows = [*getattr(window, "branch_windows", []), win]
 
     def source() -> str:
         return str(window.document.path or window.document.display_name())

@@ -24,7 +24,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.locks import describe_holder
@@ -33,7 +32,7 @@ from engine.model import ModelError
 
 from .autosave import MapLocks, Recovery, find_recoveries, map_kind
 from .dialogs.recovery import RecoveryDialog, RecoveryRow
-from .windows import window_class
+from .windows import MANAGER
 
 
 class RecoveryMixin:
@@ -56,8 +55,6 @@ class RecoveryMixin:
         return self
 
     def _init_recovery(self) -> None:
-        self._other_windows: list[Any] = []
-        """Windows opened from this one (recovered work), while they exist."""
         self._recovery_rows: list[RecoveryRow] = []
         self._recovery_answers: dict[Path, bool | None] | None = None
         self._held_path: str | None = None
@@ -139,17 +136,21 @@ class RecoveryMixin:
         window of its kind (kept until it is closed)."""
         if isinstance(scenario, self.scenario_type) and not self.document.is_modified():
             return self
-        cls = window_class(map_kind(scenario))
-        win = cls(scenario, None, self.settings, self.state_dir)
-        win.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
-        # forget a closed window (it is deleted on the C++ side)
-        win.destroyed.connect(lambda _obj=None, w=win: self._forget_opened(w))
-        self._other_windows.append(win)
+        win = MANAGER.open(map_kind(scenario), scenario, None, self.settings, self.state_dir, opener=self,
+                           role="recovered")
         win.show()
         return win
 
-    def _forget_opened(self, win: Any) -> None:
-        self._other_windows = [w for w in self._other_windows if w is not win]
+    @property
+    def _other_windows(self) -> list[Any]:
+        """The windows opened from this one (another kind of map, recovered
+        work, branches), while they exist (:data:`app.gui.windows.MANAGER`)."""
+        return MANAGER.windows(opener=self)
+
+    @property
+    def branch_windows(self) -> list[Any]:
+        """The branches of this window's game opened from it, while they exist."""
+        return MANAGER.windows(opener=self, role="branch")
 
     def _take_recovered(self, scenario: Any, original: str | None) -> None:
         """Show recovered work (unsaved, so closing asks to save it) and

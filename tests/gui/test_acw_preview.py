@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from app.gui.overlay import CellMark, EdgeMark, Marker, PathLine
-from app.gui.previews import available
-from app.gui.previews.acw import BRIDGE_COLOR, HALT_OUTLINE, RIVER_COLOR, AcwMovePreview, left_fill
+from app.gui.systems import previews_for
+from app.gui.systems.acw.previews import BRIDGE_COLOR, HALT_OUTLINE, RIVER_COLOR, AcwMovePreview, left_fill
 from engine.grids import Cell
 from engine.io import load_scenario
 from engine.model import Scenario
@@ -33,7 +33,7 @@ def at(s: Scenario, label: str) -> Cell:
 
 
 def test_discovered_and_applies_only_to_acw_hex_maps() -> None:
-    assert any(isinstance(p, AcwMovePreview) for p in available())
+    assert any(isinstance(p, AcwMovePreview) for p in previews_for())
     p = AcwMovePreview()
     assert p.applies_to(load())
     assert not p.applies_to(load("gitm_graphic1.json"))
@@ -146,7 +146,7 @@ def test_in_the_editor_window_with_the_odds_dock(qtbot: Any, tmp_path: Path) -> 
     from PySide6.QtTest import QTest
 
     from app.gui.main_window import MainWindow
-    from app.gui.previews._acw_plot import OddsPlot
+    from app.gui.systems.acw.plot import OddsPlot
 
     s = load()
     s.unit("CS-39").at = at(s, "1007")

@@ -17,7 +17,7 @@ from test_editor_tools import click
 from test_window_lifetimes import CWOL, pump
 
 from app.gui.main_window import MainWindow
-from app.gui.previews import available
+from app.gui.systems import previews_for
 from engine.io import load_any
 from engine.model import Scenario
 
@@ -34,7 +34,7 @@ WORKED = {"US-14": "0613", "US-13": "0613", "US-12": "0613", "US-8A": "0613", "U
 def window(qtbot: Any, tmp_path: Path, scenario: Scenario, path: str | None = None,
            size: tuple[int, int] = (1280, 820)) -> MainWindow:
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(scenario, path, settings, tmp_path / "state", previews=available())
+    w = MainWindow(scenario, path, settings, tmp_path / "state", previews=previews_for())
     w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(w)
     w.resize(*size)

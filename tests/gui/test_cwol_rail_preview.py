@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from app.gui.overlay import CellMark, Marker, PathLine
-from app.gui.previews import available
-from app.gui.previews.cwol_rail import BEYOND, REFUSED, THIS_TURN, TIE, CwolRailPreview
+from app.gui.systems import previews_for
+from app.gui.systems.cwol_rail.previews import BEYOND, REFUSED, THIS_TURN, TIE, CwolRailPreview
 from engine.grids import Cell, Edge, SquareGrid
 from engine.io import load_scenario
 from engine.labels import NumericNumbering
@@ -41,7 +41,7 @@ def markers(ov: Any) -> list[Marker]:
 
 
 def test_discovered_and_applies_to_the_cwol_sample(s: Scenario) -> None:
-    assert any(isinstance(p, CwolRailPreview) for p in available())
+    assert any(isinstance(p, CwolRailPreview) for p in previews_for())
     p = CwolRailPreview()
     assert p.applies_to(s)
     assert p.selectable(s, s.unit("CS1IN"))  # Mobile is on the rail

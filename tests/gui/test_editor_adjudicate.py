@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QLabel
 from test_editor_tools import blank, click, open_window, point
 
 from app.gui.overlay import CellMark, Marker, Overlay, PathLine
-from app.gui.previews import MoveOrder, Preview
+from app.gui.preview import MoveOrder, Preview
 from engine.editing import line_cells, plan_paint
 from engine.grids import Cell
 from engine.model import Scenario, Unit

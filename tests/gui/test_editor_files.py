@@ -374,9 +374,9 @@ def test_a_territory_autosave_is_recovered_in_a_territory_window(qtbot, tmp_path
 
 def test_a_preview_dock_shows_only_while_adjudicating(qtbot, tmp_path) -> None:
     root = Path(__file__).resolve().parents[2]
-    from app.gui.previews import available
+    from app.gui.systems import previews_for
 
-    w = open_window(qtbot, tmp_path, load_scenario(root / "maps" / "acw_short_campaign.json"), previews=available())
+    w = open_window(qtbot, tmp_path, load_scenario(root / "maps" / "acw_short_campaign.json"), previews=previews_for())
     assert w.dock_preview is not None  # the ACW odds plot
     w.set_tool("brush")
     assert not w.dock_preview.isVisible()

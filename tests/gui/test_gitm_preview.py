@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from app.gui.overlay import CellMark, CellMarks, PathLine
-from app.gui.previews import available
-from app.gui.previews.gitm import BLOCK_OUTLINE, GitmMarchPreview
+from app.gui.systems import previews_for
+from app.gui.systems.gitm.previews import BLOCK_OUTLINE, GitmMarchPreview
 from engine.grids import Cell
 from engine.io import load_scenario
 from engine.labels import NumericNumbering
@@ -37,7 +37,7 @@ def marks(ov: Any) -> dict[str, CellMark]:
 
 
 def test_discovered_and_applies_only_to_gitm_square_maps() -> None:
-    assert any(isinstance(p, GitmMarchPreview) for p in available())
+    assert any(isinstance(p, GitmMarchPreview) for p in previews_for())
     p = GitmMarchPreview()
     assert p.applies_to(load("gitm_graphic1.json"))
     from engine.editing import new_scenario

@@ -34,7 +34,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from app.gui.main_window import MainWindow, ensure_app
-from app.gui.previews import available
+from app.gui.systems import previews_for
 from engine.grids import Cell
 from engine.io import load_any
 
@@ -91,7 +91,7 @@ class Windows(RuleBasedStateMachine):
     # -- helpers ---------------------------------------------------------------
     def _new_grid(self, name: str) -> None:
         path = str(MAPS / name)
-        w = MainWindow(load_any(path), path, self.settings, self.folder / "state", previews=available(),
+        w = MainWindow(load_any(path), path, self.settings, self.folder / "state", previews=previews_for(),
                        autosave_ms=3_600_000)
         w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
         w.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)

@@ -19,7 +19,7 @@ from test_acw_campaign_editor import comparable
 from test_editor_tools import click, open_window
 
 from app.cli import main as cli
-from app.gui.previews import available
+from app.gui.systems import previews_for
 from engine.io import dumps_scenario, load_scenario
 from engine.turns.journal import Journal
 
@@ -32,7 +32,7 @@ ORDERS = [{"unit": "US-14", "to": "0410"}, {"unit": "US-13", "to": "0411"}]
 def game_window(qtbot, tmp_path: Path, name: str = "editor.json"):
     path = tmp_path / name
     shutil.copy(SAMPLE, path)
-    w = open_window(qtbot, tmp_path, load_scenario(path), str(path), previews=available())
+    w = open_window(qtbot, tmp_path, load_scenario(path), str(path), previews=previews_for())
     w.set_tool("adjudicate")
     assert not w.turns.playing() and w.turn_label.text() == ""  # a scenario being set up: moves are edits
     w.act_play.trigger()

@@ -49,7 +49,7 @@ def test_mark_texts_come_after_lines_and_markers(qapp: Any, monkeypatch: pytest.
 def test_the_odds_plot_legend_sits_outside_the_bars(qtbot: Any) -> None:
     """Issue 18, item 5: the odds plot's legend covered the bars; it is now a
     line above the plot, and the plot holds no legend item."""
-    from app.gui.previews._acw_plot import OddsPlot
+    from app.gui.systems.acw.plot import OddsPlot
 
     plot = OddsPlot()
     qtbot.addWidget(plot)

@@ -12,8 +12,8 @@ from test_editor_adjudicate import hover, shown
 from test_editor_tools import click, open_window
 
 from app.gui.overlay import CellMark, EdgeMark, PathLine
-from app.gui.previews import available
-from app.gui.previews.movement import MovementPreview
+from app.gui.systems import previews_for as available
+from app.gui.systems.movement.previews import MovementPreview
 from engine.io import load_any
 
 pytestmark = pytest.mark.gui
@@ -64,7 +64,7 @@ def test_reach_hover_refusal_and_one_undoable_move(qtbot, tmp_path: Path, sample
 
 
 def test_line_of_sight_preview(qtbot, tmp_path: Path) -> None:
-    from app.gui.previews.movement import SightPreview
+    from app.gui.systems.movement.previews import SightPreview
 
     s = load_any(ROOT / "maps" / "movement_moscow.json")
     p = SightPreview()

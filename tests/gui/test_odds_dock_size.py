@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication
 from test_acw_preview import at, load
 
 from app.gui.main_window import MainWindow
-from app.gui.previews._acw_plot import OddsPlot
-from app.gui.previews.acw import AcwMovePreview
+from app.gui.systems.acw.plot import OddsPlot
+from app.gui.systems.acw.previews import AcwMovePreview
 
 pytestmark = pytest.mark.gui
 

@@ -12,8 +12,8 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from app.gui.main_window import MainWindow
-from app.gui.previews import available
 from app.gui.render import style
+from app.gui.systems import previews_for
 from engine.io import load_any
 
 pytestmark = pytest.mark.gui
@@ -40,7 +40,7 @@ def test_side_colours_by_palette() -> None:
 
 def test_view_palette_switches_the_canvas_and_legend(qtbot, tmp_path) -> None:
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(load_any(ACW), ACW, settings, tmp_path / "state", previews=available())
+    w = MainWindow(load_any(ACW), ACW, settings, tmp_path / "state", previews=previews_for())
     w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(w)
     w.resize(1280, 820)

@@ -14,7 +14,7 @@ from test_editor_tools import click, open_window
 from test_journal_editor import SAMPLE, select
 from window_kit import open_map
 
-from app.gui.previews import available
+from app.gui.systems import previews_for as available
 from engine.io import load_scenario
 
 pytestmark = pytest.mark.gui

@@ -15,9 +15,9 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
 
 from app.cli import main as cli_main
+from app.gui.systems.railroads.planner import BOTTLENECK, RailPlanner
 from app.gui.territory import TerritoryWindow
 from app.gui.territory.canvas import land_color
-from app.gui.territory.railplan import BOTTLENECK, RailPlanner
 from engine.io import load_any
 from engine.territory import BorderKind, TerritoryScenario
 
@@ -324,7 +324,7 @@ def test_a_burst_of_edits_routes_only_the_latest_orders(qtbot) -> None:
     are copied and routed."""
     from concurrent.futures import Future
 
-    from app.gui.territory import railplan
+    from app.gui.systems.railroads import planner as railplan
 
     asked: list[tuple[Any, ...]] = []
     jobs: list[Future[object]] = []
@@ -356,7 +356,7 @@ def test_a_burst_of_edits_routes_only_the_latest_orders(qtbot) -> None:
 def test_the_planner_never_runs_the_solver_on_the_gui_thread(qtbot, monkeypatch) -> None:
     import threading
 
-    from app.gui.territory import railplan
+    from app.gui.systems.railroads import planner as railplan
 
     threads: list[bool] = []
     real = railplan.plan

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.gui.main_window import MainWindow
 from app.gui.overlay import SHORT_LIMIT, Overlay
-from app.gui.previews.cwol_rail import CwolRailPreview
+from app.gui.systems.cwol_rail.previews import CwolRailPreview
 from engine.io import load_any
 
 pytestmark = pytest.mark.gui
@@ -140,7 +140,7 @@ def test_short_form(message: str, summary: str, short: str) -> None:
 
 
 def test_a_blocked_march_lists_each_block(qtbot, tmp_path) -> None:
-    from app.gui.previews.gitm import GitmMarchPreview
+    from app.gui.systems.gitm.previews import GitmMarchPreview
 
     path = str(Path(CWOL).parent / "gitm_graphic2.json")
     s = load_any(path)

@@ -19,8 +19,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from app.gui.main_window import MainWindow
-from app.gui.previews import available
-from app.gui.previews._acw_plot import OddsPlot
+from app.gui.systems import previews_for
+from app.gui.systems.acw.plot import OddsPlot
 from app.gui.territory import TerritoryWindow
 from engine.grids import Cell
 
@@ -59,7 +59,7 @@ def grid_window(qtbot: Any, tmp_path: Path, path: str = ACW) -> MainWindow:
     from engine.io import load_any
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(load_any(path), path, settings, tmp_path / "state", previews=available())
+    w = MainWindow(load_any(path), path, settings, tmp_path / "state", previews=previews_for())
     w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
     qtbot.addWidget(w)
     w.resize(1280, 820)
@@ -177,6 +177,35 @@ def test_two_territory_windows_close_in_any_order(qtbot, tmp_path) -> None:
     w.open_file(EUROPE)
     pump()
     assert len(w._other_windows) == 2 and all(x.isVisible() for x in w._other_windows)
+
+
+def test_one_window_manager_keeps_every_opened_window_until_it_closes(qtbot, tmp_path) -> None:
+    """A territory map, recovered work and game branches are all opened and
+    kept by app.gui.windows.MANAGER, each under the window that opened it,
+    and forgotten once closed (branches included)."""
+    from app.gui.windows import MANAGER
+    from engine.io import load_any
+
+    w = grid_window(qtbot, tmp_path)
+    w.open_file(EUROPE)
+    pump()
+    (tw,) = w._other_windows
+    assert MANAGER.windows(opener=w, role="other kind") == [tw] and tw in MANAGER.windows()
+    w.journal_panel._branch(load_any(ACW))  # "Branch from here", twice
+    w.journal_panel._branch(load_any(ACW))
+    pump()
+    branches = w.branch_windows
+    assert len(branches) == 2 and all(isinstance(b, MainWindow) and b.isVisible() for b in branches)
+    assert w._other_windows == [tw, *branches]
+    for b in branches:
+        b.ask_unsaved = lambda: "discard"
+    branches[0].close()
+    pump()
+    assert w.branch_windows == [branches[1]] and w._other_windows == [tw, branches[1]]
+    branches[1].close()
+    tw.act_close.trigger()
+    pump()
+    assert w.branch_windows == [] and w._other_windows == [] and not MANAGER.windows(opener=w)
 
 
 def test_close_and_reopen_each_kind_of_window(qtbot, tmp_path, capfd) -> None:

@@ -36,7 +36,7 @@ from ..render import MapRenderer, renderer_for
 from ..render.counters import Counter, paint_counters
 from ..render.region import paint_region
 
-if TYPE_CHECKING:  # imported for annotations only: render.territory imports app.gui.territory, which imports it
+if TYPE_CHECKING:  # annotations only: a grid map's legend never imports the territory renderer
     from ..render.territory import TerritoryRenderer
 
 SWATCH = 44

@@ -46,23 +46,20 @@ from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: 
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from ..overlay import Overlay
 from ..setup_check import install as install_setup_check
+from ..systems import TERRITORY_KINDS, uis_for
+from ..systems.rail_options.nation_panel import NationRail
+from ..systems.rail_options.panels import RailOptionsPanel, RailToolPanel
+from ..systems.rail_options.pieces import RailroadTool, StationTool
+from ..systems.rail_options.tools import RailOptionsTool
+from ..systems.railroads.panels import RailPlanPanel
+from ..systems.railroads.planner import RailPlanner
+from ..systems.railroads.tools import RailPlanTool
 from ..turns import install as install_turns
 from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .document import TerritoryDocument, not_a_territory_map
-from .panels import PaintPanel, RailOptionsPanel, RailPlanPanel, RailToolPanel, TerritoryInspector
-from .railpanel import NationRail
-from .railplan import RailPlanner
-from .tools import (
-    MODES,
-    TOOL_CLASSES,
-    PaintTool,
-    RailOptionsTool,
-    RailPlanTool,
-    RailroadTool,
-    StationTool,
-    TerritoryTool,
-)
+from .panels import PaintPanel, TerritoryInspector
+from .tools import PaintTool, TerritoryTool, tool_classes
 
 T = TypeVar("T", bound=TerritoryTool)
 
@@ -109,8 +106,8 @@ class TerritoryWindow(EditorWindow):
         self._judge: tuple[tuple[int, int, int | None, str], RailOptionsAdjudicator] | None = None
         """The rail options judge and the (scenario, revision, option) it answers for."""
         self._last_hover: str | None = None
-        self.tools: dict[str, TerritoryTool] = {cls.id: cls(self) for cls in TOOL_CLASSES}
-        """The tools by mode."""
+        self.tools: dict[str, TerritoryTool] = {cls.id: cls(self) for cls in tool_classes()}
+        """The tools by mode, in tool-bar order (the editor's, then the rules systems')."""
         self.paint_tool = self._tool("paint", PaintTool)
         self.plan_tool = self._tool("railplan", RailPlanTool)
         self.options_tool = self._tool("railoptions", RailOptionsTool)
@@ -128,6 +125,8 @@ class TerritoryWindow(EditorWindow):
         self._load_scenario(scenario)
         self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
         install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
+        self.system_parts: list[Any] = [install(self) for ui in uis_for(TERRITORY_KINDS) for install in ui.installs]
+        """What the territory systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`)."""
         self._start(autosave_ms)
 
     # ------------------------------------------------------------------
@@ -287,7 +286,7 @@ class TerritoryWindow(EditorWindow):
     def set_mode(self, mode: str) -> None:
         """Make the tool ``mode`` current (the one before is deactivated)."""
         if mode not in self.tools:
-            raise ModelError(f"no mode '{mode}' (modes: {', '.join(MODES)})")
+            raise ModelError(f"no mode '{mode}' (modes: {', '.join(self.tools)})")
         self.tool.deactivate()
         self.tool = self.tools[mode]
         self.mode_actions[mode].setChecked(True)
@@ -357,6 +356,8 @@ class TerritoryWindow(EditorWindow):
 
     def _press(self, ev: TerritoryMouseEvent) -> None:
         if replay_blocks(self):
+            return
+        if any(part.press(ev) for part in self.system_parts if hasattr(part, "press")):
             return
         self.tool.press(ev)
 
@@ -480,7 +481,7 @@ class TerritoryWindow(EditorWindow):
 
     def _restore_more_settings(self, s: QSettings) -> None:
         mode = str(s.value("territory/mode", "select"))
-        self.set_mode(mode if mode in MODES else "select")
+        self.set_mode(mode if mode in self.tools else "select")
         if self.scenario.map.underlay is not None:  # a map with a scan shows its dock, whatever was saved
             self.dock_underlay.show()
 

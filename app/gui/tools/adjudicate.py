@@ -1,12 +1,12 @@
-"""Adjudicate mode: the rules previews of :mod:`app.gui.previews` on the map.
+"""Adjudicate mode: the rules previews of the rules systems' UIs (:mod:`app.gui.systems`) on the map.
 
 Choose a preview (the window lists those that apply to the scenario), click
 a unit to select it, move the mouse: every hovered cell asks the preview
-what would happen (:meth:`~app.gui.previews.Preview.hover`) and the canvas
+what would happen (:meth:`~app.gui.preview.Preview.hover`) and the canvas
 draws the answer as the ``preview`` overlay, its verdict in the status bar
 and as the tooltip of the target cell.  Shift-click sets (or clears) a
 waypoint.  A click on a target applies the move the preview allows
-(:meth:`~app.gui.previews.Preview.apply`) as one undoable command; a refused
+(:meth:`~app.gui.preview.Preview.apply`) as one undoable command; a refused
 move changes nothing and says why.  When the scenario is a game
 (:mod:`app.gui.turns`) the move is given as an order of the turn instead:
 the game's rules system checks it against the turn so far and the journal
@@ -25,7 +25,7 @@ from engine.grids import Cell
 from engine.model import ModelError, Unit
 
 from ..overlay import CellMark, Marker, Overlay
-from ..previews import MoveOrder, Preview
+from ..preview import MoveOrder, Preview
 from .base import EditorState, Tool
 
 VERDICT_COLORS = {True: "#2fbf4a", False: "#e03c31", None: "#ffffff"}

@@ -1,11 +1,12 @@
 """Leap's live preview in Adjutant's grid editor: the cells a selected unit
 may leap to are marked; pointing at a cell says why it may or may not; a
-click leaps.  Found through the entry point group ``adjutant.previews``."""
+click leaps.  Found through the entry point group ``adjutant.ui`` (its ``UI``)."""
 
 from __future__ import annotations
 
 from app.gui.overlay import CellMark, Marker, Overlay
-from app.gui.previews import MoveOrder, Preview
+from app.gui.preview import MoveOrder, Preview
+from app.gui.systems.base import SystemUI
 from engine.grids import Cell
 from engine.model import Scenario, Unit
 from engine.rules import registry
@@ -45,4 +46,5 @@ class LeapPreview(Preview):
         return MoveOrder(unit.id, target, v.reasons[0]) if v.ok and target != unit.at else None
 
 
-PREVIEWS = (LeapPreview,)
+UI = SystemUI("leap", previews=(LeapPreview,), help_title="Rules: Leap (example plugin)")
+"""What the editor finds for the ``leap`` system (the ``adjutant.ui`` entry point)."""

@@ -53,7 +53,7 @@ def test_a_game_through_adjutant_orders(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_the_editor_preview() -> None:
     pytest.importorskip("PySide6")
-    from app.gui.previews import available
+    from app.gui.systems import previews_for as available
 
     (preview,) = [p for p in available() if type(p).__name__ == "LeapPreview"]
     s = load_any(SAMPLE)

@@ -14,7 +14,7 @@ from engine.rules.acw import Odds
 
 
 class Attack(Protocol):
-    """The attack the plot shows (:class:`app.gui.previews.acw.Attack` is
+    """The attack the plot shows (:class:`app.gui.systems.acw.previews.Attack` is
     one): where it comes from, the hex attacked, its odds."""
 
     @property

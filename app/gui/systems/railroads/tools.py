@@ -1,6 +1,6 @@
 """Rail plan (R): drag units or stacks to destinations to add rail orders
 (Module I); the preview follows at once, the exact routing runs off the GUI
-thread (:class:`~app.gui.territory.railplan.RailPlanner`)."""
+thread (:class:`~app.gui.systems.railroads.planner.RailPlanner`)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 from engine.model import ModelError
 
-from ..canvas import TerritoryMouseEvent
-from ..overlay import Route, TerritoryOverlay
-from .base import TerritoryTool
+from ...territory.canvas import TerritoryMouseEvent
+from ...territory.overlay import Route, TerritoryOverlay
+from ...territory.tools.base import TerritoryTool
 
 if TYPE_CHECKING:
-    from ..window import TerritoryWindow
+    from ...territory.window import TerritoryWindow
 
 
 class RailPlanTool(TerritoryTool):

@@ -39,8 +39,8 @@ from engine.model import ModelError
 from engine.rules.railroads import RailOrder, RailPlan, RailRules, plan, preview
 from engine.territory import TerritoryMap, TerritoryScenario
 
-from .. import background
-from .overlay import Route, Shade, TerritoryOverlay
+from ... import background
+from ...territory.overlay import Route, Shade, TerritoryOverlay
 
 ROUTE_COLORS = ("#1f5fbf", "#c0392b", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#7f5f00", "#c2185b",
                 "#2c3e50", "#5d8aa8")

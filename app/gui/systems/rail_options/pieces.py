@@ -25,7 +25,7 @@ piece is a ``place`` order of a piece the side to move bought, removing one
 a ``destroy`` order, each judged by the rules (the purchase and place
 phases, a full round of control, Option 1's spacing, only one's own rail in
 one's own turn) and refused with the rules' reason, changing nothing
-(``app/gui/territory/railpanel.py``, :meth:`NationRail.give`).  In the
+(``app/gui/systems/rail_options/nation_panel.py``, :meth:`NationRail.give`).  In the
 designer's mode the tools place freely, as edits.
 Every edit is a :meth:`~app.gui.territory.document.TerritoryDocument.set_feature`
 (one ``EditCommand``; a drag's edits share a stroke and merge).  The tools
@@ -41,11 +41,11 @@ from engine.rules.rail_options import RAILROAD, STATION
 from engine.rules.rail_options.pieces import land_reason, land_route, max_damage, new_piece, station_with
 from engine.territory.geometry import territories_along
 
-from ..canvas import TerritoryMouseEvent
-from .base import TerritoryTool
+from ...territory.canvas import TerritoryMouseEvent
+from ...territory.tools.base import TerritoryTool
 
 if TYPE_CHECKING:
-    from ..window import TerritoryWindow
+    from ...territory.window import TerritoryWindow
 
 
 class RailPieceTool(TerritoryTool):

@@ -29,8 +29,8 @@ from engine.rules.acw import SYSTEM, Board, MoveCheck, Odds, Reach, check_move, 
 from engine.rules.acw.options import options_for
 from engine.rules.acw.units import display_name
 
-from ..overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine, counted
-from . import MoveOrder, Preview
+from ...overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine, counted
+from ...preview import MoveOrder, Preview
 
 LEFT_FILLS = ("#d9534f66", "#f0ad4e66", "#f7e0666e", "#9fd36a70", "#4caf5070", "#2e8b5780")
 """Reachable hexes by movement points left: 0 (red) ... 5 or more (green)."""
@@ -264,7 +264,7 @@ class AcwMovePreview(Preview):
         numbers (created on first call, and again if the window that
         showed it has deleted it)."""
         if self._plot is None or not shiboken6.isValid(self._plot):
-            from ._acw_plot import OddsPlot
+            from .plot import OddsPlot
 
             self._plot = OddsPlot()  # one height always: the map never moves under the pointer
             self._update_plot()

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 from engine.model import ModelError
 from engine.rules.rail_options import RailOptionsError
 
-from ..canvas import TerritoryMouseEvent
-from ..overlay import Shade, TerritoryOverlay
-from .base import TerritoryTool
+from ...territory.canvas import TerritoryMouseEvent
+from ...territory.overlay import Shade, TerritoryOverlay
+from ...territory.tools.base import TerritoryTool
 
 if TYPE_CHECKING:
-    from ..window import TerritoryWindow
+    from ...territory.window import TerritoryWindow
 
 REACH_FILL = "#2e9e4f70"
 REACH_OUTLINE = "#1c6b2a"

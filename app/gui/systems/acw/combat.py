@@ -7,7 +7,7 @@ order of the game through the window's :class:`~app.gui.turns.TurnController`
 The **Battle** tab lists the attacks the side to move can make (the ones a
 unit owes, having halted next to the enemy, first), shows both forces with
 their factors, each defender's doubling (woods, river, fortification), the
-victory number and the odds plot (:class:`~app.gui.previews._acw_plot.OddsPlot`),
+victory number and the odds plot (:class:`~app.gui.systems.acw.plot.OddsPlot`),
 takes the post time (``H:MM:SS``; Now reads the clock) and resolves it:
 ``{"attack": HEX, "defend": HEX, "time": "H:MM:SS"}``.  The result number,
 the winner and each unit's casualties are shown after.  Defending cavalry
@@ -57,7 +57,7 @@ from engine.rules.acw.reinforcement import points, rail_to_edge
 from engine.rules.acw.retreat import RetreatPlan, retreat_options
 from engine.rules.acw.units import display_name
 
-from ..overlay import CellMark, Marker, Overlay
+from ...overlay import CellMark, Marker, Overlay
 from .reinforce import ReinforcementTab, label, narrow, time_field
 
 OVERLAY_KEY = "combat"
@@ -188,7 +188,7 @@ class CombatPanel(QWidget):
 
     # -- building -----------------------------------------------------------
     def _battle_tab(self) -> QWidget:
-        from ..previews._acw_plot import OddsPlot
+        from .plot import OddsPlot
 
         tab = QWidget()
         lay = QVBoxLayout(tab)
@@ -310,7 +310,7 @@ class CombatPanel(QWidget):
     def give(self, order: Mapping[str, Any]) -> tuple[bool, str]:
         """Give ``order`` through the window's turn controller (the window
         then plays the game); the outcome is also said in the status bar."""
-        from .journal import replay_blocks
+        from ...docks.journal import replay_blocks
 
         if replay_blocks(self.window_):
             return False, "the window shows a replayed position (read-only)"
@@ -447,7 +447,7 @@ class CombatPanel(QWidget):
         self._show_forces()
 
     def _show_forces(self) -> None:
-        from ..previews.acw import Attack
+        from .previews import Attack
 
         s = self.scenario
         c = self._current()

@@ -21,8 +21,8 @@ from engine.grids import Cell
 from engine.model import Scenario, Unit
 from engine.rules.cwol_rail import SYSTEM, RailMove, RailOptions, rail_move, rail_network
 
-from ..overlay import CellMark, Item, Marker, Overlay, PathLine, counted
-from . import MoveOrder, Preview
+from ...overlay import CellMark, Item, Marker, Overlay, PathLine, counted
+from ...preview import MoveOrder, Preview
 
 THIS_TURN = {"arrived": "#1f7a34", "stopped_short": "#d9822b"}
 """Colour of the path the unit rails this turn: green when it arrives, amber

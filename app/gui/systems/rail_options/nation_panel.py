@@ -11,7 +11,7 @@ never changes the scenario: its buttons emit :attr:`NationRailPanel.orderRequest
 with an order of the turn engine, which the window gives for the side to
 move (one journal entry, one undo step, or a refusal with its reason).
 Placing a bought piece is the Station and Railroad tools' click while
-playing (``app/gui/territory/tools/rail_pieces.py``).
+playing (``app/gui/systems/rail_options/pieces.py``).
 """
 
 from __future__ import annotations

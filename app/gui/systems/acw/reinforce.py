@@ -4,7 +4,7 @@
 ``rebel_gain: "factor"`` it names the unit), factor purchases
 (``{"unit", "factors"}``: infantry 1 point a factor, cavalry and artillery
 2) and new units (``{"new_unit", "type", "at"}``).  Every order goes
-through the owning :class:`~app.gui.docks.combat.CombatPanel` (the turn
+through the owning :class:`~app.gui.systems.acw.combat.CombatPanel` (the turn
 engine: one journal entry and one undo step); a refusal is said, and when
 the unit or hex is off the rail held to the map edge the panel outlines
 that rail on the map.
@@ -37,7 +37,7 @@ from engine.rules.acw.units import display_name
 
 class CombatPanel(Protocol):
     """What the tab needs of the panel that owns it
-    (:class:`app.gui.docks.combat.CombatPanel` is one): the scenario, the side
+    (:class:`app.gui.systems.acw.combat.CombatPanel` is one): the scenario, the side
     to move, giving an order, and the rail shown held to the edge."""
 
     rail_side: str | None

@@ -28,8 +28,8 @@ from engine.model import Scenario, Unit
 from engine.rules.movement import SYSTEM, Reach, check_move, number, options_for, reach
 from engine.sight import line_of_sight
 
-from ..overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine, counted
-from . import MoveOrder, Preview
+from ...overlay import CellMark, EdgeMark, Item, Marker, Overlay, PathLine, counted
+from ...preview import MoveOrder, Preview
 
 LEFT_FILLS = ("#d9534f66", "#f0ad4e66", "#f7e0666e", "#9fd36a70", "#4caf5070", "#2e8b5780")
 """Reachable cells by whole movement points left: 0 (red) ... 5 or more (green)."""

@@ -19,8 +19,8 @@ from engine.grids import Cell, SquareGrid
 from engine.model import Scenario, Unit
 from engine.rules.gitm import SYSTEM, MarchResult, march
 
-from ..overlay import CellMark, CellMarks, CellSeq, Item, Marker, Overlay, PathLine
-from . import MoveOrder, Preview
+from ...overlay import CellMark, CellMarks, CellSeq, Item, Marker, Overlay, PathLine
+from ...preview import MoveOrder, Preview
 
 TU_FILL = "#f2a53a80"
 """``T/U`` squares: checked for terrain and units (amber)."""
