@@ -1,6 +1,6 @@
 """ACW reachability preview on a 500 x 500 hex map.
 
-Target (issue 6): the reachability preview in at most 0.5 ms (p95) per
+Target: the reachability preview in at most 0.5 ms (p95) per
 unit.  What is timed, over many units of both arms (infantry 3 MP, cavalry
 5 MP) on the map of :func:`bench.peers.acw_scenario` (open, woods and water
 in patches, 4% of hexsides river, a fifth of them bridged, 300 enemy units,

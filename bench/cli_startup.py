@@ -1,4 +1,4 @@
-"""Command-line start-up (issue 19): the CPU time of whole ``adjutant``
+"""Command-line start-up: the CPU time of whole ``adjutant``
 processes against ``python -c pass`` (the interpreter's own start-up),
 measured in the same run and reported as a ratio.
 

@@ -8,7 +8,7 @@ search of :func:`engine.rules.cwol_rail.rail_move`, the tie sweep and the
 overlay).  The rail network snapshot is built once per map (timed apart; it
 is cached and rebuilt only when links change).
 
-Target (issue 4): at most 1 ms per hover at the 95th percentile.
+Target: at most 1 ms per hover at the 95th percentile.
 Run: ``python -m bench.cwol_rail``.
 """
 

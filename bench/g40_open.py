@@ -1,5 +1,5 @@
-"""Opening the imported TripleA Global 1940 map (issue 19: "Global 1940
-opens in ≤ 1.5 s"; it took about 7 s).
+"""Opening the imported TripleA Global 1940 map (target: it opens in
+≤ 1.5 s).
 
 The game XML, polygons and centres are read from where the tests find them
 (``tests/conftest.py``: ``ADJUTANT_TRIPLEA_G40`` or ``../shared/data/

@@ -17,7 +17,7 @@ step, the views, the paint), as in :mod:`bench.hover`:
   middle of the journal.
 
 CPU time (``time.process_time``) and wall time per sample, median and 95th
-percentile in milliseconds.  Target (issue 29): p95 <= 16 ms CPU at 1,000
+percentile in milliseconds.  Target: p95 <= 16 ms CPU at 1,000
 turns for each.  Run: ``python -m bench.game_frames`` (``--quick``: 10
 samples, 1,000 turns only).  Exits 1 when a case misses the target.
 """

@@ -1,7 +1,7 @@
 """GITM straight-line march: a 100-square line with every check (terrain:
 impassable, linear pairs, steepness; units: T/U and U squares).
 
-Target (issue 5): at most 0.1 ms per march.  Run: ``python -m bench.gitm``.
+Target: at most 0.1 ms per march.  Run: ``python -m bench.gitm``.
 """
 
 from __future__ import annotations

@@ -1,5 +1,4 @@
-"""Edit cost against undo-history length, with the History dock shown
-(issue 22, "History").
+"""Edit cost against undo-history length, with the History dock shown.
 
 An editor window (offscreen, 1280 x 820) on a 40 x 30 square map, its
 History dock raised so the undo view is visible, takes ``N`` edits (default

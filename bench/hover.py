@@ -11,7 +11,7 @@ the paint.  CPU time (``time.process_time``: waiting for a core is not
 counted, so a busy machine does not inflate it) and wall time, median and
 95th percentile in milliseconds, and the load average at the start.
 
-Cases (issue 19's target: p95 <= 8 ms CPU for every preview):
+Cases (the target: p95 <= 8 ms CPU for every preview):
 
 * **CWOL rail**, 1000 x 1000 squares, 5 % rail (:func:`bench.cwol_rail.scenario`);
 * **GITM march**, 1000 x 1000 squares of flat ground and hills, 400 enemy units;

@@ -2,7 +2,7 @@
 side by side in the same run and reported as a ratio (peer time / Adjutant
 time: above 1 means Adjutant is faster).
 
-1. CWOL rail (issue 4): the bounded 40/80-square search
+1. CWOL rail: the bounded 40/80-square search
    (:func:`engine.rules.cwol_rail.rail_move`, ties and verdict included)
    against ``networkx.shortest_path`` (bidirectional BFS) on the same rail
    network: a ``subgraph_view`` of the whole rail graph filtered by the
@@ -10,7 +10,7 @@ time: above 1 means Adjutant is faster).
    networkx user would keep live (no rebuild after a control change; the
    full graph is built outside the timed region).  Both answers are
    compared (same shortest length whenever it is within the bound).
-2. ACW hex reachability (issue 5): :func:`engine.rules.acw.movement.reach`
+2. ACW hex reachability: :func:`engine.rules.acw.movement.reach`
    on a prebuilt :class:`Board` (its step cache warm, as networkx's graph
    is prebuilt; also with that cache emptied before each reach) against
    ``networkx.single_source_dijkstra_path_length`` with cutoff = movement

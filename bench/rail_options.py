@@ -3,7 +3,7 @@
 territory grid (900 land territories, every one with a station and a
 railroad marker, a forbidden crossing through the middle column).
 
-No speed target is set by issue 8; an editor preview recomputes ``reach`` when
+No speed target is set; an editor preview recomputes ``reach`` when
 a unit is selected, so it should stay well under ~50 ms.  Run:
 ``python -m bench.rail_options``.
 """

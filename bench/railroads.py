@@ -1,7 +1,7 @@
 """Module I railroads on a 200-territory map: the live feasibility preview
 (node-split max-flow) and the exact routing (MILP) of 10 orders.
 
-Targets (issue 7): preview at most 2 ms, exact routing of 10 orders at most
+Targets: preview at most 2 ms, exact routing of 10 orders at most
 250 ms.  The map is a Voronoi diagram of 200 random points (shapely), its
 borders derived from shared polygon edges; most of it belongs to Germany and
 Italy (sharing rail), some is occupied (halved capacity), the rest is
@@ -9,7 +9,7 @@ enemy-held.  Each run uses a fresh set of 10 orders (1–2 units each) between
 random German-held territories; about half the sets do not fit, so the
 explanations (cuts, best partial routing) are measured too.
 
-Then the large case of issue 19: 1000 territories, 50 orders (1–2 units
+Then the large case: 1000 territories, 50 orders (1–2 units
 each) per set, the exact routing timed in CPU (``time.process_time``: time
 spent waiting for a core is not counted) and wall, median and p95, fresh
 rules per set; target at most 1 s CPU.  Run: ``python -m bench.railroads``

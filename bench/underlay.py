@@ -1,5 +1,5 @@
-"""A big scanned underlay (issue 20: "the underlay of a 20,000 × 15,000 px
-scan opens and pans within the editor's frame-time targets").
+"""A big scanned underlay (target: a 20,000 × 15,000 px scan opens and
+pans within the editor's frame-time targets).
 
 A 20 000 × 15 000 RGB PNG is made at run time (libvips; never stored in the
 repository), then, each in a child process so its peak memory is its own:
