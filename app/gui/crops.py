@@ -30,7 +30,7 @@ from engine.model import ModelError, Scenario
 from engine.territory import TerritoryScenario
 from engine.turns.journal import Entry
 
-from .export import ExportError, _png_bytes, check_png_file
+from .export import ExportError, check_png_file, png_bytes
 from .overlay import CellMark, Overlay
 from .render import renderer_for, style
 from .render.base import DEFAULT_LAYERS
@@ -175,7 +175,7 @@ def write_crops(game: Any, positions: list[int], folder: Path, prefix: str) -> d
             check_png_file(f, size)
 
         try:
-            write_atomic(folder / name, _png_bytes(img), verify=check)
+            write_atomic(folder / name, png_bytes(img), verify=check)
         except OutputError as e:
             raise ExportError(str(e)) from None
         out[i] = name

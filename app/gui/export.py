@@ -96,7 +96,7 @@ def _layers(labels: bool, layers: frozenset[str] | None) -> frozenset[str]:
     return base | {"labels"} if labels else base - {"labels"}
 
 
-def _png_bytes(img: QImage) -> bytes:
+def png_bytes(img: QImage) -> bytes:
     """``img`` as PNG: an opaque image through :func:`engine.io.png.png_from_rgb32`
     (5x faster than Qt's writer on a rendered map, see its
     ``RENDER_LEVEL``), one with transparency through Qt's writer."""
@@ -146,7 +146,7 @@ def _write(path: Path, fmt: str, size: QSize, title: str, paint: Callable[[QPain
         p = QPainter(img)
         paint(p)
         p.end()
-        data = _png_bytes(img)
+        data = png_bytes(img)
         def check_png(f: Path) -> None:
             check_png_file(f, size)
 
@@ -269,5 +269,5 @@ def export_view(canvas: MapCanvas, path: str | Path) -> tuple[int, int]:
 
 
 __all__ = ["DEFAULT_SCALE", "MAX_PIXELS", "MAX_SIDE", "ExportError", "export_map", "export_territory_map",
-           "export_view", "image_size", "territory_image_size",
+           "export_view", "image_size", "png_bytes", "territory_image_size",
            "svg_available"]

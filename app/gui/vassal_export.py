@@ -17,46 +17,27 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-from PySide6.QtCore import QBuffer, QIODevice, QRect
+from PySide6.QtCore import QRect
 from PySide6.QtGui import QImage, QPainter
 
 from engine.grids import Cell
-from engine.io.png import png_from_rgb32
 from engine.io.vassal import (
     BOARD_IMAGE,
     DEFAULT_SCALE,
     ModulePlan,
-    VassalError,
     piece_text,
     plan_module,
     write_module,
 )
 from engine.model import Scenario, Unit
 
+from .export import png_bytes
 from .render import DEFAULT_LAYERS, renderer_for, style
 from .render.base import MapRenderer
 from .render.region import paint_region
 
 BOARD_LAYERS = (DEFAULT_LAYERS | {"labels"}) - {"units"}
 """What the board image shows: the map without its units (they are pieces)."""
-
-
-def _png(img: QImage) -> bytes:
-    """``img`` as PNG: an opaque board through :func:`engine.io.png.png_from_rgb32`
-    (several times faster than Qt's writer on a big board), a counter with
-    its transparency through Qt's writer."""
-    if img.format() == QImage.Format.Format_RGB32:
-        w, h, bpl = img.width(), img.height(), img.bytesPerLine()
-        pixels = np.frombuffer(img.constBits(), np.uint8, count=bpl * h).reshape(h, bpl)[:, :4 * w]
-        return png_from_rgb32(pixels.reshape(h, w, 4))
-    buf = QBuffer()
-    buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    ok = img.save(buf, "PNG")  # type: ignore[call-overload]
-    buf.close()
-    if not ok:
-        raise VassalError("could not encode a PNG image")
-    return bytes(buf.data().data())
 
 
 def board_renderer(scenario: Scenario) -> MapRenderer:
@@ -93,16 +74,16 @@ def counter_images(scenario: Scenario, plan: ModulePlan) -> dict[str, bytes]:
     size = counter_size(r, plan)
     out: dict[str, bytes] = {}
     for unit, piece in zip(scenario.units, plan.pieces, strict=True):
-        out[piece.image] = _png(r.counter_sprite(unit, 1, size))
+        out[piece.image] = png_bytes(r.counter_sprite(unit, 1, size))
     side_id = {piece_text(f.name): f.id for f in scenario.sides}
     for entry in plan.palette:
         sample = Unit(entry.name[:12], side_id.get(entry.side, entry.side), entry.type, Cell(0, 0), entry.strength)
-        out[entry.image] = _png(r.counter_sprite(sample, 1, size))
+        out[entry.image] = png_bytes(r.counter_sprite(sample, 1, size))
     return out
 
 
 def module_images(scenario: Scenario, plan: ModulePlan) -> dict[str, bytes]:
-    images = {BOARD_IMAGE: _png(board_image(scenario, plan))}
+    images = {BOARD_IMAGE: png_bytes(board_image(scenario, plan))}
     images.update(counter_images(scenario, plan))
     return images
 
