@@ -56,8 +56,22 @@ from typing import Any
 
 from engine.model import ModelError
 
-from .journal import (COMMITTED, ENTRY_KEYS, ENTRY_KEYS_COMMITTED, GENESIS, KEYED_PARTS, PUBLIC, WHOLE_PARTS,
-                      _digest_text, _entry, canonical_json, commit_text, commitment, entry_hash, part_salt)
+from .journal import (
+    COMMITTED,
+    ENTRY_KEYS,
+    ENTRY_KEYS_COMMITTED,
+    GENESIS,
+    KEYED_PARTS,
+    PUBLIC,
+    WHOLE_PARTS,
+    _digest_text,
+    _entry,
+    canonical_json,
+    commit_text,
+    commitment,
+    entry_hash,
+    part_salt,
+)
 
 VIEW_KEY = "side_view"
 """The key of ``scenario.state`` a side's file keeps its view of the game under."""
