@@ -585,9 +585,10 @@ def _entry(d: Any, where: str, salted: bool = False) -> Entry:
             raise JournalError(f"{where}.{key}: expected a SHA-256 hash (64 hex digits), got {h!r}")
     salt = ""
     if salted:
-        salt = d.get(SALT_KEY)
-        if not isinstance(salt, str) or len(salt) != 32 or salt.strip("0123456789abcdef"):
-            raise JournalError(f"{where}.{SALT_KEY}: expected the entry's salt (32 hex digits), got {salt!r}")
+        given = d.get(SALT_KEY)
+        if not isinstance(given, str) or len(given) != 32 or given.strip("0123456789abcdef"):
+            raise JournalError(f"{where}.{SALT_KEY}: expected the entry's salt (32 hex digits), got {given!r}")
+        salt = given
     side = _text(d, "side", where, optional=True)
     return Entry(turn=turn, phase=_text(d, "phase", where) or "", side=side, kind=kind,
                  system=_text(d, "system", where) or "", summary=_text(d, "summary", where) or "",

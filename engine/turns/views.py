@@ -422,7 +422,7 @@ def side_check(scenario: Any, head: str | None = None) -> SideCheck:
             return fail(f"{w}: expected an object")
         if isinstance(d.get("withheld"), Mapping) and committed:
             try:
-                fill = {"summary": "", "reasons": [], "time": None, "order": {}, "verdict": {}, "effect": {}}
+                fill: dict[str, Any] = {"summary": "", "reasons": [], "time": None, "order": {}, "verdict": {}, "effect": {}}
                 e = _entry({**fill, **{k: v for k, v in d.items() if k not in ("salts", "withheld")}}, w)
                 expected = _redacted_hash(d, w)
             except ModelError as err:
@@ -436,9 +436,10 @@ def side_check(scenario: Any, head: str | None = None) -> SideCheck:
                             f"it keeps do not match its hash)")
             redacted_at.append(i + 1)
         elif "withheld" in d and not committed:
-            h, p = d.get("hash"), d.get("prev")
-            if not isinstance(h, str) or not isinstance(p, str):
+            kept_hash, kept_prev = d.get("hash"), d.get("prev")
+            if not isinstance(kept_hash, str) or not isinstance(kept_prev, str):
                 return fail(f"{w}: a withheld entry keeps its prev and hash")
+            h, p = kept_hash, kept_prev
             label = f"entry {i + 1} (turn {d.get('turn')}, {d.get('kind')}, partly withheld)"
             unchecked.append(i + 1)
         else:
