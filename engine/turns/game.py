@@ -510,7 +510,11 @@ class Game:
             except DeltaMismatch as e:
                 raise JournalError(str(e)) from None
 
-        return self.adjust(entry.summary, change, entry.reasons)
+        self.journal.next_salt = entry.salt  # made again where it stood: the recorded entry, its hash
+        try:
+            return self.adjust(entry.summary, change, entry.reasons)
+        finally:
+            self.journal.next_salt = ""
 
     def end_phase(self) -> list[Entry]:
         """Run the system's end-of-phase effects, journal them, and move on:

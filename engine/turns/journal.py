@@ -245,6 +245,14 @@ class Entry:
         return f"entry {position} (turn {self.turn}, {self.kind}: {self.summary})"
 
 
+def _event(e: Entry) -> str:
+    """What ``e`` records, without its place in the chain (prev, hash, salt)."""
+    try:
+        return canonical_json({**e.body(), "prev": "", SALT_KEY: ""})
+    except (ValueError, TypeError):
+        return f"not comparable {id(e)}"
+
+
 def _fields(e: Entry) -> dict[str, Any]:
     return {"turn": e.turn, "phase": e.phase, "side": e.side, "kind": e.kind, "system": e.system,
             "summary": e.summary, "order": e.order, "verdict": e.verdict, "reasons": e.reasons,
@@ -293,6 +301,10 @@ class Journal:
         """A journal whose entries' salts new entries take, position by
         position (a re-adjudication of it: entries made again as they were
         are sealed to the same hashes)."""
+        self.next_salt = ""
+        """The salt the next entry appended takes (an entry made again from
+        its record: :meth:`~engine.turns.game.Game.redo_adjust`)."""
+        self._undone: list[Entry] = []  # entries taken back, the last on top: one made again takes its salt
         for e in entries:
             self.append(e)
 
@@ -332,7 +344,14 @@ class Journal:
     def append(self, entry: Entry) -> Entry:
         """Seal ``entry`` after the head and keep it; returns the sealed entry."""
         n = len(self._lines)
-        reuse = self.salts_of[n].salt if self.salts_of is not None and n < len(self.salts_of) else ""
+        reuse = self.salts_of[n].salt if self.salts_of is not None and n < len(self.salts_of) else self.next_salt
+        self.next_salt = ""
+        if self._undone:
+            undone = self._undone.pop()
+            if not reuse and undone.prev == self.head and _event(undone) == _event(entry):
+                reuse = undone.salt  # the entry taken back, made again (a redo): the same hash
+            else:
+                self._undone.clear()
         sealed, line = entry.sealed_line(self.head, self.format, reuse)
         if self._hasher is not None and self._hashed == len(self._lines):
             self._hasher.update(appended_text(len(self._lines), [line]).encode("utf-8", "surrogatepass"))
@@ -348,6 +367,8 @@ class Journal:
         e = self[-1]
         self._lines.pop()
         self._entries.pop()
+        if e.salt:
+            self._undone.append(e)
         self._hasher = None
         if len(self._lines) < self._origin.count:
             self._origin.forget()

@@ -283,3 +283,16 @@ def test_validate_says_what_a_side_file_proves(tmp_path: Path, game: Game, capsy
     f.write_text(json.dumps(data), encoding="utf-8")
     assert main(["validate", str(f)]) == 1
     assert "entry 6 (turn 1, order: withheld, redacted) was changed" in capsys.readouterr().out
+
+
+def test_an_entry_taken_back_and_made_again_keeps_its_hash_and_another_takes_a_new_salt() -> None:
+    g = played()
+    order = {"unit": "US-14", "to": "0311"}
+    first = g.give(order)
+    g.undo()
+    assert g.give(order).hash == first.hash  # a redo: the file is as it was
+    g.undo()
+    other = g.give({"unit": "US-14", "to": "0409"})
+    assert other.salt != first.salt
+    g.undo()
+    assert g.give(order).salt != first.salt  # another order came between: the old salt is not used again
