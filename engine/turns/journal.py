@@ -94,10 +94,13 @@ class JournalError(ModelError):
     (by its position, counting from 1, and its turn) and what is wrong."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def canonical_json(data: Any) -> str:
     """The one text hashes are taken over: sorted keys, no spaces, no NaN or
     Infinity (refused with ``ValueError``), non-ASCII kept as UTF-8."""
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _CANONICAL.encode(data)
 
 
 def compact_json(data: Mapping[str, Any], leave_out: str = "") -> str:
@@ -144,13 +147,19 @@ def commitments(body: Mapping[str, Any], salt: str) -> dict[str, list[str]]:
     """The commitments of every part of an entry's ``body`` (its data), by
     field; a keyed field's sorted (so a side's file shows them without the
     keys they are for).  ``ValueError`` for a number that is not finite."""
-    out: dict[str, list[str]] = {}
-    for name in WHOLE_PARTS:
-        out[name] = [commitment(part_salt(salt, name), name, canonical_json(body.get(name)))]
+    base = hashlib.sha256(f"part\n{salt}\n".encode("utf-8", "surrogatepass"))
+    encode = _CANONICAL.encode
+    sha256 = hashlib.sha256
+
+    def commit(path: str, value: Any) -> str:
+        h = base.copy()
+        h.update(path.encode("utf-8", "surrogatepass"))  # part_salt(salt, path), from the hashed prefix
+        return sha256(f"{h.hexdigest()[:32]}\n{path}\n{encode(value)}".encode("utf-8", "surrogatepass")).hexdigest()
+
+    out: dict[str, list[str]] = {name: [commit(name, body.get(name))] for name in WHOLE_PARTS}
     for name in KEYED_PARTS:
         value = body.get(name) or {}
-        paths = [f"{name}.{k}" for k in value]
-        out[name] = sorted(commitment(part_salt(salt, p), p, canonical_json(v)) for p, v in zip(paths, value.values()))
+        out[name] = sorted([commit(f"{name}.{k}", v) for k, v in value.items()])
     return out
 
 
