@@ -239,27 +239,40 @@ class MapRenderer(TopPass, ABC):
         ys = ((np.arange(y, y + h, dtype=np.float64) + 0.5) / zoom)[:, None]
         grid_on = "grid" in layers and self.cell_px(zoom) >= style.GRID_MIN_PX
         cols, rows, dist = self.pick_pixels(xs, ys, grid_on)
+        out = self.colour_picks(cols, rows, dist if grid_on else None, zoom, layers, background)
+        if out.shape != (h, w):
+            out = np.broadcast_to(out, (h, w))
+        return np.ascontiguousarray(out, dtype=np.uint32)
+
+    def grid_levels(self, dist: Array, zoom: float) -> Array:
+        """The grid line's anti-aliasing level (0 .. ``GRID_LEVELS - 1``) of
+        points ``dist`` map units from their cell's outline."""
+        cover = np.clip(1.0 - dist * zoom, 0.0, 1.0)
+        level: Array = np.rint(cover * (GRID_LEVELS - 1)).astype(np.intp)
+        return level
+
+    def colour_picks(self, cols: Array, rows: Array, dist: Array | None, zoom: float, layers: frozenset[str],
+                     background: QColor) -> Array:
+        """The ARGB pixels (uint32) of points picked as cells ``cols``,
+        ``rows`` (any shape; off the map: ``background``), at ``dist`` map
+        units from their cell's outline (None: no grid lines)."""
         m = self.scenario.map
         W, H = m.width, m.height
         inside = (cols >= 0) & (cols < W) & (rows >= 0) & (rows < H)
         flat = np.where(inside, rows * W + cols, 0)
         control_on = "control" in layers and len(self.scenario.sides) > 0
-        lut = self._lut("terrain" in layers, control_on, grid_on)
+        lut = self._lut("terrain" in layers, control_on, dist is not None)
         nsides = len(self.scenario.sides) + 1
         key = m.terrain.reshape(-1)[flat].astype(np.intp) * nsides
         if control_on:
             ctl = m.control.reshape(-1)[flat].astype(np.intp)
             key += np.clip(ctl, NO_SIDE, nsides - 2) + 1
-        if grid_on and dist is not None:
-            cover = np.clip(1.0 - dist * zoom, 0.0, 1.0)
-            level = np.rint(cover * (GRID_LEVELS - 1)).astype(np.intp)
-            key += level * (256 * nsides)
-        out = lut[key]
-        if out.shape != (h, w):
-            out = np.broadcast_to(out, (h, w)).copy()
+        if dist is not None:
+            key = key + self.grid_levels(dist, zoom) * (256 * nsides)
+        out: Array = lut[key]
         if not inside.all():
-            out[~np.broadcast_to(inside, (h, w))] = style.argb(background)
-        return np.ascontiguousarray(out, dtype=np.uint32)
+            out = np.where(inside, out, np.uint32(style.argb(background)))
+        return out
 
     def cell_ranges(self, zoom: float, rect: QRect | QRectF, pad: int = 1) -> tuple[range, range]:
         """Columns and rows of the cells that may show in a scene-pixel rect."""
