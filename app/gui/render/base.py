@@ -83,6 +83,17 @@ def rail_ties(xy: np.ndarray, half: float, spacing: float) -> QPainterPath:
     return segments_path(x - nx, y - ny, x + nx, y + ny)
 
 
+def near_box(xy: np.ndarray, box: QRectF, margin: float) -> np.ndarray:
+    """Which segments (rows ``x0, y0, x1, y1``) have a bounding box that,
+    grown by ``margin`` on every side, meets ``box``: a stroke at most
+    ``margin`` wide around the others leaves no pixel in ``box``."""
+    x0, x1 = box.x() - margin, box.x() + box.width() + margin
+    y0, y1 = box.y() - margin, box.y() + box.height() + margin
+    mask: np.ndarray = ((np.maximum(xy[:, 0], xy[:, 2]) >= x0) & (np.minimum(xy[:, 0], xy[:, 2]) <= x1)
+                        & (np.maximum(xy[:, 1], xy[:, 3]) >= y0) & (np.minimum(xy[:, 1], xy[:, 3]) <= y1))
+    return mask
+
+
 class MapRenderer(TopPass, ABC):
     """Paints one scenario; one subclass per grid kind.
 
@@ -392,7 +403,10 @@ class MapRenderer(TopPass, ABC):
 
     def paint_vectors(self, p: QPainter, zoom: float, rect: QRect | QRectF, layers: frozenset[str]) -> None:
         """Control borders, rivers, bridges, roads, rail and coordinate labels
-        of the cells that may show in ``rect`` (scene pixels)."""
+        of the cells that may show in ``rect`` (scene pixels), for a painter
+        clipped to ``rect`` or less: rivers, links and bridges wholly
+        outside it are left out (Qt's stroker spends as long on a line
+        the clip removes as on one it draws)."""
         px = self.cell_px(zoom)
         if px < style.LINKS_MIN_PX:
             return
@@ -402,14 +416,15 @@ class MapRenderer(TopPass, ABC):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         if "control" in layers and px >= style.CONTROL_BORDER_MIN_PX and self.scenario.sides:
             self._paint_control_borders(p, zoom, cols, rows)
+        box = QRectF(rect)
         if "rivers" in layers:
-            self._paint_rivers(p, zoom, cols, rows)
+            self._paint_rivers(p, zoom, cols, rows, box)
         if "road" in layers:
-            self._paint_links(p, zoom, "road", cols, rows)
+            self._paint_links(p, zoom, "road", cols, rows, box)
         if "rail" in layers:
-            self._paint_links(p, zoom, "rail", cols, rows)
+            self._paint_links(p, zoom, "rail", cols, rows, box)
         if "rivers" in layers and self.scenario.map.bridges:
-            self._paint_bridges(p, zoom, cols, rows)
+            self._paint_bridges(p, zoom, cols, rows, box)
         if "labels" in layers and px >= style.LABEL_MIN_PX:
             self._paint_labels(p, zoom, cols, rows)
 
@@ -466,12 +481,13 @@ class MapRenderer(TopPass, ABC):
                 dash.setDashPattern([2.0, 1.0])
                 p.strokePath(path, dash)
 
-    def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+    def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range, box: QRectF) -> None:
         _, xy = self.indexes["rivers"].query(cols, rows)
         xy = xy[~np.isnan(xy[:, 0])] * zoom  # the sides as arrays (a tile shows hundreds)
+        w = max(1.5, 0.13 * self.extent * zoom)
+        xy = xy[near_box(xy, box, w + 3)]
         if not len(xy):
             return
-        w = max(1.5, 0.13 * self.extent * zoom)
         path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
         if w >= 4:
             p.strokePath(path, QPen(style.RIVER_BANK, w + 1.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
@@ -485,11 +501,12 @@ class MapRenderer(TopPass, ABC):
         _, xy = self.indexes[kind].query(cols, rows)
         return xy * zoom
 
-    def _paint_links(self, p: QPainter, zoom: float, kind: str, cols: range, rows: range) -> None:
+    def _paint_links(self, p: QPainter, zoom: float, kind: str, cols: range, rows: range, box: QRectF) -> None:
         xy = self._link_lines(kind, zoom, cols, rows)
+        px = self.cell_px(zoom)
+        xy = xy[near_box(xy, box, 0.3 * px + 6)]  # the widest: a road's casing, a rail line's ties
         if not len(xy):
             return
-        px = self.cell_px(zoom)
         round_cap = Qt.PenCapStyle.RoundCap
         path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
         if kind == "road":
@@ -507,7 +524,7 @@ class MapRenderer(TopPass, ABC):
             p.strokePath(rail_ties(xy, 0.13 * px, max(5.0, 0.2 * px)),
                          QPen(style.RAIL, max(1.0, 0.035 * px), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
 
-    def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+    def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range, box: QRectF) -> None:
         """Each bridge a small rectangle across its river side, drawn as a
         polygon from the geometry the index keeps (a zoom change on a big
         map draws hundreds)."""
@@ -526,6 +543,8 @@ class MapRenderer(TopPass, ABC):
         hx, hy, wx, wy = ux * length / 2, uy * length / 2, -uy * width / 2, ux * width / 2
         corners = np.stack([mx - hx - wx, my - hy - wy, mx + hx - wx, my + hy - wy,
                             mx + hx + wx, my + hy + wy, mx - hx + wx, my - hy + wy], axis=1)
+        shown = near_box(np.column_stack([mx, my, mx, my]), box, length + width + 2)
+        corners, g = corners[shown], g[shown]
         p.setPen(QPen(QColor("#222222"), max(1.0, 0.03 * px)))
         for rail in (False, True):
             sel = corners[(g[:, 6] > 0) == rail]

@@ -69,6 +69,8 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
             # raster device, the whole region at once on a vector one (an SVG
             # file draws each line once)
             p.translate(ox, oy)
+            for index in renderer.indexes.values():
+                index.fill()  # the edges' geometry in one call each, not a call per bucket
             for by in range(y0, y1, BAND):
                 renderer.render_base(p, zoom, QRect(x0, by, x1 - x0, min(BAND, y1 - by)), layers, background,
                                      vectors=False)
