@@ -1,8 +1,9 @@
 """A raster export strokes its vectors square by square
 (``app.gui.render.region.VECTOR_TILE``), each square given only the
-rivers, links and bridges that reach into it (``base.near_box``), with the
-edges' geometry made in one call per layer (``EdgeIndex.fill``): the
-pixels are those of every edge near the square's cells stroked, their
+rivers, links and bridges that reach into it (``base.near_box``), rivers
+in smaller squares still (``base.stroke_in_squares``), with the edges'
+geometry made in one call per layer (``EdgeIndex.fill``): the pixels are
+those of every edge near the square's cells stroked at once, their
 geometry made bucket by bucket, on dense random hex and square maps at
 small and large cells."""
 
@@ -78,6 +79,7 @@ def test_squares_leave_out_only_what_they_do_not_show(qapp: Any, kind: str, size
     got = export()
     monkeypatch.setattr(base, "near_box", lambda xy, box, margin: np.ones(len(xy), bool))
     monkeypatch.setattr(EdgeIndex, "fill", lambda self: None)
+    monkeypatch.setattr(base, "STROKE_SQUARE", 10**6)
     want = export()
     differ = int((got != want).sum())
     assert differ == 0, f"{differ} pixel bytes differ"
