@@ -36,7 +36,7 @@ from engine.model import NO_SIDE, Scenario
 
 from . import style
 from .index import EdgeIndex
-from .paths import segments_path
+from .paths import polygons, segments_path
 from .top import TopPass
 
 LAYERS: tuple[str, ...] = ("terrain", "control", "rivers", "rail", "road", "places", "units", "grid", "labels")
@@ -586,9 +586,8 @@ class MapRenderer(TopPass, ABC):
             if not len(sel):
                 continue
             p.setBrush(style.BRIDGE_RAIL if rail else style.BRIDGE_ROAD)
-            for k in sel.tolist():
-                p.drawPolygon(QPolygonF([QPointF(k[0], k[1]), QPointF(k[2], k[3]),
-                                         QPointF(k[4], k[5]), QPointF(k[6], k[7])]))
+            for poly in polygons(sel):
+                p.drawPolygon(poly)
 
     def _paint_labels(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         px = self.cell_px(zoom)
