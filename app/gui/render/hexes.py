@@ -131,11 +131,12 @@ class HexRenderer(MapRenderer):
         flat_keys = keys.reshape(-1)
         base = (rows - r0) * kw + (cols - c0)
         stride = kw if step_rows else 1
-        level_key = self.grid_levels(dist, zoom) * (256 * nsides) if grid_on else 0
+        level_key: Array | None = self.grid_levels(dist, zoom) * (256 * nsides) if grid_on else None
         out = np.empty((along, w if self._flat else h), np.uint32)
-        for k in range(periods):
-            a, b = k * n, min(along, (k + 1) * n)
-            out[a:b] = table[flat_keys[base[:b - a] + k * stride] + (level_key[:b - a] if grid_on else 0)]
+        for period in range(periods):
+            a, b = period * n, min(along, (period + 1) * n)
+            key = flat_keys[base[:b - a] + period * stride]
+            out[a:b] = table[key if level_key is None else key + level_key[:b - a]]
         # points near a decision: picked at their own places
         dpx = dist * zoom
         near = dpx < NEAR_PX
