@@ -416,17 +416,17 @@ class MapRenderer(TopPass, ABC):
     # the edges' geometry in map coordinates, kept by the indexes per bucket
     # (a tile's rivers, links and bridges are then only picked, scaled and drawn)
 
-    def _side_geometry(self, ends: np.ndarray) -> np.ndarray:
+    def _side_geometry(self, ends: np.ndarray, edges: Sequence[Edge] = ()) -> np.ndarray:
         """``x0, y0, x1, y1`` of each edge's shared side (NaN: none)."""
         return np.stack(self.layout.edge_segments(ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]), axis=1)
 
-    def _link_geometry(self, ends: np.ndarray) -> np.ndarray:
+    def _link_geometry(self, ends: np.ndarray, edges: Sequence[Edge] = ()) -> np.ndarray:
         """The centres of each link's two cells: ``ax, ay, bx, by``."""
         ax, ay = self.centers(ends[:, 0], ends[:, 1])
         bx, by = self.centers(ends[:, 2], ends[:, 3])
         return np.stack([np.asarray(v, np.float64).reshape(-1) for v in (ax, ay, bx, by)], axis=1)
 
-    def _bridge_geometry(self, ends: np.ndarray) -> np.ndarray:
+    def _bridge_geometry(self, ends: np.ndarray, edges: Sequence[Edge]) -> np.ndarray:
         """Each bridge's side (``x0, y0, x1, y1``), the direction across it
         from cell a to cell b (``ux, uy``), 1 for a rail bridge, and 1 where
         the side is a river (a bridge is drawn over a river only)."""
@@ -434,7 +434,6 @@ class MapRenderer(TopPass, ABC):
         centres = self._link_geometry(ends)
         angle = np.arctan2(centres[:, 3] - centres[:, 1], centres[:, 2] - centres[:, 0])
         bridges, rivers = self.scenario.map.bridges, self.scenario.map.rivers
-        edges = [Edge(Cell(c0, r0), Cell(c1, r1)) for c0, r0, c1, r1 in ends.tolist()]
         rail = np.array([bridges.get(e) == "rail" for e in edges], np.float64)
         river = np.array([e in rivers for e in edges], np.float64)
         return np.column_stack([side, np.cos(angle), np.sin(angle), rail, river]) if len(ends) else np.zeros((0, 8))
