@@ -19,7 +19,7 @@ from PySide6.QtGui import QImage, QPainter
 
 from app.gui.render import DEFAULT_LAYERS, base, renderer_for, style
 from app.gui.render.index import EdgeIndex
-from app.gui.render.region import paint_region
+from app.gui.render.region import VECTOR_TILE, paint_region
 from engine.grids import Cell, Edge, HexGrid, SquareGrid
 from engine.labels import NumericNumbering
 from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType
@@ -60,14 +60,14 @@ def pixels(img: QImage) -> np.ndarray:
     return a[:, : img.width() * 4].copy()
 
 
-@pytest.mark.parametrize("kind, size, px", [("hex", 60, 8), ("hex", 24, 24), ("square", 60, 8), ("square", 20, 30)])
+@pytest.mark.parametrize("kind, size, px", [("hex", 90, 8), ("hex", 24, 24), ("square", 70, 8), ("square", 20, 30)])
 def test_squares_leave_out_only_what_they_do_not_show(qapp: Any, kind: str, size: int, px: int,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     s = dense_map(kind, size, seed=size + px)
     r = renderer_for(s)
     zoom = px / r.extent
     w, h = r.scene_size(zoom)
-    assert max(w, h) > 256  # more than one square
+    assert max(w, h) > VECTOR_TILE  # more than one square
 
     def export(layers: frozenset[str] = DEFAULT_LAYERS) -> np.ndarray:
         img = QImage(w, h, QImage.Format.Format_RGB32)

@@ -65,10 +65,10 @@ def joined(lines: Sequence[QLineF]) -> QPainterPath:
     return path
 
 
-def rail_ties(xy: np.ndarray, half: float, spacing: float) -> QPainterPath:
-    """The ties across rail segments (rows ``x0, y0, x1, y1``): as many as
-    fit at ``spacing`` (at least one), evenly spread, each ``half`` long on
-    either side of the line."""
+def rail_ties(xy: np.ndarray, half: float, spacing: float) -> np.ndarray:
+    """The ties across rail segments (rows ``x0, y0, x1, y1``), as segments
+    of the same form: as many as fit at ``spacing`` (at least one), evenly
+    spread, each ``half`` long on either side of the line."""
     dx, dy = xy[:, 2] - xy[:, 0], xy[:, 3] - xy[:, 1]
     length = np.hypot(dx, dy)
     keep = length > 0
@@ -80,7 +80,7 @@ def rail_ties(xy: np.ndarray, half: float, spacing: float) -> QPainterPath:
     t = (i + 0.5) * (length / n)[seg]
     x, y = xy[seg, 0] + ux[seg] * t, xy[seg, 1] + uy[seg] * t
     nx, ny = -uy[seg] * half, ux[seg] * half
-    return segments_path(x - nx, y - ny, x + nx, y + ny)
+    return np.column_stack([x - nx, y - ny, x + nx, y + ny]).reshape(-1, 4)
 
 
 def near_box(xy: np.ndarray, box: QRectF, margin: float) -> np.ndarray:
@@ -107,7 +107,9 @@ def stroke_in_squares(p: QPainter, xy: np.ndarray, box: QRectF, margin: float, p
     of :data:`STROKE_SQUARE` pixels (whole pixels, so every pixel is in one
     square), each square clipped to itself and given the segments within
     ``margin`` (at least half the widest pen) of it as one joined path:
-    the pixels of the whole set stroked at once (:func:`joined`)."""
+    the pixels of the whole set stroked at once (:func:`joined`), for
+    round-capped pens (flat-capped lines' pixels depend on which lines share
+    their path)."""
     xy = xy[near_box(xy, box, margin)]
     if not len(xy):
         return
@@ -542,21 +544,26 @@ class MapRenderer(TopPass, ABC):
         if not len(xy):
             return
         round_cap = Qt.PenCapStyle.RoundCap
-        path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
         if kind == "road":
             w = max(1.2, 0.11 * px)
             if w >= 3:
-                p.strokePath(path, QPen(style.ROAD_CASING, w + 2, Qt.PenStyle.SolidLine, round_cap,
-                                        Qt.PenJoinStyle.RoundJoin))
-                p.strokePath(path, QPen(style.ROAD, w, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin))
+                stroke_in_squares(p, xy, box, w + 4, [
+                    QPen(style.ROAD_CASING, w + 2, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin),
+                    QPen(style.ROAD, w, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin)])
             else:
-                p.strokePath(path, QPen(style.ROAD_CASING, w, Qt.PenStyle.SolidLine, round_cap))
+                stroke_in_squares(p, xy, box, w + 2, [QPen(style.ROAD_CASING, w, Qt.PenStyle.SolidLine, round_cap)])
             return
         w = max(1.0, 0.055 * px)
-        p.strokePath(path, QPen(style.RAIL, w, Qt.PenStyle.SolidLine, round_cap))
+        stroke_in_squares(p, xy, box, w + 2, [QPen(style.RAIL, w, Qt.PenStyle.SolidLine, round_cap)])
         if px >= style.RAIL_TIES_MIN_PX:
-            p.strokePath(rail_ties(xy, 0.13 * px, max(5.0, 0.2 * px)),
-                         QPen(style.RAIL, max(1.0, 0.035 * px), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+            # one path, not split into squares: flat-capped lines' pixels depend
+            # on which lines share their path
+            tie = max(1.0, 0.035 * px)
+            ties = rail_ties(xy, 0.13 * px, max(5.0, 0.2 * px))
+            ties = ties[near_box(ties, box, tie + 2)]
+            if len(ties):
+                p.strokePath(segments_path(ties[:, 0], ties[:, 1], ties[:, 2], ties[:, 3]),
+                             QPen(style.RAIL, tie, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
 
     def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range, box: QRectF) -> None:
         """Each bridge a small rectangle across its river side, drawn as a
