@@ -97,8 +97,7 @@ def near_box(xy: np.ndarray, box: QRectF, margin: float) -> np.ndarray:
 STROKE_SQUARE = 128
 """Side (scene pixels) of the squares :func:`stroke_in_squares` strokes
 one at a time: Qt's stroker takes more than proportionally longer on a
-path of more lines (the 500 x 500 hex map's ~30,000 river sides at 8 px:
-0.30 s of strokes in 256-px squares, 0.13-0.17 s in 128-px ones)."""
+path of more lines (docs/performance.md)."""
 
 
 def stroke_in_squares(p: QPainter, xy: np.ndarray, box: QRectF, margin: float, pens: Sequence[QPen]) -> None:

@@ -30,9 +30,7 @@ path of tens of thousands of segments spanning a whole image, and a square's
 pixels come out the same either way (the stroke of the segments that reach
 into it).  Lines are stroked in smaller squares still
 (:func:`app.gui.render.base.stroke_in_squares`); this size sets how often
-the edges are looked up and the bridges and borders drawn (the 500 x 500
-hex map at 8 px painted in 0.36 s CPU in 512-px squares, 0.48-0.65 s in
-256-px ones)."""
+the edges are looked up and the bridges, borders and rail ties drawn."""
 
 
 def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[int, int], target: QRect,
