@@ -10,6 +10,7 @@ small and large cells."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -84,3 +85,18 @@ def test_squares_leave_out_only_what_they_do_not_show(qapp: Any, kind: str, size
     differ = int((got != want).sum())
     assert differ == 0, f"{differ} pixel bytes differ"
     assert (got != export(DEFAULT_LAYERS - {"rivers", "road", "rail"})).sum() > 0.02 * got.size  # lines drawn
+
+
+def test_a_vector_export_strokes_each_line_once(qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An SVG file is not cut into squares: its rivers, roads and rail are
+    the same path elements as with no squares at all."""
+    from app.gui.export import export_map, svg_available
+
+    if not svg_available():
+        pytest.skip("PySide6.QtSvg is not available")
+    s = dense_map("hex", 40, seed=9)
+    export_map(s, tmp_path / "squares.svg", 24)
+    monkeypatch.setattr(base, "STROKE_SQUARE", 10**6)
+    export_map(s, tmp_path / "whole.svg", 24)
+    got, want = (tmp_path / "squares.svg").read_text(), (tmp_path / "whole.svg").read_text()
+    assert got.count("<path") == want.count("<path") and got.count("clip") == want.count("clip")

@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QImage, QPaintEngine, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
 from engine.grids import Cell, Edge, GridKind
 from engine.model import NO_SIDE, Scenario
@@ -100,6 +100,17 @@ one at a time: Qt's stroker takes more than proportionally longer on a
 path of more lines (docs/performance.md)."""
 
 
+def _whole_device_pixels(p: QPainter) -> bool:
+    """Whether ``p`` rasterises (Qt's raster engine) with scene pixels on
+    whole device pixels (its transform at most a whole-pixel shift)."""
+    engine = p.paintEngine()
+    if engine is None or engine.type() != QPaintEngine.Type.Raster:
+        return False
+    t = p.combinedTransform()
+    simple = (QTransform.TransformationType.TxNone, QTransform.TransformationType.TxTranslate)
+    return t.type() in simple and t.dx().is_integer() and t.dy().is_integer()
+
+
 def stroke_in_squares(p: QPainter, xy: np.ndarray, box: QRectF, margin: float, pens: Sequence[QPen]) -> None:
     """Stroke the segments ``xy`` (rows ``x0, y0, x1, y1``, scene pixels)
     that reach into ``box`` with each of ``pens`` in turn, square by square
@@ -108,13 +119,15 @@ def stroke_in_squares(p: QPainter, xy: np.ndarray, box: QRectF, margin: float, p
     ``margin`` (at least half the widest pen) of it as one joined path:
     the pixels of the whole set stroked at once (:func:`joined`), for
     round-capped pens (flat-capped lines' pixels depend on which lines share
-    their path)."""
+    their path).  On a vector device (SVG, PDF), or when scene pixels are
+    not whole device pixels, the segments are stroked as one path: each
+    line drawn once, no clip edge between squares."""
     xy = xy[near_box(xy, box, margin)]
     if not len(xy):
         return
     x0, y0 = math.floor(box.x()), math.floor(box.y())
     x1, y1 = math.ceil(box.x() + box.width()), math.ceil(box.y() + box.height())
-    if x1 - x0 <= STROKE_SQUARE and y1 - y0 <= STROKE_SQUARE:
+    if (x1 - x0 <= STROKE_SQUARE and y1 - y0 <= STROKE_SQUARE) or not _whole_device_pixels(p):
         path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
         for pen in pens:
             p.strokePath(path, pen)
