@@ -32,8 +32,14 @@ Every comparison prints wall and CPU time (``time.process_time``; for
 whole processes the children's ``getrusage``), median and p95, the ratio
 of the medians measured in the same run, and the machine's load average.
 
+Beside the 200 x 200 squares at 4 px, the floor of any render command
+built on Python, numpy, jsonschema and PySide6 is printed: those start-ups
+alone (and the scenario's load), as whole processes alternated with
+``tmxrasterizer``'s whole render.
+
 Run: ``python -m bench.peers`` (``--quick`` for fewer runs; ``rail``,
-``acw``, ``render``: only those parts).  Environment:
+``acw``, ``render``: only those parts; ``render square-200-4 hex-500-8``:
+only those render cases, named kind-size-scale).  Environment:
 ``BENCH_RENDER_RUNS`` (default 7).
 """
 
@@ -313,10 +319,11 @@ def _children_ns() -> int:
     return int((r.ru_utime + r.ru_stime) * 1e9)
 
 
-def _timed_run(args: list[str]) -> tuple[int, int]:
+def _timed_run(args: list[str], extra_env: dict[str, str] | None = None) -> tuple[int, int]:
     """Wall and CPU nanoseconds of one whole process (CPU: user + system of
-    the child, from ``getrusage(RUSAGE_CHILDREN)``)."""
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    the child, from ``getrusage(RUSAGE_CHILDREN)``); ``extra_env`` is added
+    to its environment."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", **(extra_env or {}))
     c0, t0 = _children_ns(), time.perf_counter_ns()
     r = subprocess.run(args, capture_output=True, text=True, env=env, check=False, timeout=900)
     wall = time.perf_counter_ns() - t0
@@ -339,6 +346,49 @@ def _alternate(a: list[str], b: list[str], runs: int) -> tuple[tuple[list[int], 
     return out
 
 
+def _alternate_many(commands: Sequence[list[str]], runs: int,
+                    extra_env: dict[str, str] | None = None) -> list[tuple[list[int], list[int]]]:
+    """:func:`_alternate` for any number of commands: (wall, CPU) lists of each."""
+    for args in commands:
+        _timed_run(args, extra_env)
+    out: list[tuple[list[int], list[int]]] = [([], []) for _ in commands]
+    for _ in range(runs):
+        for k, args in enumerate(commands):
+            w, c = _timed_run(args, extra_env)
+            out[k][0].append(w)
+            out[k][1].append(c)
+    return out
+
+
+def render_floor(src: Path, tmx: Path, size: int, out: Path, runs: int) -> None:
+    """What every ``adjutant render`` pays before drawing, as whole
+    processes alternated with ``tmxrasterizer`` on the same map: the
+    interpreter alone, numpy imported, the scenario loaded (engine.io,
+    its schema check by jsonschema, the model's arrays), PySide6.QtGui
+    imported, a QGuiApplication made (OpenBLAS at one thread, as the
+    command runs it).  Printed as CPU and wall medians and p95: the least a
+    render command built on these libraries can cost."""
+    py = sys.executable
+    cases = [
+        ("python -c pass", [py, "-c", "pass"]),
+        ("python -c 'import numpy'", [py, "-c", "import numpy"]),
+        ("the scenario loaded (engine.io.load_text_checked: numpy, jsonschema, the model)",
+         [py, "-c", f"from engine.io import load_text_checked; load_text_checked({str(src)!r})"]),
+        ("python -c 'import PySide6.QtGui'", [py, "-c", "import PySide6.QtGui"]),
+        ("PySide6.QtGui imported and a QGuiApplication made",
+         [py, "-c", "from PySide6.QtGui import QGuiApplication; QGuiApplication([])"]),
+        ("tmxrasterizer, the whole render", [shutil.which("tmxrasterizer") or "tmxrasterizer", "--size", str(size),
+                                             str(tmx), str(out)]),
+    ]
+    # numpy's OpenBLAS kept to one thread, as the adjutant command keeps it (app/cli/__init__.py)
+    results = _alternate_many([c for _, c in cases], runs, {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"})
+    print(f"  the floor of a render command in Python ({runs} runs each, alternated; {load()}):")
+    for (name, _), (wall, cpu) in zip(cases, results):
+        cm, cp = summary(cpu)
+        wm, wp = summary(wall)
+        print(f"    {name:84} CPU median {cm:7.1f} ms p95 {cp:7.1f} | wall median {wm:7.1f} ms p95 {wp:7.1f}")
+
+
 RENDER_CASES: tuple[tuple[str, int, float, float | None], ...] = (
     ("square", 200, 24.0, None), ("square", 1000, 4.0, None), ("square", 200, 4.0, 1.0), ("hex", 500, 8.0, 1.0))
 """(grid, cells a side, pixels per cell, target: the least CPU ratio
@@ -346,7 +396,9 @@ tmxrasterizer / Adjutant, None for none): squares are the CWOL bench map,
 hexes :func:`acw_scenario`."""
 
 
-def bench_render(runs: int) -> None:
+def bench_render(runs: int, only: Sequence[str] = ()) -> None:
+    """The render cases of :data:`RENDER_CASES`; ``only``: the cases named
+    ``KIND-SIZE-SCALE`` (``square-200-4``), all when empty."""
     print(f"Rendering a whole map to PNG, adjutant render vs Tiled's tmxrasterizer; {load()}")
     adjutant = shutil.which("adjutant", path=str(Path(sys.executable).parent)) or shutil.which("adjutant")
     raster = shutil.which("tmxrasterizer")
@@ -377,6 +429,8 @@ def bench_render(runs: int) -> None:
     with tempfile.TemporaryDirectory(prefix="adjutant-bench-") as d:
         folder = Path(d)
         for kind, size, scale, target in RENDER_CASES:
+            if only and f"{kind}-{size}-{scale:g}" not in only:
+                continue
             src = folder / f"map{kind}{size}.json"
             if not src.exists():
                 # the CWOL bench map (5% rail, Union control in rectangles), or the ACW hex map
@@ -397,6 +451,8 @@ def bench_render(runs: int) -> None:
                          f"{pw}x{ph}", o, p, "Tiled")
             if target is not None:
                 print(f"    target: CPU ratio >= {target:g}x: {'met' if ratio >= target else 'MISSED'}")
+            if kind == "square" and size == 200 and scale == 4.0:
+                render_floor(src, tmx, max(w, h), peer_png, runs)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -413,7 +469,8 @@ def main(argv: list[str] | None = None) -> int:
         bench_acw(300 if quick else 2000)
         print()
     if "render" in parts:
-        bench_render(int(os.environ.get("BENCH_RENDER_RUNS", "3" if quick else "7")))
+        bench_render(int(os.environ.get("BENCH_RENDER_RUNS", "3" if quick else "7")),
+                     [a for a in args if a.count("-") == 2 and not a.startswith("-")])
     return 0
 
 

@@ -314,8 +314,11 @@ def _bulk_problems(m: dict[str, Any], source: str) -> tuple[dict[str, Any], list
                 want = f"exactly {lo}" if hi == lo else f"at least {lo}"
                 out.append(Problem(source, f"{path}[{i}]", f"expected {want} labels, got {len(it)}"))
             else:
-                out.extend(Problem(source, f"{path}[{i}][{j}]", f"expected string, got {_shown(x)}")
-                           for j, x in enumerate(it) if not isinstance(x, str))
+                for x in it:  # a plain loop: no generator made for a good item (nearly all of them)
+                    if not isinstance(x, str):
+                        out.extend(Problem(source, f"{path}[{i}][{j}]", f"expected string, got {_shown(y)}")
+                                   for j, y in enumerate(it) if not isinstance(y, str))
+                        break
 
     for key in _BULK_PAIRS:
         items = m.get(key)

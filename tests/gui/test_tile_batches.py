@@ -85,7 +85,7 @@ def test_the_index_gives_the_edges_near_a_range_after_edits() -> None:
     rng = random.Random(19)
     cells = [Cell(rng.randrange(80), rng.randrange(60)) for _ in range(900)]
     edges = {Edge.between(c, n) for c in cells for n in g.neighbours(c)[:2]}
-    idx = EdgeIndex(g, edges, sides_only=True, geometry=lambda ends: ends[:, :2] * 10.0)
+    idx = EdgeIndex(g, edges, sides_only=True, geometry=lambda ends, edges: ends[:, :2] * 10.0)
 
     def check() -> None:
         for _ in range(40):

@@ -29,14 +29,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 from PySide6.QtCore import QLineF, QPointF, QRect, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFont, QImage, QPaintEngine, QPainter, QPainterPath, QPen, QPolygonF, QTransform
 
 from engine.grids import Cell, Edge, GridKind
 from engine.model import NO_SIDE, Scenario
 
 from . import style
 from .index import EdgeIndex
-from .paths import segments_path
+from .paths import polygons, segments_path
 from .top import TopPass
 
 LAYERS: tuple[str, ...] = ("terrain", "control", "rivers", "rail", "road", "places", "units", "grid", "labels")
@@ -65,10 +65,10 @@ def joined(lines: Sequence[QLineF]) -> QPainterPath:
     return path
 
 
-def rail_ties(xy: np.ndarray, half: float, spacing: float) -> QPainterPath:
-    """The ties across rail segments (rows ``x0, y0, x1, y1``): as many as
-    fit at ``spacing`` (at least one), evenly spread, each ``half`` long on
-    either side of the line."""
+def rail_ties(xy: np.ndarray, half: float, spacing: float) -> np.ndarray:
+    """The ties across rail segments (rows ``x0, y0, x1, y1``), as segments
+    of the same form: as many as fit at ``spacing`` (at least one), evenly
+    spread, each ``half`` long on either side of the line."""
     dx, dy = xy[:, 2] - xy[:, 0], xy[:, 3] - xy[:, 1]
     length = np.hypot(dx, dy)
     keep = length > 0
@@ -80,7 +80,70 @@ def rail_ties(xy: np.ndarray, half: float, spacing: float) -> QPainterPath:
     t = (i + 0.5) * (length / n)[seg]
     x, y = xy[seg, 0] + ux[seg] * t, xy[seg, 1] + uy[seg] * t
     nx, ny = -uy[seg] * half, ux[seg] * half
-    return segments_path(x - nx, y - ny, x + nx, y + ny)
+    return np.column_stack([x - nx, y - ny, x + nx, y + ny]).reshape(-1, 4)
+
+
+def near_box(xy: np.ndarray, box: QRectF, margin: float) -> np.ndarray:
+    """Which segments (rows ``x0, y0, x1, y1``) have a bounding box that,
+    grown by ``margin`` on every side, meets ``box``: a stroke at most
+    ``margin`` wide around the others leaves no pixel in ``box``."""
+    x0, x1 = box.x() - margin, box.x() + box.width() + margin
+    y0, y1 = box.y() - margin, box.y() + box.height() + margin
+    mask: np.ndarray = ((np.maximum(xy[:, 0], xy[:, 2]) >= x0) & (np.minimum(xy[:, 0], xy[:, 2]) <= x1)
+                        & (np.maximum(xy[:, 1], xy[:, 3]) >= y0) & (np.minimum(xy[:, 1], xy[:, 3]) <= y1))
+    return mask
+
+
+STROKE_SQUARE = 128
+"""Side (scene pixels) of the squares :func:`stroke_in_squares` strokes
+one at a time: Qt's stroker takes more than proportionally longer on a
+path of more lines (docs/performance.md)."""
+
+
+def _whole_device_pixels(p: QPainter) -> bool:
+    """Whether ``p`` rasterises (Qt's raster engine) with scene pixels on
+    whole device pixels (its transform at most a whole-pixel shift)."""
+    engine = p.paintEngine()
+    if engine is None or engine.type() != QPaintEngine.Type.Raster:
+        return False
+    t = p.combinedTransform()
+    simple = (QTransform.TransformationType.TxNone, QTransform.TransformationType.TxTranslate)
+    return t.type() in simple and t.dx().is_integer() and t.dy().is_integer()
+
+
+def stroke_in_squares(p: QPainter, xy: np.ndarray, box: QRectF, margin: float, pens: Sequence[QPen]) -> None:
+    """Stroke the segments ``xy`` (rows ``x0, y0, x1, y1``, scene pixels)
+    that reach into ``box`` with each of ``pens`` in turn, square by square
+    of :data:`STROKE_SQUARE` pixels (whole pixels, so every pixel is in one
+    square), each square clipped to itself and given the segments within
+    ``margin`` (at least half the widest pen) of it as one joined path:
+    the pixels of the whole set stroked at once (:func:`joined`), for
+    round-capped pens (flat-capped lines' pixels depend on which lines share
+    their path).  On a vector device (SVG, PDF), or when scene pixels are
+    not whole device pixels, the segments are stroked as one path: each
+    line drawn once, no clip edge between squares."""
+    xy = xy[near_box(xy, box, margin)]
+    if not len(xy):
+        return
+    x0, y0 = math.floor(box.x()), math.floor(box.y())
+    x1, y1 = math.ceil(box.x() + box.width()), math.ceil(box.y() + box.height())
+    if (x1 - x0 <= STROKE_SQUARE and y1 - y0 <= STROKE_SQUARE) or not _whole_device_pixels(p):
+        path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
+        for pen in pens:
+            p.strokePath(path, pen)
+        return
+    for sy in range(y0, y1, STROKE_SQUARE):
+        for sx in range(x0, x1, STROKE_SQUARE):
+            square = QRect(sx, sy, min(STROKE_SQUARE, x1 - sx), min(STROKE_SQUARE, y1 - sy))
+            part = xy[near_box(xy, QRectF(square), margin)]
+            if not len(part):
+                continue
+            path = segments_path(part[:, 0], part[:, 1], part[:, 2], part[:, 3])
+            p.save()
+            p.setClipRect(square, Qt.ClipOperation.IntersectClip)
+            for pen in pens:
+                p.strokePath(path, pen)
+            p.restore()
 
 
 class MapRenderer(TopPass, ABC):
@@ -239,27 +302,40 @@ class MapRenderer(TopPass, ABC):
         ys = ((np.arange(y, y + h, dtype=np.float64) + 0.5) / zoom)[:, None]
         grid_on = "grid" in layers and self.cell_px(zoom) >= style.GRID_MIN_PX
         cols, rows, dist = self.pick_pixels(xs, ys, grid_on)
+        out = self.colour_picks(cols, rows, dist if grid_on else None, zoom, layers, background)
+        if out.shape != (h, w):
+            out = np.broadcast_to(out, (h, w))
+        return np.ascontiguousarray(out, dtype=np.uint32)
+
+    def grid_levels(self, dist: Array, zoom: float) -> Array:
+        """The grid line's anti-aliasing level (0 .. ``GRID_LEVELS - 1``) of
+        points ``dist`` map units from their cell's outline."""
+        cover = np.clip(1.0 - dist * zoom, 0.0, 1.0)
+        level: Array = np.rint(cover * (GRID_LEVELS - 1)).astype(np.intp)
+        return level
+
+    def colour_picks(self, cols: Array, rows: Array, dist: Array | None, zoom: float, layers: frozenset[str],
+                     background: QColor) -> Array:
+        """The ARGB pixels (uint32) of points picked as cells ``cols``,
+        ``rows`` (any shape; off the map: ``background``), at ``dist`` map
+        units from their cell's outline (None: no grid lines)."""
         m = self.scenario.map
         W, H = m.width, m.height
         inside = (cols >= 0) & (cols < W) & (rows >= 0) & (rows < H)
         flat = np.where(inside, rows * W + cols, 0)
         control_on = "control" in layers and len(self.scenario.sides) > 0
-        lut = self._lut("terrain" in layers, control_on, grid_on)
+        lut = self._lut("terrain" in layers, control_on, dist is not None)
         nsides = len(self.scenario.sides) + 1
         key = m.terrain.reshape(-1)[flat].astype(np.intp) * nsides
         if control_on:
             ctl = m.control.reshape(-1)[flat].astype(np.intp)
             key += np.clip(ctl, NO_SIDE, nsides - 2) + 1
-        if grid_on and dist is not None:
-            cover = np.clip(1.0 - dist * zoom, 0.0, 1.0)
-            level = np.rint(cover * (GRID_LEVELS - 1)).astype(np.intp)
-            key += level * (256 * nsides)
-        out = lut[key]
-        if out.shape != (h, w):
-            out = np.broadcast_to(out, (h, w)).copy()
+        if dist is not None:
+            key = key + self.grid_levels(dist, zoom) * (256 * nsides)
+        out: Array = lut[key]
         if not inside.all():
-            out[~np.broadcast_to(inside, (h, w))] = style.argb(background)
-        return np.ascontiguousarray(out, dtype=np.uint32)
+            out = np.where(inside, out, np.uint32(style.argb(background)))
+        return out
 
     def cell_ranges(self, zoom: float, rect: QRect | QRectF, pad: int = 1) -> tuple[range, range]:
         """Columns and rows of the cells that may show in a scene-pixel rect."""
@@ -354,17 +430,17 @@ class MapRenderer(TopPass, ABC):
     # the edges' geometry in map coordinates, kept by the indexes per bucket
     # (a tile's rivers, links and bridges are then only picked, scaled and drawn)
 
-    def _side_geometry(self, ends: np.ndarray) -> np.ndarray:
+    def _side_geometry(self, ends: np.ndarray, edges: Sequence[Edge] = ()) -> np.ndarray:
         """``x0, y0, x1, y1`` of each edge's shared side (NaN: none)."""
         return np.stack(self.layout.edge_segments(ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]), axis=1)
 
-    def _link_geometry(self, ends: np.ndarray) -> np.ndarray:
+    def _link_geometry(self, ends: np.ndarray, edges: Sequence[Edge] = ()) -> np.ndarray:
         """The centres of each link's two cells: ``ax, ay, bx, by``."""
         ax, ay = self.centers(ends[:, 0], ends[:, 1])
         bx, by = self.centers(ends[:, 2], ends[:, 3])
         return np.stack([np.asarray(v, np.float64).reshape(-1) for v in (ax, ay, bx, by)], axis=1)
 
-    def _bridge_geometry(self, ends: np.ndarray) -> np.ndarray:
+    def _bridge_geometry(self, ends: np.ndarray, edges: Sequence[Edge]) -> np.ndarray:
         """Each bridge's side (``x0, y0, x1, y1``), the direction across it
         from cell a to cell b (``ux, uy``), 1 for a rail bridge, and 1 where
         the side is a river (a bridge is drawn over a river only)."""
@@ -372,14 +448,16 @@ class MapRenderer(TopPass, ABC):
         centres = self._link_geometry(ends)
         angle = np.arctan2(centres[:, 3] - centres[:, 1], centres[:, 2] - centres[:, 0])
         bridges, rivers = self.scenario.map.bridges, self.scenario.map.rivers
-        edges = [Edge(Cell(c0, r0), Cell(c1, r1)) for c0, r0, c1, r1 in ends.tolist()]
         rail = np.array([bridges.get(e) == "rail" for e in edges], np.float64)
         river = np.array([e in rivers for e in edges], np.float64)
         return np.column_stack([side, np.cos(angle), np.sin(angle), rail, river]) if len(ends) else np.zeros((0, 8))
 
     def paint_vectors(self, p: QPainter, zoom: float, rect: QRect | QRectF, layers: frozenset[str]) -> None:
         """Control borders, rivers, bridges, roads, rail and coordinate labels
-        of the cells that may show in ``rect`` (scene pixels)."""
+        of the cells that may show in ``rect`` (scene pixels), for a painter
+        clipped to ``rect`` or less: rivers, links and bridges wholly
+        outside it are left out (Qt's stroker spends as long on a line
+        the clip removes as on one it draws)."""
         px = self.cell_px(zoom)
         if px < style.LINKS_MIN_PX:
             return
@@ -389,14 +467,15 @@ class MapRenderer(TopPass, ABC):
         p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         if "control" in layers and px >= style.CONTROL_BORDER_MIN_PX and self.scenario.sides:
             self._paint_control_borders(p, zoom, cols, rows)
+        box = QRectF(rect)
         if "rivers" in layers:
-            self._paint_rivers(p, zoom, cols, rows)
+            self._paint_rivers(p, zoom, cols, rows, box)
         if "road" in layers:
-            self._paint_links(p, zoom, "road", cols, rows)
+            self._paint_links(p, zoom, "road", cols, rows, box)
         if "rail" in layers:
-            self._paint_links(p, zoom, "rail", cols, rows)
+            self._paint_links(p, zoom, "rail", cols, rows, box)
         if "rivers" in layers and self.scenario.map.bridges:
-            self._paint_bridges(p, zoom, cols, rows)
+            self._paint_bridges(p, zoom, cols, rows, box)
         if "labels" in layers and px >= style.LABEL_MIN_PX:
             self._paint_labels(p, zoom, cols, rows)
 
@@ -453,16 +532,14 @@ class MapRenderer(TopPass, ABC):
                 dash.setDashPattern([2.0, 1.0])
                 p.strokePath(path, dash)
 
-    def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+    def _paint_rivers(self, p: QPainter, zoom: float, cols: range, rows: range, box: QRectF) -> None:
         _, xy = self.indexes["rivers"].query(cols, rows)
         xy = xy[~np.isnan(xy[:, 0])] * zoom  # the sides as arrays (a tile shows hundreds)
-        if not len(xy):
-            return
         w = max(1.5, 0.13 * self.extent * zoom)
-        path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
+        pens = [QPen(style.RIVER, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)]
         if w >= 4:
-            p.strokePath(path, QPen(style.RIVER_BANK, w + 1.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-        p.strokePath(path, QPen(style.RIVER, w, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            pens.insert(0, QPen(style.RIVER_BANK, w + 1.5, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+        stroke_in_squares(p, xy, box, w + 3, pens)
 
     def _link_lines(self, kind: str, zoom: float, cols: range, rows: range) -> np.ndarray:
         """Centre-to-centre segments (scene pixels, ``x0, y0, x1, y1`` rows)
@@ -472,29 +549,35 @@ class MapRenderer(TopPass, ABC):
         _, xy = self.indexes[kind].query(cols, rows)
         return xy * zoom
 
-    def _paint_links(self, p: QPainter, zoom: float, kind: str, cols: range, rows: range) -> None:
+    def _paint_links(self, p: QPainter, zoom: float, kind: str, cols: range, rows: range, box: QRectF) -> None:
         xy = self._link_lines(kind, zoom, cols, rows)
+        px = self.cell_px(zoom)
+        xy = xy[near_box(xy, box, 0.3 * px + 6)]  # the widest: a road's casing, a rail line's ties
         if not len(xy):
             return
-        px = self.cell_px(zoom)
         round_cap = Qt.PenCapStyle.RoundCap
-        path = segments_path(xy[:, 0], xy[:, 1], xy[:, 2], xy[:, 3])
         if kind == "road":
             w = max(1.2, 0.11 * px)
             if w >= 3:
-                p.strokePath(path, QPen(style.ROAD_CASING, w + 2, Qt.PenStyle.SolidLine, round_cap,
-                                        Qt.PenJoinStyle.RoundJoin))
-                p.strokePath(path, QPen(style.ROAD, w, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin))
+                stroke_in_squares(p, xy, box, w + 4, [
+                    QPen(style.ROAD_CASING, w + 2, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin),
+                    QPen(style.ROAD, w, Qt.PenStyle.SolidLine, round_cap, Qt.PenJoinStyle.RoundJoin)])
             else:
-                p.strokePath(path, QPen(style.ROAD_CASING, w, Qt.PenStyle.SolidLine, round_cap))
+                stroke_in_squares(p, xy, box, w + 2, [QPen(style.ROAD_CASING, w, Qt.PenStyle.SolidLine, round_cap)])
             return
         w = max(1.0, 0.055 * px)
-        p.strokePath(path, QPen(style.RAIL, w, Qt.PenStyle.SolidLine, round_cap))
+        stroke_in_squares(p, xy, box, w + 2, [QPen(style.RAIL, w, Qt.PenStyle.SolidLine, round_cap)])
         if px >= style.RAIL_TIES_MIN_PX:
-            p.strokePath(rail_ties(xy, 0.13 * px, max(5.0, 0.2 * px)),
-                         QPen(style.RAIL, max(1.0, 0.035 * px), Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
+            # one path, not split into squares: flat-capped lines' pixels depend
+            # on which lines share their path
+            tie = max(1.0, 0.035 * px)
+            ties = rail_ties(xy, 0.13 * px, max(5.0, 0.2 * px))
+            ties = ties[near_box(ties, box, tie + 2)]
+            if len(ties):
+                p.strokePath(segments_path(ties[:, 0], ties[:, 1], ties[:, 2], ties[:, 3]),
+                             QPen(style.RAIL, tie, Qt.PenStyle.SolidLine, Qt.PenCapStyle.FlatCap))
 
-    def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
+    def _paint_bridges(self, p: QPainter, zoom: float, cols: range, rows: range, box: QRectF) -> None:
         """Each bridge a small rectangle across its river side, drawn as a
         polygon from the geometry the index keeps (a zoom change on a big
         map draws hundreds)."""
@@ -513,15 +596,16 @@ class MapRenderer(TopPass, ABC):
         hx, hy, wx, wy = ux * length / 2, uy * length / 2, -uy * width / 2, ux * width / 2
         corners = np.stack([mx - hx - wx, my - hy - wy, mx + hx - wx, my + hy - wy,
                             mx + hx + wx, my + hy + wy, mx - hx + wx, my - hy + wy], axis=1)
+        shown = near_box(np.column_stack([mx, my, mx, my]), box, length + width + 2)
+        corners, g = corners[shown], g[shown]
         p.setPen(QPen(QColor("#222222"), max(1.0, 0.03 * px)))
         for rail in (False, True):
             sel = corners[(g[:, 6] > 0) == rail]
             if not len(sel):
                 continue
             p.setBrush(style.BRIDGE_RAIL if rail else style.BRIDGE_ROAD)
-            for k in sel.tolist():
-                p.drawPolygon(QPolygonF([QPointF(k[0], k[1]), QPointF(k[2], k[3]),
-                                         QPointF(k[4], k[5]), QPointF(k[6], k[7])]))
+            for poly in polygons(sel):
+                p.drawPolygon(poly)
 
     def _paint_labels(self, p: QPainter, zoom: float, cols: range, rows: range) -> None:
         px = self.cell_px(zoom)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QByteArray, QDataStream, QIODevice, Qt
-from PySide6.QtGui import QPainterPath
+from PySide6.QtGui import QPainterPath, QPolygonF
 
 _ELEMENT = np.dtype([("type", ">i4"), ("x", ">f8"), ("y", ">f8")])
 _MOVE, _LINE = 0, 1  # QPainterPath.ElementType
@@ -60,4 +60,28 @@ def polygons_path(xs: Any, ys: Any) -> QPainterPath:
                  np.concatenate([ys, ys[:, :1]], axis=1).reshape(-1), Qt.FillRule.WindingFill)
 
 
-__all__ = ["polygons_path", "segments_path"]
+_POLYGON_HEAD = ">u4"
+
+
+def polygons(corners: Any) -> list[QPolygonF]:
+    """Each row of ``corners`` (``x0, y0, x1, y1, ...``) as a ``QPolygonF``,
+    read from Qt's serialised form of a polygon (its point count, then
+    each point's x and y as big-endian doubles), so no ``QPointF`` is made
+    per corner: the same polygons, point for point."""
+    corners = np.asarray(corners, np.float64)
+    n, m = corners.shape
+    if n == 0:
+        return []
+    rec = np.empty(n, np.dtype([("count", _POLYGON_HEAD), ("xy", ">f8", (m,))]))
+    rec["count"], rec["xy"] = m // 2, corners
+    buf = QByteArray(rec.tobytes())  # held here while the stream reads it
+    stream = QDataStream(buf, QIODevice.OpenModeFlag.ReadOnly)
+    out = []
+    for _ in range(n):
+        poly = QPolygonF()
+        stream >> poly
+        out.append(poly)
+    return out
+
+
+__all__ = ["polygons", "polygons_path", "segments_path"]

@@ -22,13 +22,15 @@ from .tiles import TILE, TileCache
 BAND = 256
 """Rows of scene pixels rastered at a time without a tile cache (bounds the
 numpy temporaries of a big export to a few tens of MB)."""
-VECTOR_TILE = 256
+VECTOR_TILE = 512
 """Side (scene pixels) of the squares whose vectors (rivers, roads, rail,
 borders) a raster export strokes one at a time, each clipped to its square:
 Qt's anti-aliasing rasteriser slows down far more than in proportion on a
 path of tens of thousands of segments spanning a whole image, and a square's
 pixels come out the same either way (the stroke of the segments that reach
-into it)."""
+into it).  Lines are stroked in smaller squares still
+(:func:`app.gui.render.base.stroke_in_squares`); this size sets how often
+the edges are looked up and the bridges, borders and rail ties drawn."""
 
 
 def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[int, int], target: QRect,
@@ -69,6 +71,8 @@ def paint_region(p: QPainter, renderer: MapRenderer, zoom: float, origin: tuple[
             # raster device, the whole region at once on a vector one (an SVG
             # file draws each line once)
             p.translate(ox, oy)
+            for index in renderer.indexes.values():
+                index.fill()  # the edges' geometry in one call each, not a call per bucket
             for by in range(y0, y1, BAND):
                 renderer.render_base(p, zoom, QRect(x0, by, x1 - x0, min(BAND, y1 - by)), layers, background,
                                      vectors=False)

@@ -254,14 +254,19 @@ class TopPass:
 
     def counter_sprite(self, unit: Unit, stack: int, size: int) -> QImage:
         """A counter image: side colour, id, type symbol, strength, and how
-        many units share the cell.  Cached per look and size."""
+        many units share the cell.  Cached per look and size (units that
+        look alike at ``size`` share it)."""
         try:
             side = self.scenario.side(unit.side)
             colour = style.side_color(self.scenario.sides, self.scenario.sides.index(side)).name()
         except ValueError:
             colour = "#9a9a9a"
         fortified = bool(unit.props.get("fortified"))
-        key = ("unit", colour, unit.id, unit.type, unit.strength, min(stack, 99), size, fortified)
+        # what the counter shows at this size, no more: below the text sizes
+        # units of a side look alike and share one image
+        named = size >= style.COUNTER_TEXT_MIN_PX
+        key = ("unit", colour, unit.id if named else None, unit.type if named else None,
+               unit.strength if size >= style.COUNTER_SMALL_TEXT_MIN_PX else None, min(stack, 99), size, fortified)
 
         def make() -> QImage:
             return _draw_counter(colour, unit, stack, size, fortified)
