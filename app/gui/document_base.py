@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
+
+if TYPE_CHECKING:
+    from .turns import TurnController
 
 C = TypeVar("C", bound=QUndoCommand)
 
@@ -54,6 +57,9 @@ class DocumentBase(QObject):
         signals are the step's; any other ``edited`` is an unlogged change)."""
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.turns: TurnController | None = None
+        """The document's game (:class:`app.gui.turns.TurnController`), set
+        by the window that plays it; ``None`` until then."""
 
     def _clean_changed(self, clean: bool) -> None:
         self.modifiedChanged.emit(not clean)

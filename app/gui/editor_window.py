@@ -195,15 +195,40 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         return dock
 
     def add_dock(self, title: str, name: str, widget: QWidget,
-                 area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
+                 area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+                 tab_with: str | None = None) -> QDockWidget:
         """A dock of a rules system's UI (:attr:`app.gui.systems.SystemUI.installs`):
         ``widget`` in a dock named ``name`` (kept in the window's layout
-        settings) on ``area``, listed in the View menu."""
+        settings) on ``area``, listed in the View menu, tabbed with the dock
+        named ``tab_with`` when there is one."""
         dock = self._dock(title, name, widget, area)
-        view = next((m for m in self.menuBar().findChildren(QMenu) if m.title().replace("&", "") == "View"), None)
+        view = self._menu("View")
         if view is not None:
             view.addAction(dock.toggleViewAction())
+        beside = self.findChild(QDockWidget, tab_with) if tab_with else None
+        if beside is not None:
+            self.tabifyDockWidget(beside, dock)
         return dock
+
+    def _menu(self, title: str) -> QMenu | None:
+        """The menu bar's menu ``title`` (``None``: none yet)."""
+        return next((m for m in self.menuBar().findChildren(QMenu) if m.title().replace("&", "") == title), None)
+
+    def make_action(self, text: str, slot: Any = None, shortcut: Any = None, tip: str = "") -> QAction:
+        """An action of this window, for a rules system's UI (as :meth:`_action`)."""
+        return self._action(text, slot, shortcut, tip)
+
+    def add_game_action(self, action: QAction) -> None:
+        """Put ``action`` in the Game menu, at the end of the turn's actions
+        (before its first separator)."""
+        game = self._menu("Game")
+        if game is None:
+            raise LookupError("the window has no Game menu yet")
+        first_separator = next((a for a in game.actions() if a.isSeparator()), None)
+        if first_separator is None:
+            game.addAction(action)
+        else:
+            game.insertAction(first_separator, action)
 
     def _make_file_actions(self) -> None:
         """New, Open, Save, Save As, Undo, Redo, Zoom In/Out and Fit."""

@@ -73,6 +73,8 @@ class MainWindow(EditorWindow):
         self.canvas.set_scenario(scenario)
         self.setCentralWidget(self.canvas)
         self.state = EditorState(self.document, self.canvas, self)
+        self.context = self.state
+        """The grid tools' context (:class:`~app.gui.tools.base.EditorState`), as the rules systems' parts see it."""
 
         if previews is None:
             previews = self._discover_previews()

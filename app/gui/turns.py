@@ -456,10 +456,6 @@ def install(window: Any) -> TurnController:
                 menu.insertAction(after[at], window.act_export_report)
             else:
                 menu.addAction(window.act_export_report)
-    if getattr(window, "planner", None) is not None:  # a territory window's Module I rail plan
-        window.act_give_plan = window._action("&Give the Rail Plan's Orders", lambda: give_plan(window),
-                                              "Ctrl+Shift+Return", "Give the rail plan's orders to the game, "
-                                              "one journal entry and undo step each")
     window.act_journal_back = window._action("Journal &Back", lambda: window.journal_panel.step(-1), "Alt+Left",
                                              "Show the map one journal entry earlier (read-only)")
     window.act_journal_forward = window._action("Journal &Forward", lambda: window.journal_panel.step(1),
@@ -488,8 +484,6 @@ def install(window: Any) -> TurnController:
     menu_bar = window.menuBar()
     game_menu = window.game_menu = menu_bar.addMenu("&Game")
     game_menu.addActions([window.act_play, window.act_end_turn, window.act_end_phase, window.act_game_data])
-    if hasattr(window, "act_give_plan"):
-        game_menu.addAction(window.act_give_plan)
     game_menu.addSeparator()
     game_menu.addActions([window.act_journal_back, window.act_journal_forward, window.dock_journal.toggleViewAction()])
     help_menu = next((a for a in menu_bar.actions() if a.text().replace("&", "") == "Help"), None)
@@ -530,8 +524,7 @@ def install(window: Any) -> TurnController:
         window._update_title()
         is_game = turns.game() is not None
         for act in (window.act_play, window.act_end_turn, window.act_end_phase, window.act_journal_back,
-                    window.act_journal_forward, getattr(window, "act_give_plan", window.act_play),
-                    window.act_export_report, window.act_game_data):
+                    window.act_journal_forward, window.act_export_report, window.act_game_data):
             act.setEnabled(is_game)
         window.act_play.blockSignals(True)
         window.act_play.setChecked(turns.playing())
@@ -558,45 +551,3 @@ def install(window: Any) -> TurnController:
     QTimer.singleShot(0, refuse_bad_game)
     update()
     return turns
-
-
-def plan_order(o: Any) -> dict[str, Any]:
-    """A Module I rail plan's order (:class:`engine.rules.railroads.rules.RailOrder`)
-    as the ``railroads`` system reads it: ``{"unit", "to"}`` or ``{"nation",
-    "from", "to", "count"[, "type"]}``."""
-    if o.unit:
-        return {"unit": o.unit, "to": o.to}
-    data: dict[str, Any] = {"nation": o.nation, "from": o.start, "to": o.to, "count": o.count}
-    if o.unit_type:
-        data["type"] = o.unit_type
-    return data
-
-
-def give_plan(window: Any) -> list[str]:
-    """Give the rail plan's orders to the game in order, each one journal
-    entry and one undo step; stop at the first refusal (it and the orders
-    after it stay in the plan, and the refusal is shown).  The sentences
-    said, in order."""
-    turns: TurnController = window.turns
-    planner = window.planner
-    if turns.game() is None:
-        return []
-    turns.set_playing(True)
-    said: list[str] = []
-    done: list[Any] = []
-    for o in list(planner.orders):
-        ok, why = turns.give(plan_order(o))
-        said.append(why if ok else f"Refused: {why}")
-        if not ok:
-            break
-        done.append(o)
-    given = len(done)
-    for o in done:  # giving an order edits the document, and the planner may already have dropped it
-        if o in planner.orders:
-            planner.remove(planner.orders.index(o))
-    if said and said[-1].startswith("Refused"):
-        window.show_error("Give the Rail Plan's Orders", f"{given} order{'s' if given != 1 else ''} given; "
-                          f"order {given + 1} was refused", said[-1:])
-    else:
-        window.statusBar().showMessage(f"{given} rail order{'s' if given != 1 else ''} given", 10000)
-    return said

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rail_parts import rail
 from test_combat_panel import WORKED, choose, window, worked
 from test_journal_editor import game_window, order_by_mouse, select
 from window_kit import open_map
@@ -55,8 +56,8 @@ def test_end_turn_clears_the_territory_selection_reach_and_verdict(qtbot: Any, t
     w.set_mode("railoptions")
     w.select_unit("ger_inf")
     w.show_verdict(False, "Russia cannot be the end of a rail move")
-    assert w.reach is not None and w.canvas.overlay().shades
+    assert rail(w).reach is not None and w.canvas.overlay().shades
     assert w.turns.end() is None
     assert w.turns.game().turn.side != "germany"
-    assert w.selected_unit is None and w.reach is None and w.verdict.overlay is None
+    assert w.selected_unit is None and rail(w).reach is None and w.verdict.overlay is None
     assert not w.canvas.overlay().shades
