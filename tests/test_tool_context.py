@@ -80,3 +80,48 @@ def test_the_check_finds_each_way_to_a_window() -> None:
     assert sum("reaches through .w" == f.split(": ", 1)[1] for f in found) == 1
     assert sum("reaches through .window" == f.split(": ", 1)[1] for f in found) == 1
     assert any("MainWindow in a string annotation" in f for f in found)
+
+
+WINDOW_NAMES = {"window", "window_", "win", "w", "host"}
+"""What a module outside the window classes calls the window it is given."""
+WINDOW_CLASS_MODULES = {"main_window.py", "territory/window.py", "editor_window.py", "window_recovery.py"}
+
+
+def window_probes(text: str, where: str) -> list[str]:
+    """Each place module ``text`` sets an attribute on a window it was
+    given (``window.x = ...``) or asks ``getattr``/``hasattr``/``setattr``
+    of one."""
+    out: list[str] = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id in WINDOW_NAMES:
+                    out.append(f"{where}:{node.lineno}: sets {t.value.id}.{t.attr}")
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and node.func.id in ("getattr", "hasattr", "setattr") and node.args:
+            a = node.args[0]
+            if isinstance(a, ast.Name) and a.id in WINDOW_NAMES:
+                out.append(f"{where}:{node.lineno}: {node.func.id}({a.id}, ...)")
+    return out
+
+
+def test_no_module_sets_or_probes_attributes_on_a_window() -> None:
+    """The game (app/gui/turns.py: GameUI), the orders plan, the set-up
+    check and the rules systems' parts are objects the window owns and
+    declares; none of them sets attributes on the window or asks whether it
+    has one."""
+    found = []
+    for path in sorted(GUI.rglob("*.py")):
+        rel = path.relative_to(GUI).as_posix()
+        if rel not in WINDOW_CLASS_MODULES:
+            found += window_probes(path.read_text(), rel)
+    assert found == []
+
+
+def test_the_probe_check_finds_them() -> None:
+    sample = ("def install(window):\n"
+              "    window.game_menu = 1\n"
+              "    getattr(window, 'combat_panel', None)\n"
+              "    window.document.turns = 2\n")
+    assert window_probes(sample, "x.py") == ["x.py:2: sets window.game_menu", "x.py:3: getattr(window, ...)"]

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from rail_parts import plan
+from system_parts import plan
 from test_territory_editor import open_window as open_territory_window
 
 pytestmark = pytest.mark.gui
@@ -22,17 +22,17 @@ def test_rail_move_is_a_journalled_order_and_undo_restores_the_file(qtbot, tmp_p
     shutil.copy(RAIL_OPTIONS, path)
     w = open_territory_window(qtbot, tmp_path, path)
     w.mode_actions["railoptions"].trigger()
-    w.act_play.trigger()
-    assert w.turn_label.text() == "Turn 5 · Germany to move · purchase phase"
+    w.game.act_play.trigger()
+    assert w.game.turn_label.text() == "Turn 5 · Germany to move · purchase phase"
     doc = w.document
     original = doc.text()
     w.select_unit("ger_inf")
     assert not w.tools["railoptions"].rail_to("italy")  # a rail move belongs to the noncombat phase
     assert "noncombat phase" in w.statusBar().currentMessage()
     assert doc.text() == original and doc.undo_stack.count() == 0
-    w.act_end_phase.trigger()
-    w.act_end_phase.trigger()
-    assert w.turn_label.text() == "Turn 5 · Germany to move · noncombat phase"
+    w.game.act_end_phase.trigger()
+    w.game.act_end_phase.trigger()
+    assert w.game.turn_label.text() == "Turn 5 · Germany to move · noncombat phase"
     before = doc.text()
     w.select_unit("ger_inf")
     assert w.tools["railoptions"].rail_to("italy")
@@ -40,7 +40,7 @@ def test_rail_move_is_a_journalled_order_and_undo_restores_the_file(qtbot, tmp_p
     game = w.turns.game()
     assert game is not None and game.journal[-1].kind == "order"
     assert game.journal[-1].order == {"unit": "ger_inf", "to": "italy"}
-    assert w.journal_panel.entry_item(len(game.journal)) is not None
+    assert w.game.journal_panel.entry_item(len(game.journal)) is not None
     assert doc.undo_stack.count() == 3
     doc.undo_stack.undo()
     assert doc.text() == before
@@ -64,8 +64,8 @@ def test_the_rail_plans_orders_are_given_to_the_game(qtbot, tmp_path) -> None:
     assert len(plan(w).planner.orders) == 2 and doc.undo_stack.count() == 0 and doc.text() == original
     assert w.error_dialog is not None
     w.error_dialog.close()
-    w.act_end_phase.trigger()
-    assert w.turn_label.text().endswith("noncombat phase")
+    w.game.act_end_phase.trigger()
+    assert w.game.turn_label.text().endswith("noncombat phase")
     plan(w).act_give_plan.trigger()
     assert plan(w).planner.orders == []
     assert doc.scenario.unit("ger_inf_dk").at == "france" and doc.scenario.unit("ger_inf_bh").at == "france"
@@ -84,8 +84,8 @@ def test_the_documents_six_orders_given_from_the_rail_plan_and_a_refused_order_s
     shutil.copy(MODULE_I, path)
     w = open_territory_window(qtbot, tmp_path, path)
     doc = w.document
-    w.act_end_phase.trigger()
-    assert w.turn_label.text().endswith("noncombat phase")
+    w.game.act_end_phase.trigger()
+    assert w.game.turn_label.text().endswith("noncombat phase")
     six = [("ger_inf_dk", "belarus"), ("ger_inf_bh", "belarus"), ("ger_art_fr", "belarus"),
            ("ger_inf_fr", "ukraine"), ("ger_arm_fr", "ukraine"), ("ger_inf_at", "ukraine")]
     plan(w).planner.add_orders([{"unit": u, "to": to} for u, to in six] + [{"unit": "ita_art_it", "to": "ukraine"}])

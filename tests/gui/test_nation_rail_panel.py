@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rail_parts import rail
+from system_parts import rail
 from test_territory_rail_tools import click
 from window_kit import open_map
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rail_parts import rail
+from system_parts import combat, rail
 from test_combat_panel import WORKED, choose, window, worked
 from test_journal_editor import game_window, order_by_mouse, select
 from window_kit import open_map
@@ -22,7 +22,7 @@ def test_the_post_times_are_per_turn(qtbot: Any, tmp_path: Path) -> None:
     s = worked(WORKED)
     s.state["setup_accepted"] = True  # the worked example's units stand outside the deployment zones
     w = window(qtbot, tmp_path, s)
-    p = w.combat_panel
+    p = combat(w)
     choose(p.attack_box, "0613 \u2192 0714")
     p.time_edit.setText("9:51:45")
     assert p.resolve(), p.result.text()
@@ -43,7 +43,7 @@ def test_end_turn_clears_the_grid_selection_and_verdict(qtbot: Any, tmp_path: Pa
     w.adjudicate.hover_cell = w.document.scenario.map.parse_label("0410")
     w.adjudicate.refresh()
     assert w.state.selected_unit == "US-14" and w.verdict.overlay is not None
-    w.act_end_turn.trigger()
+    w.game.act_end_turn.trigger()
     assert w.turns.game().turn.side != "union"
     assert w.state.selected_unit is None
     assert w.adjudicate.overlay is None and w.verdict.overlay is None

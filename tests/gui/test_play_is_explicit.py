@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rail_parts import rail
+from system_parts import rail
 from test_editor_tools import click, open_window
 from test_journal_editor import SAMPLE, select
 from window_kit import open_map

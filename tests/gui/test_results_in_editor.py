@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rail_parts import rail
+from system_parts import rail
 from test_nation_rail_panel import prepared, to_phase, window
 
 pytestmark = pytest.mark.gui
@@ -35,7 +35,7 @@ def test_a_raid_and_a_rail_move_say_their_results(qtbot: Any, tmp_path: Path) ->
     assert w.statusBar().currentMessage() == (
         "the United Kingdom bombs the rail in Germany with 2 bombers: 2 bombers, 1 shot down (anti-aircraft dice "
         "1, 5); bombing dice 1; the rail station in Germany now has 2 damage (was 1)")
-    tree = w.journal_panel.tree
+    tree = w.game.journal_panel.tree
     turn = tree.topLevelItem(tree.topLevelItemCount() - 1)
     last = turn.child(turn.childCount() - 1)
     assert last.text(0).endswith("the United Kingdom bombs the rail in Germany with 2 bombers: carried out")

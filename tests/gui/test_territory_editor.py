@@ -13,8 +13,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
-from rail_parts import plan as plan_of
-from rail_parts import rail
+from system_parts import plan as plan_of
+from system_parts import rail
 
 from app.cli import main as cli_main
 from app.gui.systems.railroads.planner import BOTTLENECK, RailPlanner

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QPointF, QRect
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
-from rail_parts import rail
+from system_parts import rail
 from test_territory_rail_tools import RAIL_OPTIONS, open_window
 
 from app.gui.render import style

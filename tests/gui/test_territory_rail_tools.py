@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
-from rail_parts import rail
+from system_parts import rail
 from test_territory_editor import open_window as open_territory_window
 
 from app.gui.territory import TerritoryWindow
@@ -314,9 +314,9 @@ def test_the_rail_tool_gives_a_combat_phase_move_when_the_scenario_allows_it(qtb
     save_any(s, str(path))
     w = open_territory_window(qtbot, tmp_path, path)
     w.mode_actions["railoptions"].trigger()
-    w.act_play.trigger()
-    w.act_end_phase.trigger()
-    assert w.turn_label.text() == "Turn 5 · Germany to move · combat phase"
+    w.game.act_play.trigger()
+    w.game.act_end_phase.trigger()
+    assert w.game.turn_label.text() == "Turn 5 · Germany to move · combat phase"
     assert rail(w).rail_phase() == "combat"
     w.select_unit("ger_inf")
     assert w.tools["railoptions"].rail_to("italy"), w.statusBar().currentMessage()

@@ -11,7 +11,7 @@ import pytest
 import shapely
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
-from rail_parts import plan, rail
+from system_parts import plan, rail
 from test_territory_editor import EUROPE, RAIL_OPTIONS, open_window, view_point
 
 from app.gui.render.counters import COUNTER_COMPACT_W, COUNTER_DOT, COUNTER_H, COUNTER_PAD, COUNTER_W, layout_counters

@@ -17,7 +17,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget
-from rail_parts import plan
+from system_parts import plan
 
 from app.gui.main_window import MainWindow
 from app.gui.systems import previews_for
@@ -192,8 +192,8 @@ def test_one_window_manager_keeps_every_opened_window_until_it_closes(qtbot, tmp
     pump()
     (tw,) = w._other_windows
     assert MANAGER.windows(opener=w, role="other kind") == [tw] and tw in MANAGER.windows()
-    w.journal_panel._branch(load_any(ACW))  # "Branch from here", twice
-    w.journal_panel._branch(load_any(ACW))
+    w.game.journal_panel._branch(load_any(ACW))  # "Branch from here", twice
+    w.game.journal_panel._branch(load_any(ACW))
     pump()
     branches = w.branch_windows
     assert len(branches) == 2 and all(isinstance(b, MainWindow) and b.isVisible() for b in branches)

@@ -33,7 +33,6 @@ from engine.territory import TerritoryMap, TerritoryScenario
 
 from ..autosave import INTERVAL_MS
 from ..docks.history import HistoryView
-from ..docks.journal import replay_blocks
 from ..docks.legend import TerritoryLegendPanel
 from ..docks.verdict import VerdictPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
@@ -41,7 +40,7 @@ from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from ..overlay import Overlay
 from ..setup_check import install as install_setup_check
 from ..systems import TERRITORY_KINDS, SystemPart, uis_for
-from ..turns import install as install_turns
+from ..turns import GameUI
 from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .context import TerritoryContext
@@ -104,8 +103,9 @@ class TerritoryWindow(EditorWindow):
         self._make_status_bar()
         self._connect()
         self._load_scenario(scenario)
-        self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
-        install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
+        self.game = GameUI(self)  # End Turn, the Journal dock, the turn in title and status bar
+        self.turns = self.game.turns
+        self.act_check_setup = install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
         self.system_parts.extend(install(self) for ui in uis_for(TERRITORY_KINDS) for install in ui.installs)
         self.dock_inspector.raise_()
         self._start(autosave_ms)
@@ -322,7 +322,7 @@ class TerritoryWindow(EditorWindow):
     # mouse: to the current tool
 
     def _press(self, ev: TerritoryMouseEvent) -> None:
-        if replay_blocks(self):
+        if self.game.replay_blocks():
             return
         if any(part.press(ev) for part in self.system_parts if hasattr(part, "press")):
             return
