@@ -27,13 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
-
-if TYPE_CHECKING:
-    from .turns import TurnController
 
 C = TypeVar("C", bound=QUndoCommand)
 
@@ -57,9 +54,10 @@ class DocumentBase(QObject):
         signals are the step's; any other ``edited`` is an unlogged change)."""
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
-        self.turns: TurnController | None = None
-        """The document's game (:class:`app.gui.turns.TurnController`), set
-        by the window that plays it; ``None`` until then."""
+        self.turns: Any = None
+        """The document's game (an :class:`app.gui.turns.TurnController`,
+        which sits above this module), set by the window's game when it is
+        made; ``None`` until then."""
 
     def _clean_changed(self, clean: bool) -> None:
         self.modifiedChanged.emit(not clean)

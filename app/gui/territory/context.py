@@ -72,7 +72,8 @@ class TerritoryContext(QObject):
 
     @property
     def turns(self) -> TurnController | None:
-        return self._document.turns
+        turns: TurnController | None = self._document.turns
+        return turns
 
     # -- what they do ----------------------------------------------------------
     def say(self, text: str, ms: int = 10000) -> None:
