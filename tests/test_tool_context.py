@@ -107,7 +107,7 @@ def window_probes(text: str, where: str) -> list[str]:
 
 
 def test_no_module_sets_or_probes_attributes_on_a_window() -> None:
-    """The game (app/gui/turns.py: GameUI), the orders plan, the set-up
+    """The game (app/gui/game.py: GameUI), the orders plan, the set-up
     check and the rules systems' parts are objects the window owns and
     declares; none of them sets attributes on the window or asks whether it
     has one."""

@@ -62,7 +62,8 @@ from .status_field import StatusField, make_room
 from .window_recovery import RecoveryMixin
 
 if TYPE_CHECKING:
-    from .turns import GameUI, TurnController
+    from .game import GameUI
+    from .turns import TurnController
 
 MAX_RECENT = 10
 SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"

@@ -38,12 +38,12 @@ from .docks.units import UnitsPanel
 from .docks.verdict import VerdictPanel
 from .document import Document
 from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
+from .game import GameUI
 from .overlay import CellMark, Overlay
 from .preview import Preview
 from .setup_check import install as install_setup_check
 from .systems import GRID_KINDS, uis_for
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
-from .turns import GameUI
 from .windows import MANAGER, register_window
 
 

@@ -314,7 +314,7 @@ class OrdersPlanUI:
     """Game > Plan Orders as ▸ SIDE, Save Orders File…, End Plan; File >
     Apply Orders File…; the Plan dock (:attr:`panel`, :attr:`dock`): the
     orders plan's part of an editor window, owned by its
-    :class:`~app.gui.turns.GameUI` (``window.game.orders_plan``).
+    :class:`~app.gui.game.GameUI` (``window.game.orders_plan``).
     ``window`` is the editor window the functions of this module are given."""
 
     def __init__(self, window: Any, turns: TurnController, game_menu: Any) -> None:

@@ -37,10 +37,10 @@ from ..docks.legend import TerritoryLegendPanel
 from ..docks.verdict import VerdictPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
+from ..game import GameUI
 from ..overlay import Overlay
 from ..setup_check import install as install_setup_check
 from ..systems import TERRITORY_KINDS, SystemPart, uis_for
-from ..turns import GameUI
 from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .context import TerritoryContext

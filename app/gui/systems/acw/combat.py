@@ -295,7 +295,7 @@ class CombatPanel(QWidget):
 
     def show_if_owed(self) -> bool:
         """Whether a combat or a retreat is owed now; if so the dock shows it
-        (End Turn or End Phase was refused: :attr:`app.gui.turns.GameUI.owed`)."""
+        (End Turn or End Phase was refused: :attr:`app.gui.game.GameUI.owed`)."""
         if not self.owes():
             return False
         self.show_owed()
