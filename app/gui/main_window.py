@@ -42,7 +42,7 @@ from .game import GameUI
 from .overlay import CellMark, Overlay
 from .preview import Preview
 from .setup_check import install as install_setup_check
-from .systems import GRID_KINDS, uis_for
+from .systems import GRID_KINDS, TakesClicks, uis_for
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 from .windows import MANAGER, register_window
 
@@ -281,7 +281,7 @@ class MainWindow(EditorWindow):
     def _press(self, ev: Any) -> None:
         if self.game.replay_blocks():
             return
-        if any(part.press(ev) for part in self.system_parts if hasattr(part, "press")):
+        if any(part.press(ev) for part in self.system_parts if isinstance(part, TakesClicks)):
             return  # a system's click (ACW: a retreat hex owed)
         if self.tool is not None and ev.button in ("left", "right"):
             self.tool.press(ev)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..preview import Preview, TerritoryPreview
 
@@ -42,6 +42,17 @@ class EditorHost(Protocol):
 
     def show_error(self, title: str, summary: str, problems: list[str] | tuple[str, ...] = ()) -> Any:
         """An error dialog."""
+
+    def resizeDocks(self, docks: list[QDockWidget], sizes: list[int], orientation: Qt.Orientation) -> None:
+        """Give docks their first size (QMainWindow's)."""
+
+
+@runtime_checkable
+class TakesClicks(Protocol):
+    """A part that may take a map click before the current tool."""
+
+    def press(self, ev: Any) -> bool:
+        """Whether it took the click ``ev``."""
 
 
 class SystemPart:
@@ -89,4 +100,4 @@ class SystemUI:
     position: int = 100
 
 
-__all__ = ["EditorHost", "SystemPart", "SystemUI"]
+__all__ = ["EditorHost", "SystemPart", "SystemUI", "TakesClicks"]

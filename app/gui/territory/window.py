@@ -40,7 +40,7 @@ from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
 from ..game import GameUI
 from ..overlay import Overlay
 from ..setup_check import install as install_setup_check
-from ..systems import TERRITORY_KINDS, SystemPart, uis_for
+from ..systems import TERRITORY_KINDS, SystemPart, TakesClicks, uis_for
 from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .context import TerritoryContext
@@ -324,7 +324,7 @@ class TerritoryWindow(EditorWindow):
     def _press(self, ev: TerritoryMouseEvent) -> None:
         if self.game.replay_blocks():
             return
-        if any(part.press(ev) for part in self.system_parts if hasattr(part, "press")):
+        if any(part.press(ev) for part in self.system_parts if isinstance(part, TakesClicks)):
             return
         self.tool.press(ev)
 

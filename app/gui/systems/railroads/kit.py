@@ -48,6 +48,7 @@ class RailPlanKit(SystemPart):
         self.dock_plan = host.add_dock("Rail plan", "railPlanDock", self.plan_panel,
                                        Qt.DockWidgetArea.BottomDockWidgetArea)
         self.dock_plan.hide()
+        host.resizeDocks([self.dock_plan], [230], Qt.Orientation.Vertical)
         self.act_give_plan = host.make_action("&Give the Rail Plan's Orders", self.give_plan, "Ctrl+Shift+Return",
                                               "Give the rail plan's orders to the game, one journal entry and "
                                               "undo step each")
