@@ -88,8 +88,10 @@ class SystemUI:
     the window's events; an object with ``press(event) -> bool`` takes a map
     click before the current tool); ``help_title`` is the Help menu entry
     that opens the system's rule page (``RulesSystem.doc``; empty: ``"Rules:
-    " + title``); ``position`` orders systems in menus and tool bars (lower
-    first, ties by name)."""
+    " + title``); ``verdict_hint`` is what the territory window's Verdict
+    dock says of the system's gestures before there is a verdict;
+    ``position`` orders systems in menus and tool bars (lower first, ties by
+    name)."""
 
     system: str
     previews: tuple[type[Preview], ...] = ()
@@ -97,6 +99,7 @@ class SystemUI:
     tools: tuple[type[Any], ...] = ()
     installs: tuple[Callable[[EditorHost], Any], ...] = ()
     help_title: str = ""
+    verdict_hint: str = ""
     position: int = 100
 
 

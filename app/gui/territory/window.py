@@ -50,9 +50,9 @@ from .tools import PaintTool, TerritoryTool, tool_classes
 
 T = TypeVar("T", bound=TerritoryTool)
 
-VERDICT_HINT = ("Rail options: click a unit, then point at a territory; the verdict appears here in full. "
-                "Rail plan: drag a unit or stack to its destination.")
-"""What the Verdict dock says before a mode has a verdict (the built-in systems' gestures)."""
+VERDICT_HINT = "Preview: click a unit, then point at a territory; the verdict appears here in full."
+"""What the Verdict dock says before there is a verdict when no territory
+system's UI has a hint of its own (:attr:`app.gui.systems.SystemUI.verdict_hint`)."""
 
 
 def blank_territory_scenario(like: TerritoryScenario | None = None) -> TerritoryScenario:
@@ -151,7 +151,8 @@ class TerritoryWindow(EditorWindow):
         self.history.setEmptyLabel("<original>")
         self.dock_inspector = self._dock("Inspector", "territoryInspectorDock", self.inspector, Right)
         self.dock_history = self._dock("History", "territoryHistoryDock", self.history, Right)
-        self.verdict = VerdictPanel(hint=VERDICT_HINT)
+        hints = [ui.verdict_hint for ui in uis_for(TERRITORY_KINDS) if ui.verdict_hint]
+        self.verdict = VerdictPanel(hint=" ".join(hints) or VERDICT_HINT)
         self.dock_verdict = self._dock("Verdict", "territoryVerdictDock", self.verdict, Right)
         # under the tabbed docks (split before they are tabbed: a tabbed dock gets a tab, not a neighbour)
         self.splitDockWidget(self.dock_inspector, self.dock_verdict, Qt.Orientation.Vertical)

@@ -11,5 +11,6 @@ from .pieces import RailroadTool, StationTool
 from .tools import RailOptionsTool
 
 UI = SystemUI("rail_options", tools=(RailOptionsTool, StationTool, RailroadTool), installs=(install,),
-              help_title="Rules: Rail Options 1-4", position=50)
+              help_title="Rules: Rail Options 1-4", position=50,
+              verdict_hint="Rail options: click a unit, then point at a territory; the verdict appears here in full.")
 """What the editor finds for the ``rail_options`` system."""

@@ -10,5 +10,5 @@ from .kit import install
 from .tools import RailPlanTool
 
 UI = SystemUI("railroads", tools=(RailPlanTool,), installs=(install,), help_title="Rules: Module I Railroads",
-              position=40)
+              position=40, verdict_hint="Rail plan: drag a unit or stack to its destination.")
 """What the editor finds for the ``railroads`` system."""
