@@ -4,8 +4,8 @@ A tool is made with a context and never sees a window.  :class:`ToolContext`
 is what every tool, grid or territory, may ask of it: the document, the
 selected unit, and a line in the status bar.  :class:`TerritoryToolContext`
 adds what a territory tool uses: the canvas, the scenario, the selected
-territories, the verdict, the overlay, the window's docks by object name,
-the game and the rules systems' services.
+territories, the verdict, the overlay, the window's own docks by object
+name, the game and the rules systems' services.
 
 The grid editor's context is :class:`app.gui.tools.base.EditorState`, the
 territory editor's :class:`app.gui.territory.context.TerritoryContext`; each
@@ -84,7 +84,9 @@ class TerritoryToolContext(ToolContext, Protocol):
         """The current tool's overlay goes on the canvas again."""
 
     def dock(self, name: str) -> QDockWidget:
-        """The window's dock of object name ``name``."""
+        """The window's dock of object name ``name``, among those it keeps
+        findable (the territory window: its Inspector, Paint, History and
+        Legend docks); :class:`KeyError` for another."""
 
     def add_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         """A new dock of the window, kept for the window's life."""
