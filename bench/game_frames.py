@@ -92,7 +92,7 @@ def _size(app: Any, work: Path, turns: int, samples: int) -> list[str]:
     for _ in range(samples):
         cases["order"].append(timed(order))
         cases["end turn"].append(timed(turns_ctl.end))
-    panel = w.journal_panel
+    panel = w.game.journal_panel
     n = len(game.journal)
     panel.go(n // 2)
     settle()

@@ -146,6 +146,7 @@ def run_territory_case(name: str, mode: str, moves: int, zoom_factor: float | No
     from PySide6.QtTest import QTest
     from PySide6.QtWidgets import QApplication
 
+    from app.gui.systems.rail_options.kit import RailOptionsKit
     from app.gui.territory import TerritoryWindow
 
     app = QApplication.instance() or QApplication([])
@@ -172,7 +173,7 @@ def run_territory_case(name: str, mode: str, moves: int, zoom_factor: float | No
         QTest.mouseMove(vp, at)
         QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at)
     app.processEvents()
-    if mode == "railoptions" and (w.selected_unit != s.units[0].id or w.reach is None):
+    if mode == "railoptions" and (w.selected_unit != s.units[0].id or w.context.service(RailOptionsKit).reach is None):
         raise SystemExit(f"{name}: selecting {s.units[0].id} gave no rail reach")
     if mode == "railplan" and getattr(w.tool, "_drag", None) is None:
         raise SystemExit(f"{name}: pressing on the counter in {start} started no drag")
@@ -212,6 +213,7 @@ def run_territory_repaint(frames: int, zoom_factor: float | None) -> tuple[float
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
+    from app.gui.systems.rail_options.kit import RailOptionsKit
     from app.gui.territory import TerritoryWindow
 
     app = QApplication.instance() or QApplication([])
@@ -230,7 +232,8 @@ def run_territory_repaint(frames: int, zoom_factor: float | None) -> tuple[float
     w.mode_actions["railoptions"].trigger()
     w.select_unit(s.units[0].id)
     app.processEvents()
-    if w.reach is None or not w.reach.destinations:
+    reach = w.context.service(RailOptionsKit).reach
+    if reach is None or not reach.destinations:
         raise SystemExit(f"Rail Options repaint: selecting {s.units[0].id} gave no rail reach")
     vp = c.viewport()
     h, v = c.horizontalScrollBar(), c.verticalScrollBar()

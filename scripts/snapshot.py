@@ -49,6 +49,8 @@ except ImportError:
 from engine.territory import TerritoryScenario
 from app.gui.main_window import MainWindow
 from app.gui.territory.window import TerritoryWindow
+from app.gui.turns import TurnController
+TurnController.ask_play = lambda self: "cancel"  # a click on a map with a game asks nothing (no modal box)
 import tempfile
 tmp = Path(tempfile.mkdtemp())
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QRect, QRectF, QSize
-from PySide6.QtGui import QFont, QImage, QPainter
+from PySide6.QtGui import QImage, QPainter
 
 from engine.grids import Cell
 from engine.io.atomic import OutputError, write_atomic
@@ -111,9 +111,6 @@ def _grid_image(s: Scenario, cells: set[Cell], ok: bool) -> QImage | None:
 
 
 def _territory_image(s: TerritoryScenario, tids: set[str]) -> QImage | None:
-    import app.gui.territory.overlay as territory_overlay
-    from app.gui.render.territory import TerritoryRenderer
-
     shapes = [s.map.territories[t].shape for t in tids if not s.map.territories[t].shape.is_empty]
     if not shapes:
         return None
@@ -125,15 +122,12 @@ def _territory_image(s: TerritoryScenario, tids: set[str]) -> QImage | None:
     region = QRectF(x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad)
     z = min(MAX_SIDE / region.width(), MAX_SIDE / region.height(), 4.0)
     w, h = max(1, int(region.width() * z)), max(1, int(region.height() * z))
-    r = TerritoryRenderer(s, QFont())
+    r = renderer_for(s)
     img = QImage(QSize(w, h), QImage.Format.Format_ARGB32)
     img.fill(style.EXPORT_BACKGROUND)
     p = QPainter(img)
     try:
-        p.save()
-        r.render_static(p, region, z)
-        p.restore()
-        r.paint_top(p, (-region.x() * z, -region.y() * z), z, region, territory_overlay.EMPTY, set(tids), None)
+        r.paint_map(p, region, z, set(tids))
     finally:
         p.end()
     return img

@@ -57,7 +57,7 @@ class Document(DocumentBase):
         items = [e for e in (edits if isinstance(edits, (list, tuple)) else [edits]) if e is not None]
         if not items:
             return False
-        turns = getattr(self, "turns", None)
+        turns = self.turns
         units = [e for e in items if isinstance(e, UnitChange)]
         if turns is not None and units and len(units) == len(items) and turns.begun():
             # a set-up edit of units while the game is on: the game master's adjustment, journalled

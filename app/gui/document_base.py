@@ -54,6 +54,10 @@ class DocumentBase(QObject):
         signals are the step's; any other ``edited`` is an unlogged change)."""
         self.undo_stack = QUndoStack(self)
         self.undo_stack.cleanChanged.connect(self._clean_changed)
+        self.turns: Any = None
+        """The document's game (an :class:`app.gui.turns.TurnController`,
+        which sits above this module), set by the window's game when it is
+        made; ``None`` until then."""
 
     def _clean_changed(self, clean: bool) -> None:
         self.modifiedChanged.emit(not clean)

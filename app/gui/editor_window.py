@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
@@ -60,6 +60,10 @@ from .document_base import DocumentBase
 from .render import style
 from .status_field import StatusField, make_room
 from .window_recovery import RecoveryMixin
+
+if TYPE_CHECKING:
+    from .game import GameUI
+    from .turns import TurnController
 
 MAX_RECENT = 10
 SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
@@ -128,12 +132,18 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     document: DocumentBase
     canvas: Any
     autosave: Autosave
+    game: GameUI
+    """The window's game (turns, the Game menu, the Journal dock)."""
+    turns: TurnController
+    """``game.turns``, the document's game controller."""
 
     def __init__(self, settings: QSettings | None = None, state_dir: Path | None = None) -> None:
         super().__init__()
         self.settings = settings if settings is not None else default_settings()
         self.state_dir = state_dir
         self.error_dialog: ErrorDialog | None = None
+        self.title_note = ""
+        """What the title says after the window's kind (:meth:`set_title_note`)."""
         # tabbed docks on the right show their tabs down the window's edge,
         # so every title reads whole however many docks share the place
         # (six in a territory game at 1366 x 768)
@@ -195,15 +205,43 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         return dock
 
     def add_dock(self, title: str, name: str, widget: QWidget,
-                 area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea) -> QDockWidget:
+                 area: Qt.DockWidgetArea = Qt.DockWidgetArea.RightDockWidgetArea,
+                 tab_with: str | None = None) -> QDockWidget:
         """A dock of a rules system's UI (:attr:`app.gui.systems.SystemUI.installs`):
         ``widget`` in a dock named ``name`` (kept in the window's layout
-        settings) on ``area``, listed in the View menu."""
+        settings) on ``area``, listed in the View menu, tabbed with the dock
+        named ``tab_with`` when there is one."""
         dock = self._dock(title, name, widget, area)
-        view = next((m for m in self.menuBar().findChildren(QMenu) if m.title().replace("&", "") == "View"), None)
+        view = self._menu("View")
         if view is not None:
             view.addAction(dock.toggleViewAction())
+        beside = self.findChild(QDockWidget, tab_with) if tab_with else None
+        if beside is not None:
+            self.tabifyDockWidget(beside, dock)
         return dock
+
+    def _menu(self, title: str) -> QMenu | None:
+        """The menu bar's menu ``title`` (``None``: none yet)."""
+        return next((m for m in self.menuBar().findChildren(QMenu) if m.title().replace("&", "") == title), None)
+
+    def make_dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        """A dock of this window named ``name`` (kept in its layout
+        settings), not listed in the View menu (as :meth:`_dock`)."""
+        return self._dock(title, name, widget, area)
+
+    def make_action(self, text: str, slot: Any = None, shortcut: Any = None, tip: str = "") -> QAction:
+        """An action of this window, for a rules system's UI (as :meth:`_action`)."""
+        return self._action(text, slot, shortcut, tip)
+
+    def add_game_action(self, action: QAction) -> None:
+        """Put ``action`` in the Game menu, at the end of the turn's actions
+        (before its first separator)."""
+        game = self.game.menu
+        first_separator = next((a for a in game.actions() if a.isSeparator()), None)
+        if first_separator is None:
+            game.addAction(action)
+        else:
+            game.insertAction(first_separator, action)
 
     def _make_file_actions(self) -> None:
         """New, Open, Save, Save As, Undo, Redo, Zoom In/Out and Fit."""
@@ -478,9 +516,18 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     def _release(self, ev: Any) -> None:
         raise NotImplementedError
 
+    def set_title_note(self, text: str) -> None:
+        """What the title says after the window's kind (the game's turn)."""
+        self.title_note = text
+        self._update_title()
+
+    def drop_selection(self) -> None:
+        """Forget the selection (the side to move changed); each editor
+        window says what its selection is."""
+
     def _update_title(self) -> None:
         ro = " (read-only)" if self.read_only else ""
-        self.setWindowTitle(f"{self.document.display_name()}{ro}[*] — Adjutant{self.title_suffix}")
+        self.setWindowTitle(f"{self.document.display_name()}{ro}[*] — Adjutant{self.title_suffix}{self.title_note}")
         self.setWindowModified(self.document.is_modified())
 
     # ------------------------------------------------------------------

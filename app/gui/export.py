@@ -230,23 +230,12 @@ def export_territory_map(scenario: Any, path: str | Path, scale: float | None = 
     fitted to 2000 pixels); returns the image size.  Raises
     :class:`ExportError` with a reason."""
     from PySide6.QtCore import QRectF
-    from PySide6.QtGui import QFont
-
-    import app.gui.territory.overlay as territory_overlay
-    from app.gui.render.territory import TerritoryRenderer
 
     fmt = export_format(path)
     z, w, h = territory_image_size(scenario, scale)
-    r = TerritoryRenderer(scenario, QFont())
+    r = renderer_for(scenario)
     region = QRectF(0, 0, w / z, h / z)
-
-    def paint(p: QPainter) -> None:
-        p.save()
-        r.render_static(p, region, z)
-        p.restore()
-        r.paint_top(p, (0.0, 0.0), z, region, territory_overlay.EMPTY, set(), None)
-
-    _write(Path(path), fmt, QSize(w, h), scenario.name, paint)
+    _write(Path(path), fmt, QSize(w, h), scenario.name, lambda p: r.paint_map(p, region, z))
     return w, h
 
 

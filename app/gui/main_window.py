@@ -31,7 +31,6 @@ from .canvas import MapCanvas
 from .dialogs.new_map import NewMapDialog
 from .docks.history import HistoryView
 from .docks.inspector import InspectorPanel
-from .docks.journal import replay_blocks
 from .docks.layers import LayersPanel
 from .docks.legend import LegendPanel
 from .docks.palette import ToolPalette
@@ -39,12 +38,12 @@ from .docks.units import UnitsPanel
 from .docks.verdict import VerdictPanel
 from .document import Document
 from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
+from .game import GameUI
 from .overlay import CellMark, Overlay
 from .preview import Preview
 from .setup_check import install as install_setup_check
-from .systems import GRID_KINDS, uis_for
+from .systems import GRID_KINDS, TakesClicks, uis_for
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
-from .turns import install as install_turns
 from .windows import MANAGER, register_window
 
 
@@ -73,6 +72,8 @@ class MainWindow(EditorWindow):
         self.canvas.set_scenario(scenario)
         self.setCentralWidget(self.canvas)
         self.state = EditorState(self.document, self.canvas, self)
+        self.context = self.state
+        """The grid tools' context (:class:`~app.gui.tools.base.EditorState`), as the rules systems' parts see it."""
 
         if previews is None:
             previews = self._discover_previews()
@@ -88,11 +89,12 @@ class MainWindow(EditorWindow):
         self._make_status_bar()
         self._connect()
         self._refresh_previews()
-        self.turns = install_turns(self)  # End Turn, the Journal dock, the turn in title and status bar
-        install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
+        self.game = GameUI(self)  # End Turn, the Journal dock, the turn in title and status bar
+        self.turns = self.game.turns
+        self.act_check_setup = install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
         self.system_parts: list[Any] = [install(self) for ui in uis_for(GRID_KINDS) for install in ui.installs]
         """What the grid systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`; ACW: the
-        Combat dock, ``combat_panel``)."""
+        Combat panel)."""
         self._start(autosave_ms)
 
     # ------------------------------------------------------------------
@@ -277,9 +279,9 @@ class MainWindow(EditorWindow):
             self.legend.show_overlay(overlay)
 
     def _press(self, ev: Any) -> None:
-        if replay_blocks(self):
+        if self.game.replay_blocks():
             return
-        if any(part.press(ev) for part in self.system_parts if hasattr(part, "press")):
+        if any(part.press(ev) for part in self.system_parts if isinstance(part, TakesClicks)):
             return  # a system's click (ACW: a retreat hex owed)
         if self.tool is not None and ev.button in ("left", "right"):
             self.tool.press(ev)

@@ -169,7 +169,7 @@ class OrdersPlanPanel(QWidget):
         self.refresh()
 
     def plan(self) -> OrdersPlan | None:
-        turns = getattr(self.window_, "turns", None)
+        turns = self.window_.document.turns
         return turns.plan if turns is not None else None
 
     def refresh(self) -> None:
@@ -215,11 +215,12 @@ def start_plan(window: Any, side: str) -> OrdersPlan | None:
         return None
     turns.plan = plan
     turns.set_playing(True)
-    plan.changed.connect(window.orders_plan_panel.refresh)
+    ui = window.game.orders_plan
+    plan.changed.connect(ui.panel.refresh)
     plan.changed.connect(turns.changed.emit)
-    window.dock_orders_plan.show()
-    window.dock_orders_plan.raise_()
-    window.orders_plan_panel.refresh()
+    ui.dock.show()
+    ui.dock.raise_()
+    ui.panel.refresh()
     turns.changed.emit()
     return plan
 
@@ -228,7 +229,7 @@ def end_plan(window: Any) -> None:
     plan = window.turns.plan
     if plan is not None:
         plan.end()
-    window.orders_plan_panel.refresh()
+    window.game.orders_plan.panel.refresh()
 
 
 def save_plan(window: Any, path: str | None = None, salt: str | None = None) -> str | None:
@@ -309,34 +310,39 @@ def apply_orders_file(window: Any, path: str | None = None, rebase: bool | None 
     return said
 
 
-def install(window: Any, turns: TurnController) -> None:
+class OrdersPlanUI:
     """Game > Plan Orders as ▸ SIDE, Save Orders File…, End Plan; File >
-    Apply Orders File…; the Plan dock (``window.orders_plan_panel``)."""
-    window.orders_plan_panel = OrdersPlanPanel(window)
-    window.orders_plan_panel.setObjectName("ordersPlanPanel")
-    window.dock_orders_plan = window._dock("Orders Plan", "ordersPlanDock", window.orders_plan_panel, Qt.DockWidgetArea.RightDockWidgetArea)
-    window.dock_orders_plan.hide()
-    menu = window.game_menu.addMenu("Plan &Orders as")
-    window.plan_menu = menu
+    Apply Orders File…; the Plan dock (:attr:`panel`, :attr:`dock`): the
+    orders plan's part of an editor window, owned by its
+    :class:`~app.gui.game.GameUI` (``window.game.orders_plan``).
+    ``window`` is the editor window the functions of this module are given."""
 
-    def fill() -> None:
-        menu.clear()
-        game = turns.game()
-        for side in game.sides() if game is not None else []:
-            act = menu.addAction(game.side_name(side))
-            act.setCheckable(True)
-            act.setChecked(turns.plan is not None and turns.plan.side == side)
-            act.triggered.connect(lambda _on=False, s=side: start_plan(window, s))
+    def __init__(self, window: Any, turns: TurnController, game_menu: Any) -> None:
+        self.panel = OrdersPlanPanel(window)
+        self.panel.setObjectName("ordersPlanPanel")
+        self.dock = window.make_dock("Orders Plan", "ordersPlanDock", self.panel, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.dock.hide()
+        self.menu = menu = game_menu.addMenu("Plan &Orders as")
 
-    menu.aboutToShow.connect(fill)
-    window.act_save_plan = window._action("&Save Orders File…", lambda: save_plan(window), None,
-                                          "Save the planned orders as an orders file to post to the game master")
-    window.act_end_plan = window._action("E&nd Plan", lambda: end_plan(window), None,
-                                         "Take the planned orders back and stop planning")
-    window.game_menu.addActions([window.act_save_plan, window.act_end_plan])
-    window.act_apply_orders = window._action("Apply &Orders File…", lambda: apply_orders_file(window), None,
-                                             "Give a side's orders file to the game (the game master's inbox)")
-    file_menu = next((a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "File"), None)
-    if file_menu is not None:
-        file_menu.addAction(window.act_apply_orders)
-    turns.changed.connect(window.orders_plan_panel.refresh)
+        def fill() -> None:
+            menu.clear()
+            game = turns.game()
+            for side in game.sides() if game is not None else []:
+                act = menu.addAction(game.side_name(side))
+                act.setCheckable(True)
+                act.setChecked(turns.plan is not None and turns.plan.side == side)
+                act.triggered.connect(lambda _on=False, s=side: start_plan(window, s))
+
+        menu.aboutToShow.connect(fill)
+        self.act_save_plan = window.make_action("&Save Orders File…", lambda: save_plan(window), None,
+                                                "Save the planned orders as an orders file to post to the game master")
+        self.act_end_plan = window.make_action("E&nd Plan", lambda: end_plan(window), None,
+                                               "Take the planned orders back and stop planning")
+        game_menu.addActions([self.act_save_plan, self.act_end_plan])
+        self.act_apply_orders = window.make_action("Apply &Orders File…", lambda: apply_orders_file(window), None,
+                                                   "Give a side's orders file to the game (the game master's inbox)")
+        file_menu = next((a.menu() for a in window.menuBar().actions() if a.text().replace("&", "") == "File"), None)
+        if file_menu is not None:
+            file_menu.addAction(self.act_apply_orders)
+        turns.changed.connect(self.panel.refresh)
+

@@ -124,9 +124,7 @@ def territory_pdf_bytes(scenario: TerritoryScenario, pp: PrintPlan) -> bytes:
     units, whatever the scale) and its names at pixel sizes, so the PDF's
     device unit is :data:`PAINT_DPI`'s pixel: an outline 0.8 px wide
     prints 0.14 mm, an 11 px name 1.9 mm high."""
-    from .render.territory import TerritoryRenderer
-
-    r = TerritoryRenderer(scenario, QFont())
+    r = renderer_for(scenario)
     return _pdf(f"{scenario.name}, {pp.spec.width_mm:g} mm wide", pp, PAINT_DPI,
                 lambda p, page: draw_territory_page(p, scenario, r, pp, page))
 
@@ -134,8 +132,6 @@ def territory_pdf_bytes(scenario: TerritoryScenario, pp: PrintPlan) -> bytes:
 def draw_territory_page(p: QPainter, scenario: TerritoryScenario, r: Any, pp: PrintPlan, page: Page) -> None:
     """One sheet of a territory map: its window of the map inside the
     margins, the registration crosses, cut ticks and the page label."""
-    import app.gui.territory.overlay as territory_overlay
-
     dpmm = PAINT_DPI / MM_PER_INCH
     z = pp.mm_per_unit * dpmm  # device units per map unit
     k = pp.mm_per_unit
@@ -147,10 +143,7 @@ def draw_territory_page(p: QPainter, scenario: TerritoryScenario, r: Any, pp: Pr
     p.setClipRect(area)
     p.fillRect(area, style.EXPORT_BACKGROUND)
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-    p.save()
-    r.render_static(p, region, z)
-    p.restore()
-    r.paint_top(p, (-region.x() * z, -region.y() * z), z, region, territory_overlay.EMPTY, set(), None)
+    r.paint_map(p, region, z)
     p.restore()
     _marks(p, pp, page, dpmm)
     _label(p, scenario.name, f"the map {pp.spec.width_mm:g} mm wide ({pp.mm_per_unit:.4g} mm a map unit)",

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QAction
 
 from engine.model import ModelError
 
@@ -48,16 +49,17 @@ def check(window: Any, quiet: bool = False) -> list[str]:
     return problems
 
 
-def install(window: Any) -> None:
-    """Add Game > Check Set-up and check each map as it is opened."""
-    act = window._action("Check &Set-up", lambda: check(window), None,
+def install(window: Any) -> QAction:
+    """Add Game > Check Set-up (the action returned, which the window keeps)
+    and check each map as it is opened."""
+    act: QAction = window.make_action("Check &Set-up", lambda: check(window), None,
                          "List what the rules find wrong with the set-up (units outside their deployment zones)")
     act.setObjectName("actionCheckSetup")
-    window.act_check_setup = act
-    window.game_menu.addSeparator()
-    window.game_menu.addAction(act)
+    window.game.menu.addSeparator()
+    window.game.menu.addAction(act)
     window.document.scenarioReplaced.connect(lambda _s: QTimer.singleShot(0, lambda: check(window, quiet=True)))
     QTimer.singleShot(0, lambda: check(window, quiet=True))  # once the window has said its own first words
+    return act
 
 
 __all__ = ["check", "install", "setup_problems"]

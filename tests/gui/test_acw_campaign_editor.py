@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_parts import combat
 from test_combat_panel import window
 from test_editor_tools import click
 
@@ -71,7 +72,7 @@ def choose_attack(p: Any, attack: str, defend: str) -> None:
 
 def give_in_editor(w: Any, entries: list[dict[str, Any]], k: int) -> None:
     """Give entry ``k``'s order with the control a person would use."""
-    p = w.combat_panel
+    p = combat(w)
     o = entries[k]["order"]
     if "attack" in o:
         choose_attack(p, o["attack"], o["defend"])
@@ -129,7 +130,7 @@ def play_in_editor(qtbot: Any, tmp_path: Path, entries: list[dict[str, Any]], la
     shutil.copyfile(SAMPLE, path)
     w = window(qtbot, tmp_path, load_any(str(path)), str(path))
     w.set_tool("adjudicate")
-    w.act_play.trigger()
+    w.game.act_play.trigger()
     for k, e in enumerate(entries):
         if e["turn"] > last_turn:
             break
@@ -137,7 +138,7 @@ def play_in_editor(qtbot: Any, tmp_path: Path, entries: list[dict[str, Any]], la
         if e["kind"] == "order":
             give_in_editor(w, entries, k)
         elif e["kind"] == "end_turn":
-            w.act_end_turn.trigger()
+            w.game.act_end_turn.trigger()
         else:
             continue  # an effect: written by End Turn with the end_turn entry after it
         journal = w.turns.game().journal
@@ -172,6 +173,6 @@ def test_the_campaign_played_in_the_editor_gives_the_cli_journal(qtbot, tmp_path
     assert editor["turn"] == by_cli["turn"]
     over = w.turns.outcome()
     assert over is not None and "minor Rebel victory" in over
-    assert "game over" in w.windowTitle() and "minor Rebel victory" in w.turn_label.text()
+    assert "game over" in w.windowTitle() and "minor Rebel victory" in w.game.turn_label.text()
     assert any("VICTORY" in e["summary"] for e in entries if e["kind"] == "effect")
-    assert not w.combat_panel.resolve_btn.isEnabled()
+    assert not combat(w).resolve_btn.isEnabled()

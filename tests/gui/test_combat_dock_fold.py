@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtWidgets import QApplication
+from system_parts import combat
 from window_kit import open_map
 
 pytestmark = pytest.mark.gui
@@ -18,8 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.mark.parametrize("size", [(1366, 768), (1280, 820)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_combat_docks_buttons_are_above_its_fold(qtbot: Any, tmp_path: Path, size: tuple[int, int]) -> None:
     w = open_map(qtbot, tmp_path, ROOT / "maps" / "acw_short_campaign.json", size=size)
-    w.combat_dock.raise_()
-    p = w.combat_panel
+    combat(w).dock.raise_()
+    p = combat(w)
     for tab, button in ((0, p.resolve_btn), (1, p.reinforcements.buy_btn)):
         p.tabs.setCurrentIndex(tab)
         qtbot.waitUntil(lambda b=button: b.isVisible() and p.minimumHeight() > 0, timeout=3000)

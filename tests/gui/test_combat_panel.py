@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import shiboken6
 from PySide6.QtCore import QSettings
+from system_parts import combat
 from test_editor_tools import click
 from test_window_lifetimes import CWOL, pump
 
@@ -62,8 +63,8 @@ def choose(box: Any, text: str) -> None:
 
 def test_the_worked_example_in_the_combat_panel_gives_56_21_and_casualties_1_and_3(qtbot, tmp_path) -> None:
     w = window(qtbot, tmp_path, worked())
-    p = w.combat_panel
-    assert w.combat_dock.isVisible()
+    p = combat(w)
+    assert combat(w).dock.isVisible()
     choose(p.attack_box, "0613 \u2192 0714")
     forces = p.forces.text()
     assert "15 factors" in forces and "6 factors, counting 12" in forces and "\u00d72 (river)" in forces
@@ -86,7 +87,7 @@ def test_the_worked_example_in_the_combat_panel_gives_56_21_and_casualties_1_and
 
     # the Rebels owe the retreat: End Turn refuses, naming it, and points to the panel
     assert p.retreat_group.isVisible() and "The Rebels must retreat" in p.retreat_label.text()
-    w.act_end_turn.trigger()
+    w.game.act_end_turn.trigger()
     dlg = w.error_dialog
     assert dlg is not None and "Combat panel" in dlg.summary
     assert any("owe the retreat of CS-51, CS-52 from 0714" in x for x in dlg.problems)
@@ -107,7 +108,7 @@ def test_the_worked_example_in_the_combat_panel_gives_56_21_and_casualties_1_and
     assert w.turns.game().journal[-1].order == {"retreat": "0714", "to": "0815"}
     assert not p.retreat_group.isVisible()
     assert not any(getattr(m, "text", None) == "R" for m in getattr(w.canvas._overlays.get("combat"), "items", ()))
-    w.act_end_turn.trigger()
+    w.game.act_end_turn.trigger()
     assert w.turns.game().turn.side == "rebel"
     assert p.result.text() == ""  # another step: the battle's result is the journal's now
     w.document.undo_stack.undo()
@@ -119,15 +120,15 @@ def test_end_turn_names_the_combat_owed_and_points_to_the_panel(qtbot, tmp_path)
     s = worked({"US-14": "0613", "CS-51": "0714"})
     w = window(qtbot, tmp_path, s)
     w.set_tool("adjudicate")
-    w.act_play.trigger()
+    w.game.act_play.trigger()
     s.unit("US-14").at = s.map.parse_label("0612")
     w.document.scenarioReplaced.emit(s)  # as the file was laid out; US-14 then moves next to CS-51
     assert w.turns.give({"unit": "US-14", "to": "0613"})[0]
-    p = w.combat_panel
+    p = combat(w)
     assert p.attack_box.itemText(0) == "0613 \u2192 0714 (owed)"
-    w.combat_dock.hide()
-    w.act_end_turn.trigger()
-    assert w.combat_dock.isVisible()
+    combat(w).dock.hide()
+    w.game.act_end_turn.trigger()
+    assert combat(w).dock.isVisible()
     dlg = w.error_dialog
     assert dlg is not None and "Combat panel" in dlg.summary
     assert any("US-14" in x and "owes a combat this turn" in x for x in dlg.problems)
@@ -137,7 +138,7 @@ def test_reinforcements_purchases_posts_and_the_rail_shown_when_refused(qtbot, t
     s = load_any(SAMPLE)
     s.state["acw"] = {"points": {"union": 3, "rebel": 0}}
     w = window(qtbot, tmp_path, s)
-    p = w.combat_panel
+    p = combat(w)
     p.tabs.setCurrentIndex(1)
     assert "Union 3, Rebels 0" in p.reinforcements.points_label.text()
     p.reinforcements.buy_unit.setCurrentIndex(p.reinforcements.buy_unit.findData("US-6"))  # in 0505, off the rail held to the edge
@@ -154,7 +155,7 @@ def test_reinforcements_purchases_posts_and_the_rail_shown_when_refused(qtbot, t
     assert "combat" not in w.canvas._overlays or not any(
         getattr(m, "outline", None) == "#7b3294" for m in w.canvas._overlays["combat"].items)
     assert not p.reinforcements.post_group.isEnabled()  # the post is the Rebels', on their move
-    w.act_end_turn.trigger()
+    w.game.act_end_turn.trigger()
     assert p.reinforcements.post_group.isEnabled()
     p.reinforcements.post_now.click()
     assert re.fullmatch(r"\d{1,2}:\d{2}:\d{2}\.\d{3}", p.reinforcements.post_time.text())
@@ -173,7 +174,7 @@ def test_reinforcements_purchases_posts_and_the_rail_shown_when_refused(qtbot, t
 
 def test_the_cavalry_engaged_by_infantry_is_offered_its_withdrawal(qtbot, tmp_path) -> None:
     w = window(qtbot, tmp_path, worked({"US-14": "0613", "CS-37C": "0714"}))
-    p = w.combat_panel
+    p = combat(w)
     s = w.document.scenario
     choose(p.attack_box, "0613 \u2192 0714")
     assert p.cavalry_group.isVisible() and not p.resolve_btn.isEnabled()
@@ -186,7 +187,7 @@ def test_the_cavalry_engaged_by_infantry_is_offered_its_withdrawal(qtbot, tmp_pa
 
 def test_the_combat_dock_lives_through_map_switches_and_a_reopened_window(qtbot, tmp_path, capfd) -> None:
     w = window(qtbot, tmp_path, load_any(SAMPLE), SAMPLE)
-    panel, dock = w.combat_panel, w.combat_dock
+    panel, dock = combat(w), combat(w).dock
     assert dock.isVisible()
     assert w.open_file(CWOL)
     pump()
@@ -206,15 +207,15 @@ def test_the_combat_dock_lives_through_map_switches_and_a_reopened_window(qtbot,
     w.close()
     pump()
     w2 = window(qtbot, tmp_path, load_any(SAMPLE), SAMPLE)
-    assert w2.combat_dock.isVisible() and w2.combat_panel is not panel
-    assert w2.combat_panel.attack_box.count() == 0
+    assert combat(w2).dock.isVisible() and combat(w2) is not panel
+    assert combat(w2).attack_box.count() == 0
     err = capfd.readouterr().err
     assert "already deleted" not in err and "Internal C++ object" not in err and "Traceback" not in err
 
 
 def test_a_bad_post_time_is_refused_naming_it_and_changes_nothing(qtbot, tmp_path) -> None:
     w = window(qtbot, tmp_path, worked())
-    p = w.combat_panel
+    p = combat(w)
     choose(p.attack_box, "0613 \u2192 0714")
     p.time_edit.setText("9:61:45")
     assert not p.resolve()
@@ -226,8 +227,8 @@ def test_a_bad_post_time_is_refused_naming_it_and_changes_nothing(qtbot, tmp_pat
 
 def test_an_attack_from_two_hexes_doubles_behind_a_river_only_when_every_hex_is_across(qtbot, tmp_path) -> None:
     w = window(qtbot, tmp_path, worked({"US-14": "0613", "US-13": "0614", "CS-51": "0714", "CS-52": "0714"}))
-    w.act_play.trigger()  # playing: the chosen attack is drawn on the map
-    p = w.combat_panel
+    w.game.act_play.trigger()  # playing: the chosen attack is drawn on the map
+    p = combat(w)
     s = w.document.scenario
     choose(p.attack_box, "0613 \u2192 0714")
     assert "\u00d72 (river)" in p.forces.text()  # 0613 lies across the river from 0714
@@ -254,7 +255,7 @@ def test_a_force_with_no_legal_retreat_is_dealt_with_as_the_option_says(qtbot, t
                          [attack] + [c for c in ring if c != attack], strict=True):
         s.unit(uid).at = cell
     w = window(qtbot, tmp_path, s)
-    p = w.combat_panel
+    p = combat(w)
     choose(p.attack_box, f"{s.map.label(attack)} \u2192 0714")
     p.time_edit.setText("9:51:45")
     assert p.resolve()

@@ -35,7 +35,7 @@ def test_the_numbers_of_each_game() -> None:
 
 def test_before_play_an_undoable_set_up_edit(qtbot: Any, tmp_path: Path) -> None:
     w = open_map(qtbot, tmp_path, ROOT / "maps" / "aa_rail_options.json", size=None)
-    assert not w.turns.playing() and w.act_game_data.isEnabled()
+    assert not w.turns.playing() and w.game.act_game_data.isEnabled()
     dlg = GameDataDialog(w)
     dlg.set_value("rail_options", "ipcs", "germany", 40)
     assert dlg.accept_changes()

@@ -34,8 +34,8 @@ def game_window(qtbot, tmp_path: Path, name: str = "editor.json"):
     shutil.copy(SAMPLE, path)
     w = open_window(qtbot, tmp_path, load_scenario(path), str(path), previews=previews_for())
     w.set_tool("adjudicate")
-    assert not w.turns.playing() and w.turn_label.text() == ""  # a scenario being set up: moves are edits
-    w.act_play.trigger()
+    assert not w.turns.playing() and w.game.turn_label.text() == ""  # a scenario being set up: moves are edits
+    w.game.act_play.trigger()
     assert w.turns.playing()
     assert w.adjudicate.preview is not None and "ACW" in w.adjudicate.preview.name
     return w, path
@@ -61,12 +61,12 @@ def order_by_mouse(w, unit_id: str, to: str) -> None:
 def test_the_editor_and_the_cli_make_the_same_journal_and_file(qtbot, tmp_path) -> None:
     w, editor_file = game_window(qtbot, tmp_path)
     assert "Turn 1 · Union to move · movement phase" in w.windowTitle()
-    assert w.turn_label.text() == "Turn 1 · Union to move · movement phase"
+    assert w.game.turn_label.text() == "Turn 1 · Union to move · movement phase"
     for o in ORDERS:
         order_by_mouse(w, o["unit"], o["to"])
     assert w.document.undo_stack.count() == 2
-    w.act_end_turn.trigger()
-    assert w.turn_label.text() == "Turn 1 · Rebels to move · movement phase"
+    w.game.act_end_turn.trigger()
+    assert w.game.turn_label.text() == "Turn 1 · Rebels to move · movement phase"
     assert "Rebels to move" in w.windowTitle()
     w.save()
 
@@ -98,7 +98,7 @@ def test_undo_of_every_journal_step_restores_the_state_and_the_file(qtbot, tmp_p
     for o in ORDERS:
         order_by_mouse(w, o["unit"], o["to"])
         texts.append(doc.text())
-    w.act_end_turn.trigger()
+    w.game.act_end_turn.trigger()
     texts.append(doc.text())
     assert len(set(texts)) == len(texts)
     for k in range(len(texts) - 1, 0, -1):
@@ -106,7 +106,7 @@ def test_undo_of_every_journal_step_restores_the_state_and_the_file(qtbot, tmp_p
         assert doc.text() == texts[k - 1], f"undo of step {k}"
         assert panel_entries(w) == k - 1 if k < len(texts) - 1 else panel_entries(w) == 2
     assert "game" not in doc.scenario.state
-    assert w.turn_label.text() == "Turn 1 · Union to move · movement phase"
+    assert w.game.turn_label.text() == "Turn 1 · Union to move · movement phase"
     for k in range(1, len(texts)):  # redo gives the same steps again
         doc.undo_stack.redo()
         assert doc.text() == texts[k], f"redo of step {k}"
@@ -114,7 +114,7 @@ def test_undo_of_every_journal_step_restores_the_state_and_the_file(qtbot, tmp_p
 
 def panel_entries(w) -> int:
     """How many journal entries the Journal dock lists."""
-    tree = w.journal_panel.tree
+    tree = w.game.journal_panel.tree
     return sum(tree.topLevelItem(i).childCount() for i in range(tree.topLevelItemCount()))
 
 
@@ -136,8 +136,8 @@ def test_journal_dock_replays_read_only_and_branches(qtbot, tmp_path) -> None:
     w, path = game_window(qtbot, tmp_path)
     for o in ORDERS:
         order_by_mouse(w, o["unit"], o["to"])
-    w.act_end_turn.trigger()
-    panel = w.journal_panel
+    w.game.act_end_turn.trigger()
+    panel = w.game.journal_panel
     doc = w.document
     assert panel.tree.topLevelItem(0).text(0) == "Turn 1"
     assert panel.tree.topLevelItem(0).child(0).text(0).startswith("1. US-14 to 0410: carried out")
@@ -148,18 +148,18 @@ def test_journal_dock_replays_read_only_and_branches(qtbot, tmp_path) -> None:
     assert shown is not doc.scenario
     assert shown.map.label(shown.unit("US-14").at) == "0410"
     assert shown.map.label(shown.unit("US-13").at) == doc.scenario.map.label(load_scenario(path).unit("US-13").at)
-    assert "replay after entry 1 (read-only)" in w.turn_label.text()
+    assert "replay after entry 1 (read-only)" in w.game.turn_label.text()
     n = doc.undo_stack.count()
     click(w, shown.unit("US-13").at)  # read-only: a click edits nothing
     assert doc.undo_stack.count() == n and doc.text() == live
-    w.act_journal_back.trigger()
+    w.game.act_journal_back.trigger()
     assert panel.replaying == 0
     assert w.canvas.scenario().map.label(w.canvas.scenario().unit("US-14").at) == "0310"
-    w.act_journal_forward.trigger()
-    w.act_journal_forward.trigger()
+    w.game.act_journal_forward.trigger()
+    w.game.act_journal_forward.trigger()
     assert panel.replaying == 2
     w.resize(1280, 820)
-    w.dock_journal.raise_()
+    w.game.dock_journal.raise_()
     w.grab().save(str(Path("/tmp") / "h14_journal.png"))
     panel.branch_here()
     branch = w.branch_windows[-1]
@@ -170,11 +170,11 @@ def test_journal_dock_replays_read_only_and_branches(qtbot, tmp_path) -> None:
     assert game.branch_of is not None and game.branch_of.entries == 2
     assert game.branch_of.source == str(path)
     assert branch.document.path is None and branch.document.is_modified()
-    assert branch.journal_panel.tree.topLevelItem(0).text(0).startswith("Branch of ")
+    assert branch.game.journal_panel.tree.topLevelItem(0).text(0).startswith("Branch of ")
     panel.latest.click()
     assert panel.replaying is None and w.canvas.scenario() is doc.scenario and doc.text() == live
     panel.go(1)
     assert panel.replaying == 1
     w.open_file(str(SAMPLE), ask=False)  # another file: shown live and editable
     assert panel.replaying is None and w.canvas.scenario() is doc.scenario
-    assert not w.turns.playing() and w.turn_label.text() == ""
+    assert not w.turns.playing() and w.game.turn_label.text() == ""

@@ -32,7 +32,7 @@ def test_a_unit_that_acted_is_drawn_spent(qtbot, tmp_path) -> None:
     w.grab().save(str(tmp_path / "spent.png"))
     w.resize(1100, 760)  # the window's size (and so the zoom) stays put from here on
     spent = counter_pixel()
-    w.act_end_turn.trigger()  # a new side's move: nobody has acted
+    w.game.act_end_turn.trigger()  # a new side's move: nobody has acted
     assert spent_units(s) == frozenset()
     fresh = counter_pixel()
     assert spent != fresh  # the same counter in the same place, dimmed while spent

@@ -49,8 +49,8 @@ def test_a_forged_game_is_refused_when_the_file_opens(qtbot, tmp_path) -> None:
     qtbot.waitUntil(lambda: w.error_dialog is not None and w.error_dialog.isVisible(), timeout=5000)
     assert "entry 3 (turn 1, order: CS-11A to 1611) is not what the rules give" in w.error_dialog.problems[0]
     assert w.turns.game() is None and not w.turns.playing()
-    assert not w.act_end_turn.isEnabled()
-    assert w.turn_label.text().startswith("Game refused")
+    assert not w.game.act_end_turn.isEnabled()
+    assert w.game.turn_label.text().startswith("Game refused")
     w.error_dialog.close()
 
 
@@ -64,5 +64,5 @@ def test_a_journal_changed_by_hand_is_named_when_the_file_opens(qtbot, tmp_path)
     w = open_window(qtbot, tmp_path, load_scenario(path), str(path))
     qtbot.waitUntil(lambda: w.error_dialog is not None and w.error_dialog.isVisible(), timeout=5000)
     assert "was changed after it was written" in w.error_dialog.problems[0]
-    assert w.turns.game() is None and not w.act_end_turn.isEnabled()
+    assert w.turns.game() is None and not w.game.act_end_turn.isEnabled()
     w.error_dialog.close()

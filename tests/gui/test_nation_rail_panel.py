@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_parts import rail
 from test_territory_rail_tools import click
 from window_kit import open_map
 
@@ -36,8 +37,8 @@ def prepared(tmp_path: Path, option: int = 1) -> Path:
 
 def window(qtbot: Any, tmp_path: Path, path: Path) -> TerritoryWindow:
     w: TerritoryWindow = open_map(qtbot, tmp_path, path)
-    w.nation_rail.dock.show()
-    w.nation_rail.dock.raise_()
+    rail(w).nation_rail.dock.show()
+    rail(w).nation_rail.dock.raise_()
     return w
 
 
@@ -58,7 +59,7 @@ def journal(scenario: Any) -> list[dict[str, Any]]:
 def test_an_option_1_game_in_the_editor_gives_the_command_lines_journal(qtbot: Any, tmp_path: Path) -> None:
     path = prepared(tmp_path)
     w = window(qtbot, tmp_path, path)
-    panel = w.nation_rail.panel
+    panel = rail(w).nation_rail.panel
     assert "IPCs: 40" in panel.report.text() and "Germany" in panel.report.text()
     panel.piece.setCurrentText("station")
     panel.count.setValue(1)
@@ -119,20 +120,20 @@ def test_the_designers_mode_places_freely_and_the_panel_follows_the_map(qtbot: A
     path = tmp_path / "sample.json"
     path.write_bytes(SAMPLE.read_bytes())
     w = window(qtbot, tmp_path, path)
-    assert not w.nation_rail.playing()
+    assert not rail(w).nation_rail.playing()
     w.mode_actions["station"].trigger()
     click(qtbot, w, "austria")  # no game yet: an edit, wherever land is
     assert isinstance(w.scenario.territory("austria").features.get("rail_station"), dict)
     assert "game" not in w.scenario.state
     europe = ROOT / "maps" / "railroad_module_europe.json"
     assert w.open_file(str(europe), ask=False)
-    assert not w.nation_rail.panel.buy.isEnabled()
-    assert "not a Rail Options game" in w.nation_rail.panel.target.text()
+    assert not rail(w).nation_rail.panel.buy.isEnabled()
+    assert "not a Rail Options game" in rail(w).nation_rail.panel.target.text()
     assert w.open_file(str(path), ask=False)
-    assert w.nation_rail.panel.buy.isEnabled() and "Germany" in w.nation_rail.panel.report.text()
+    assert rail(w).nation_rail.panel.buy.isEnabled() and "Germany" in rail(w).nation_rail.panel.report.text()
     w.close()
     again = window(qtbot, tmp_path, path)
-    assert "IPCs" in again.nation_rail.panel.report.text()
+    assert "IPCs" in rail(again).nation_rail.panel.report.text()
 
 
 def test_the_capacity_shown_follows_each_rail_order_of_the_turn(qtbot: Any, tmp_path: Path) -> None:
@@ -141,14 +142,14 @@ def test_the_capacity_shown_follows_each_rail_order_of_the_turn(qtbot: Any, tmp_
     w = window(qtbot, tmp_path, path)
     w.turns.set_playing(True)
     to_phase(w, "germany", "noncombat")
-    left = w.options_panel.nation_left("Germany")
-    shown = w.nation_rail.panel.report.text()
+    left = rail(w).options_panel.nation_left("Germany")
+    shown = rail(w).nation_rail.panel.report.text()
     ok, why = w.turns.give({"unit": "ger_inf", "to": "smolensk"})
     assert ok, why
-    assert w.options_panel.nation_left("Germany") == str(int(left or 0) - 1)  # the Rail options table
-    assert w.nation_rail.panel.report.text() != shown and "Rail this turn: 1 " in w.nation_rail.panel.report.text()
+    assert rail(w).options_panel.nation_left("Germany") == str(int(left or 0) - 1)  # the Rail options table
+    assert rail(w).nation_rail.panel.report.text() != shown and "Rail this turn: 1 " in rail(w).nation_rail.panel.report.text()
     w.document.undo_stack.undo()
-    assert w.options_panel.nation_left("Germany") == left and w.nation_rail.panel.report.text() == shown
+    assert rail(w).options_panel.nation_left("Germany") == left and rail(w).nation_rail.panel.report.text() == shown
 
 
 def test_the_dock_grants_the_rail_technology_by_an_order(qtbot: Any, tmp_path: Path) -> None:
@@ -157,7 +158,7 @@ def test_the_dock_grants_the_rail_technology_by_an_order(qtbot: Any, tmp_path: P
     path = tmp_path / "tech.json"
     save_any(s, str(path))
     w = window(qtbot, tmp_path, path)
-    panel = w.nation_rail.panel
+    panel = rail(w).nation_rail.panel
     assert panel.tech.isEnabled() and "Rail technology" not in panel.report.text()
     limit = nation_report(w.scenario, config_of(w.scenario.ruleset.options), "germany")["capacity"]["limit"]
     panel.tech.click()  # the purchase phase: Germany gains the technology, one journal entry

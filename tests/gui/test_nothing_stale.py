@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_parts import combat, rail
 from test_combat_panel import WORKED, choose, window, worked
 from test_journal_editor import game_window, order_by_mouse, select
 from window_kit import open_map
@@ -21,7 +22,7 @@ def test_the_post_times_are_per_turn(qtbot: Any, tmp_path: Path) -> None:
     s = worked(WORKED)
     s.state["setup_accepted"] = True  # the worked example's units stand outside the deployment zones
     w = window(qtbot, tmp_path, s)
-    p = w.combat_panel
+    p = combat(w)
     choose(p.attack_box, "0613 \u2192 0714")
     p.time_edit.setText("9:51:45")
     assert p.resolve(), p.result.text()
@@ -42,7 +43,7 @@ def test_end_turn_clears_the_grid_selection_and_verdict(qtbot: Any, tmp_path: Pa
     w.adjudicate.hover_cell = w.document.scenario.map.parse_label("0410")
     w.adjudicate.refresh()
     assert w.state.selected_unit == "US-14" and w.verdict.overlay is not None
-    w.act_end_turn.trigger()
+    w.game.act_end_turn.trigger()
     assert w.turns.game().turn.side != "union"
     assert w.state.selected_unit is None
     assert w.adjudicate.overlay is None and w.verdict.overlay is None
@@ -55,8 +56,8 @@ def test_end_turn_clears_the_territory_selection_reach_and_verdict(qtbot: Any, t
     w.set_mode("railoptions")
     w.select_unit("ger_inf")
     w.show_verdict(False, "Russia cannot be the end of a rail move")
-    assert w.reach is not None and w.canvas.overlay().shades
+    assert rail(w).reach is not None and w.canvas.overlay().shades
     assert w.turns.end() is None
     assert w.turns.game().turn.side != "germany"
-    assert w.selected_unit is None and w.reach is None and w.verdict.overlay is None
+    assert w.selected_unit is None and rail(w).reach is None and w.verdict.overlay is None
     assert not w.canvas.overlay().shades

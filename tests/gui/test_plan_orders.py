@@ -72,13 +72,13 @@ def test_plan_orders_writes_the_docs_example_and_applies_nothing(qtbot: Any, tmp
     w = window(qtbot, tmp_path, f)
     before = {u.id: u.at for u in w.document.scenario.units}
     plan = start_plan(w, "union")
-    assert plan is not None and "Planning the Union orders" in w.turn_label.text()
+    assert plan is not None and "Planning the Union orders" in w.game.turn_label.text()
     assert w.turns.give({"unit": "US-3C", "to": "1106"})[0]
     ok, why = w.turns.give({"unit": "US-3C", "to": "1006"})
     assert not ok and "already moved" in why  # checked against the position the plan leaves
     assert w.turns.give({"unit": "US-6", "to": "0805"})[0]
     assert w.document.scenario.unit("US-3C").at != before["US-3C"]  # shown on the map
-    assert w.orders_plan_panel.list.count() == 2
+    assert w.game.orders_plan.panel.list.count() == 2
     out = tmp_path / "union-t1.json"
     assert save_plan(w, str(out), "for the Union") == str(out)
     assert json.loads(out.read_text(encoding="utf-8")) == docs_example()
@@ -109,7 +109,7 @@ def test_a_side_file_in_the_editor_says_what_it_hides_and_plans_at_its_turn(
     assert main(["export-side", str(f), "--side", "rebel", "--out", str(side)]) == 0
     capsys.readouterr()
     w = window(qtbot, tmp_path, side)
-    assert "The rebel side's file: " in w.turn_label.text() and "enemy units hidden" in w.turn_label.text()
+    assert "The rebel side's file: " in w.game.turn_label.text() and "enemy units hidden" in w.game.turn_label.text()
     units = {u.id for u in w.document.scenario.units}
     assert "US-14" not in units
     plan = start_plan(w, "rebel")
@@ -141,10 +141,10 @@ def test_plan_orders_outlives_map_switches_and_reopening(qtbot: Any, tmp_path: P
             assert w.open_file(path, ask=False)
             pump()
             assert docks_alive(w) == expected
-            assert w.turns.plan is None and w.orders_plan_panel.list.count() == 0
+            assert w.turns.plan is None and w.game.orders_plan.panel.list.count() == 0
         plan = start_plan(w, "union")
         assert plan is not None and w.turns.give({"unit": "US-6", "to": "0805"})[0]
-        assert w.orders_plan_panel.list.count() == 1
+        assert w.game.orders_plan.panel.list.count() == 1
         w.close()
         pump()
     err = capfd.readouterr().err

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_parts import rail
 from test_editor_tools import click, open_window
 from test_journal_editor import SAMPLE, select
 from window_kit import open_map
@@ -74,7 +75,7 @@ def test_a_territory_rail_move_outside_play_asks(qtbot: Any, tmp_path: Path, ans
     w.turns.ask_play = lambda: asked.append("asked") or answer
     w.set_mode("railoptions")
     w.select_unit("ger_inf")
-    moved = w.rail_to("italy")
+    moved = rail(w).rail_to("italy")
     assert asked == ["asked"]
     s = w.document.scenario
     if answer == "order":  # play starts; the game is in its purchase phase, so the rail move is refused, said so

@@ -24,9 +24,9 @@ def test_export_report_is_the_commands_report(qtbot: Any, tmp_path: Path, capsys
         ok, why = w.turns.give(o)
         assert ok, why
     assert w.save()
-    assert w.act_export_report.isEnabled()
+    assert w.game.act_export_report.isEnabled()
     file_menu = next(a.menu() for a in w.menuBar().actions() if a.text().replace("&", "") == "File")
-    assert w.act_export_report in file_menu.actions()
+    assert w.game.act_export_report in file_menu.actions()
     report = tmp_path / "gui" / "editor-report.md"
     report.parent.mkdir()
     assert export_report(w, str(report))

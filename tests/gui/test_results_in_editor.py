@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from system_parts import rail
 from test_nation_rail_panel import prepared, to_phase, window
 
 pytestmark = pytest.mark.gui
@@ -18,11 +19,11 @@ pytestmark = pytest.mark.gui
 def test_a_raid_and_a_rail_move_say_their_results(qtbot: Any, tmp_path: Path) -> None:
     w = window(qtbot, tmp_path, prepared(tmp_path))
     w.turns.game().scenario.state["setup_accepted"] = True
-    panel = w.nation_rail.panel
+    panel = rail(w).nation_rail.panel
     to_phase(w, "germany", "noncombat")
     w.set_mode("railoptions")
     w.select_unit("ger_inf")
-    assert w.rail_to("italy")
+    assert rail(w).rail_to("italy")
     assert w.statusBar().currentMessage() == ("ger_inf rails to Italy: railed Germany > Austria > Italy: 2 spaces, through the station in "
                                               "Germany; 1 unit of Germany's rail capacity used")
     to_phase(w, "uk", "combat")
@@ -34,7 +35,7 @@ def test_a_raid_and_a_rail_move_say_their_results(qtbot: Any, tmp_path: Path) ->
     assert w.statusBar().currentMessage() == (
         "the United Kingdom bombs the rail in Germany with 2 bombers: 2 bombers, 1 shot down (anti-aircraft dice "
         "1, 5); bombing dice 1; the rail station in Germany now has 2 damage (was 1)")
-    tree = w.journal_panel.tree
+    tree = w.game.journal_panel.tree
     turn = tree.topLevelItem(tree.topLevelItemCount() - 1)
     last = turn.child(turn.childCount() - 1)
     assert last.text(0).endswith("the United Kingdom bombs the rail in Germany with 2 bombers: carried out")

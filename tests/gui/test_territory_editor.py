@@ -13,6 +13,8 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication
+from system_parts import plan as plan_of
+from system_parts import rail
 
 from app.cli import main as cli_main
 from app.gui.systems.railroads.planner import BOTTLENECK, RailPlanner
@@ -231,7 +233,7 @@ def europe_orders() -> list[dict[str, str]]:
 def test_rail_plan_preview_then_exact_routing_off_the_gui_thread(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, EUROPE)
     w.set_mode("railplan")
-    p = w.planner
+    p = plan_of(w).planner
     p.add_orders(europe_orders())
     # the preview is there at once: one dashed line per order
     assert p.preview_plan is not None and p.preview_plan.method == "maxflow" and p.preview_plan.feasible
@@ -260,21 +262,21 @@ def test_rail_plan_preview_then_exact_routing_off_the_gui_thread(qtbot, tmp_path
     # the chart: used against available along the routes
     data = p.chart_data()
     assert ("Prussia", 1, 1) in data and len(data) == len(plan.usage)
-    assert w.plan_panel.bars_used is not None
-    assert list(w.plan_panel.bars_used.opts["height"]) == [u for _, u, _ in data]
-    assert "Feasible" in w.plan_panel.verdict.text()
+    assert plan_of(w).plan_panel.bars_used is not None
+    assert list(plan_of(w).plan_panel.bars_used.opts["height"]) == [u for _, u, _ in data]
+    assert "Feasible" in plan_of(w).plan_panel.verdict.text()
 
 
 def test_an_overloaded_plan_outlines_the_cut(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, EUROPE)
     w.set_mode("railplan")
     raw = json.loads((ROOT / "tests" / "territory" / "europe_orders_overload.json").read_text())["orders"]
-    w.planner.add_orders(raw)
-    qtbot.waitUntil(lambda: w.planner.exact is not None, timeout=20000)
-    assert not w.planner.exact.feasible
+    plan_of(w).planner.add_orders(raw)
+    qtbot.waitUntil(lambda: plan_of(w).planner.exact is not None, timeout=20000)
+    assert not plan_of(w).planner.exact.feasible
     outlined = {sh.territory for sh in w.canvas.overlay().shades if sh.outline == BOTTLENECK}
     assert {w.scenario.map.label(t) for t in outlined} == {"Hungary", "Western Poland", "Yugoslavia"}
-    assert "Not feasible" in w.plan_panel.verdict.text()
+    assert "Not feasible" in plan_of(w).plan_panel.verdict.text()
 
 
 def test_dragging_a_unit_adds_an_order(qtbot, tmp_path) -> None:
@@ -289,21 +291,21 @@ def test_dragging_a_unit_adds_an_order(qtbot, tmp_path) -> None:
     qtbot.mouseMove(vp, end)
     assert any(r.territories == ("denmark", "belarus") for r in w.canvas.overlay().routes)
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=end)
-    assert [(o.unit, o.to) for o in w.planner.orders] == [("ger_inf_dk", "belarus")]
-    assert w.plan_panel.orders.count() == 1
-    qtbot.waitUntil(lambda: w.planner.exact is not None, timeout=20000)
-    assert w.planner.exact.routes[0].paths[0][0][0] == "denmark"
+    assert [(o.unit, o.to) for o in plan_of(w).planner.orders] == [("ger_inf_dk", "belarus")]
+    assert plan_of(w).plan_panel.orders.count() == 1
+    qtbot.waitUntil(lambda: plan_of(w).planner.exact is not None, timeout=20000)
+    assert plan_of(w).planner.exact.routes[0].paths[0][0][0] == "denmark"
     # a stack: press on France outside the counters drags every unit there
     qtbot.mousePress(vp, Qt.MouseButton.LeftButton, pos=view_point(w, "france") + QPoint(0, -12))
     qtbot.mouseMove(vp, view_point(w, "ukraine"))
     qtbot.mouseRelease(vp, Qt.MouseButton.LeftButton, pos=view_point(w, "ukraine"))
-    assert sorted(o.unit for o in w.planner.orders if o.to == "ukraine") == ["ger_arm_fr", "ger_art_fr",
+    assert sorted(o.unit for o in plan_of(w).planner.orders if o.to == "ukraine") == ["ger_arm_fr", "ger_art_fr",
                                                                             "ger_inf_fr"]
 
 
 def test_stale_exact_results_are_ignored(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, EUROPE)
-    p = w.planner
+    p = plan_of(w).planner
     orders = europe_orders()
     p.add_orders(orders[:1])
     first = p.generation
@@ -390,16 +392,16 @@ def test_selecting_a_unit_lists_what_the_cli_lists(qtbot, tmp_path, capsys) -> N
     w.inspector.units.itemClicked.emit(w.inspector.units.item(0))
     assert w.selected_unit == "ita_inf"
     w.select_unit("ger_inf")
-    assert w.options_panel.reachable() == cli["reachable"] == ["Italy", "Smolensk"]
+    assert rail(w).options_panel.reachable() == cli["reachable"] == ["Italy", "Smolensk"]
     reach = {sh.territory for sh in w.canvas.overlay().shades if sh.fill}
     assert reach == {"italy", "smolensk"}
     # the same unit under Option 4 (a what-if) reaches elsewhere, as the CLI says
     assert cli_main(["rail-options", str(RAIL_OPTIONS), "--unit", "ger_inf", "--option", "4", "--json"]) == 0
     cli4 = json.loads(capsys.readouterr().out)
-    i = w.options_panel.option.findData(4)
-    w.options_panel.option.setCurrentIndex(i)
-    w.options_panel.option.activated.emit(i)
-    assert w.options_panel.reachable() == cli4["reachable"] != cli["reachable"]
+    i = rail(w).options_panel.option.findData(4)
+    rail(w).options_panel.option.setCurrentIndex(i)
+    rail(w).options_panel.option.activated.emit(i)
+    assert rail(w).options_panel.reachable() == cli4["reachable"] != cli["reachable"]
 
 
 def test_a_planned_rail_move_is_undoable_and_updates_the_capacity(qtbot, tmp_path) -> None:
@@ -407,9 +409,9 @@ def test_a_planned_rail_move_is_undoable_and_updates_the_capacity(qtbot, tmp_pat
     opened = w.document.text()
     w.set_mode("railoptions")
     w.select_unit("ger_inf")
-    assert w.options_panel.nation_left("Germany") == "6"
-    stations = {w.options_panel.stations.item(i, 0).text(): w.options_panel.stations.item(i, 3).text()
-                for i in range(w.options_panel.stations.rowCount())}
+    assert rail(w).options_panel.nation_left("Germany") == "6"
+    stations = {rail(w).options_panel.stations.item(i, 0).text(): rail(w).options_panel.stations.item(i, 3).text()
+                for i in range(rail(w).options_panel.stations.rowCount())}
     assert stations["Germany"] == "6"
     # hovering says what the engine says
     qtbot.mouseMove(w.canvas.viewport(), view_point(w, "france"))
@@ -418,16 +420,16 @@ def test_a_planned_rail_move_is_undoable_and_updates_the_capacity(qtbot, tmp_pat
     assert w.statusBar().currentMessage().startswith("✔ ")
     assert "rail: 2 spaces via Germany > Austria > Italy" in w.hover_label.full_text()  # (cut to yield to the verdict: whole in its tooltip)
     # clicking a territory out of reach refuses with the engine's reason
-    assert not w.rail_to("france")
+    assert not rail(w).rail_to("france")
     assert w.document.undo_stack.count() == 0
     qtbot.mouseClick(w.canvas.viewport(), Qt.MouseButton.LeftButton, pos=view_point(w, "italy"))
     assert w.scenario.unit("ger_inf").at == "italy"
     assert w.document.undo_stack.count() == 1
-    assert w.options_panel.nation_left("Germany") == "5"
+    assert rail(w).options_panel.nation_left("Germany") == "5"
     w.document.undo_stack.undo()
     assert w.scenario.unit("ger_inf").at == "germany"
     assert w.document.text() == opened  # the move and its record are gone, nothing left behind
-    assert w.options_panel.nation_left("Germany") == "6"
+    assert rail(w).options_panel.nation_left("Germany") == "6"
 
 
 # -- files -------------------------------------------------------------------

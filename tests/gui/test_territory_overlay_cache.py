@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QPointF, QRect
 from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QApplication
+from system_parts import rail
 from test_territory_rail_tools import RAIL_OPTIONS, open_window
 
 from app.gui.render import style
@@ -57,7 +58,7 @@ def test_the_rail_reach_is_painted_from_cached_layers(qtbot, tmp_path) -> None:
     c = w.canvas
     unit = w.scenario.units[0]
     w.select_unit(unit.id)
-    assert w.reach is not None and w.reach.destinations
+    assert rail(w).reach is not None and rail(w).reach.destinations
     assert c.overlay().shades
     vp = c.viewport()
     QApplication.processEvents()
@@ -92,7 +93,7 @@ def test_another_unit_selection_or_edit_leaves_no_stale_layer(qtbot, tmp_path) -
     assert not w.canvas.overlay().shades
     assert_same(w, "no unit selected")
     w.select_unit(first.id)
-    dest = w.reach.destinations[0].territory
+    dest = rail(w).reach.destinations[0].territory
     w.canvas.set_selected([dest])
     assert_same(w, "a territory selected")
     s.map.territories[dest].name = "A much longer name than before"

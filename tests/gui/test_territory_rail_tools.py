@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from system_parts import rail
 from test_territory_editor import open_window as open_territory_window
 
 from app.gui.territory import TerritoryWindow
@@ -63,24 +64,24 @@ def test_the_tools_are_checkable_actions_of_the_mode_group(qtbot, tmp_path) -> N
         assert act.isCheckable() and act.actionGroup() is w.mode_group
         assert act.shortcut().toString() == key
         assert "right" in act.toolTip()
-    assert w.dock_rail_tools.isVisible()
-    assert w.rail_tools_panel.station_box.isVisibleTo(w.rail_tools_panel)
+    assert rail(w).dock_rail_tools.isVisible()
+    assert rail(w).rail_tools_panel.station_box.isVisibleTo(rail(w).rail_tools_panel)
     w.mode_actions["railroad"].trigger()
-    assert not w.rail_tools_panel.station_box.isVisibleTo(w.rail_tools_panel)
+    assert not rail(w).rail_tools_panel.station_box.isVisibleTo(rail(w).rail_tools_panel)
     w.mode_actions["select"].trigger()
-    assert not w.dock_rail_tools.isVisible()
+    assert not rail(w).dock_rail_tools.isVisible()
 
 
 def test_place_edit_and_remove_a_station(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, "station")
     stack = w.document.undo_stack
-    panel = w.rail_tools_panel
+    panel = rail(w).rail_tools_panel
     assert "rail_station" not in features(w, "belgium")
     # place: one step, selected, the tool options show it
     click(qtbot, w, "belgium")
     assert features(w, "belgium")["rail_station"] == {}
     assert stack.count() == 1
-    assert w.selection == ["belgium"] and w.station_tool.selected == "belgium"
+    assert w.selection == ["belgium"] and w.tools["station"].selected == "belgium"
     assert panel.damage.isEnabled() and "Belgium" in panel.station.text()
     # clicking it again selects it and pushes nothing
     click(qtbot, w, "belgium")
@@ -93,10 +94,10 @@ def test_place_edit_and_remove_a_station(qtbot, tmp_path) -> None:
     assert stack.count() == 3
     assert stack.text(2) == "Belgium: rail station damage 4, purchased 5"
     # the same value again changes nothing and pushes nothing
-    assert not w.station_tool.set_key("damage", 4)
+    assert not w.tools["station"].set_key("damage", 4)
     assert stack.count() == 3
     # a bad value is refused with a sentence
-    assert not w.station_tool.set_key("damage", 7)
+    assert not w.tools["station"].set_key("damage", 7)
     assert "0 to 6 damage markers" in w.statusBar().currentMessage()
     # right-click removes it
     click(qtbot, w, "belgium", RIGHT)
@@ -110,7 +111,7 @@ def test_place_edit_and_remove_a_station(qtbot, tmp_path) -> None:
     # undo walks back through every step, redo forward
     stack.undo()
     assert features(w, "belgium")["rail_station"] == {"damage": 4, "purchased": 5}
-    assert w.rail_tools_panel.damage.value() == 4
+    assert rail(w).rail_tools_panel.damage.value() == 4
     stack.undo()
     assert features(w, "belgium")["rail_station"] == {"damage": 4}
     stack.undo()
@@ -125,10 +126,10 @@ def test_place_edit_and_remove_a_station(qtbot, tmp_path) -> None:
 
 def test_a_new_station_takes_the_tool_options_purchase_turn(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, "station")
-    w.rail_tools_panel.bought.setValue(5)
+    rail(w).rail_tools_panel.bought.setValue(5)
     click(qtbot, w, "austria")
     assert features(w, "austria")["rail_station"] == {"purchased": 5}
-    assert w.rail_tools_panel.station_bought.value() == 5
+    assert rail(w).rail_tools_panel.station_bought.value() == 5
 
 
 def test_no_station_at_sea_and_no_step_for_it(qtbot, tmp_path) -> None:
@@ -145,8 +146,8 @@ def test_no_station_at_sea_and_no_step_for_it(qtbot, tmp_path) -> None:
 def test_the_remove_button_removes_the_selected_station(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, "station")
     click(qtbot, w, "italy")
-    assert w.station_tool.selected == "italy" and w.document.undo_stack.count() == 0
-    w.rail_tools_panel.remove.click()
+    assert w.tools["station"].selected == "italy" and w.document.undo_stack.count() == 0
+    rail(w).rail_tools_panel.remove.click()
     assert "rail_station" not in features(w, "italy")
     assert w.document.undo_stack.count() == 1
 
@@ -171,7 +172,7 @@ def test_lay_railroad_by_drag_is_one_undo_step(qtbot, tmp_path) -> None:
     w = open_window(qtbot, tmp_path, "railroad")
     stack = w.document.undo_stack
     strip(w, "france", "belgium", "germany", "poland")
-    w.rail_tools_panel.bought.setValue(5)
+    rail(w).rail_tools_panel.bought.setValue(5)
     # France to Poland in two moves: Belgium and Germany lie between and are laid too
     drag(qtbot, w, ["france", "poland"])
     for t in ("france", "belgium", "germany", "poland"):
@@ -234,25 +235,25 @@ def test_the_engine_sees_a_station_placed_and_removed_with_the_tool(qtbot, tmp_p
     w = open_window(qtbot, tmp_path, "station")
     assert not RailOptionsAdjudicator(w.scenario).judge("ger_inf", "austria").allowed
     w.select_unit("ger_inf")
-    assert "Austria" not in w.options_panel.reachable()
+    assert "Austria" not in rail(w).options_panel.reachable()
     click(qtbot, w, "austria")
     assert RailOptionsAdjudicator(w.scenario).judge("ger_inf", "austria").allowed
-    assert "Austria" in w.options_panel.reachable()
-    stations = [w.options_panel.stations.item(i, 0).text() for i in range(w.options_panel.stations.rowCount())]
+    assert "Austria" in rail(w).options_panel.reachable()
+    stations = [rail(w).options_panel.stations.item(i, 0).text() for i in range(rail(w).options_panel.stations.rowCount())]
     assert "Austria" in stations
     click(qtbot, w, "austria", RIGHT)
     v = RailOptionsAdjudicator(w.scenario).judge("ger_inf", "austria")
     assert not v.allowed and "Austria" in v.reason
-    assert "Austria" not in w.options_panel.reachable()
+    assert "Austria" not in rail(w).options_panel.reachable()
     # an inoperable start station (3 damage markers) stops the unit
     click(qtbot, w, "germany")
-    w.rail_tools_panel.damage.setValue(3)
+    rail(w).rail_tools_panel.damage.setValue(3)
     v = RailOptionsAdjudicator(w.scenario).judge("ger_inf", "italy")
     assert not v.allowed and "inoperable" in v.reason
-    assert w.options_panel.reachable() == []
+    assert rail(w).options_panel.reachable() == []
     w.document.undo_stack.undo()
     assert RailOptionsAdjudicator(w.scenario).judge("ger_inf", "italy").allowed
-    assert w.options_panel.reachable() == ["Italy", "Smolensk"]
+    assert rail(w).options_panel.reachable() == ["Italy", "Smolensk"]
 
 
 def test_the_window_judge_follows_every_edit_and_undo(qtbot, tmp_path) -> None:
@@ -263,25 +264,25 @@ def test_the_window_judge_follows_every_edit_and_undo(qtbot, tmp_path) -> None:
     w.select_unit("ger_inf")
 
     def same() -> None:
-        fresh = RailOptionsAdjudicator(w.scenario, w.option)
+        fresh = RailOptionsAdjudicator(w.scenario, rail(w).option)
         for tid in ("austria", "italy", "smolensk", "germany"):
-            assert w.rail_options().judge("ger_inf", tid) == fresh.judge("ger_inf", tid), tid
+            assert rail(w).rail_options().judge("ger_inf", tid) == fresh.judge("ger_inf", tid), tid
 
     same()
-    first = w.rail_options()
-    assert w.rail_options() is first  # no edit: the same judge, its searches kept
+    first = rail(w).rail_options()
+    assert rail(w).rail_options() is first  # no edit: the same judge, its searches kept
     click(qtbot, w, "austria")
-    assert w.rail_options() is not first and w.rail_options().judge("ger_inf", "austria").allowed
+    assert rail(w).rail_options() is not first and rail(w).rail_options().judge("ger_inf", "austria").allowed
     same()
     click(qtbot, w, "germany")
-    w.rail_tools_panel.damage.setValue(3)
-    assert not w.rail_options().judge("ger_inf", "italy").allowed
+    rail(w).rail_tools_panel.damage.setValue(3)
+    assert not rail(w).rail_options().judge("ger_inf", "italy").allowed
     same()
     w.document.undo_stack.undo()
-    assert w.rail_options().judge("ger_inf", "italy").allowed
+    assert rail(w).rail_options().judge("ger_inf", "italy").allowed
     same()
-    w._option_chosen(3)
-    assert w.rail_options().option == 3
+    rail(w)._option_chosen(3)
+    assert rail(w).rail_options().option == 3
     same()
 
 
@@ -289,16 +290,16 @@ def test_option_4_points_left_update_as_moves_are_made(qtbot, tmp_path) -> None:
     """The capacity panel under Option 4: Germany's points (29 IPC ÷ 7 = 4)
     go down by the spaces a move uses, and come back on undo."""
     w = open_window(qtbot, tmp_path, "railoptions")
-    i = w.options_panel.option.findData(4)
-    w.options_panel.option.setCurrentIndex(i)
-    w.options_panel.option.activated.emit(i)
+    i = rail(w).options_panel.option.findData(4)
+    rail(w).options_panel.option.setCurrentIndex(i)
+    rail(w).options_panel.option.activated.emit(i)
     w.select_unit("ger_inf")
-    assert w.options_panel.nation_left("Germany") == "4"
+    assert rail(w).options_panel.nation_left("Germany") == "4"
     click(qtbot, w, "belarus")
     assert w.scenario.unit("ger_inf").at == "belarus"
-    assert w.options_panel.nation_left("Germany") == "2"
+    assert rail(w).options_panel.nation_left("Germany") == "2"
     w.document.undo_stack.undo()
-    assert w.options_panel.nation_left("Germany") == "4"
+    assert rail(w).options_panel.nation_left("Germany") == "4"
 
 
 def test_the_rail_tool_gives_a_combat_phase_move_when_the_scenario_allows_it(qtbot, tmp_path) -> None:
@@ -313,12 +314,12 @@ def test_the_rail_tool_gives_a_combat_phase_move_when_the_scenario_allows_it(qtb
     save_any(s, str(path))
     w = open_territory_window(qtbot, tmp_path, path)
     w.mode_actions["railoptions"].trigger()
-    w.act_play.trigger()
-    w.act_end_phase.trigger()
-    assert w.turn_label.text() == "Turn 5 · Germany to move · combat phase"
-    assert w.rail_phase() == "combat"
+    w.game.act_play.trigger()
+    w.game.act_end_phase.trigger()
+    assert w.game.turn_label.text() == "Turn 5 · Germany to move · combat phase"
+    assert rail(w).rail_phase() == "combat"
     w.select_unit("ger_inf")
-    assert w.options_tool.rail_to("italy"), w.statusBar().currentMessage()
+    assert w.tools["railoptions"].rail_to("italy"), w.statusBar().currentMessage()
     game = w.turns.game()
     assert game is not None and game.journal[-1].kind == "order"
     assert game.journal[-1].order == {"unit": "ger_inf", "to": "italy", "phase": "combat"}

@@ -11,6 +11,7 @@ import pytest
 import shapely
 from PySide6.QtCore import QPoint, QRectF, Qt
 from PySide6.QtGui import QImage, QPainter
+from system_parts import plan, rail
 from test_territory_editor import EUROPE, RAIL_OPTIONS, open_window, view_point
 
 from app.gui.render.counters import COUNTER_COMPACT_W, COUNTER_DOT, COUNTER_H, COUNTER_PAD, COUNTER_W, layout_counters
@@ -43,7 +44,7 @@ def test_every_mode_is_a_tool_with_the_grid_tools_lifecycle(qtbot, tmp_path: Pat
         assert [t.id for t in w.tools.values() if t.active] == [mode]
         assert before.active == (before is w.tool)
         assert w.mode_actions[mode].isChecked()
-        assert w.dock_rail_tools.isVisibleTo(w) == (mode in ("station", "railroad"))
+        assert rail(w).dock_rail_tools.isVisibleTo(w) == (mode in ("station", "railroad"))
         assert w.canvas.overlay() == (w.tool.overlay() or TerritoryOverlay())
     with pytest.raises(ModelError, match="no mode 'lasso'"):
         w.set_mode("lasso")
@@ -77,7 +78,7 @@ def test_leaving_a_tool_drops_its_drag(qtbot, tmp_path: Path) -> None:
     w.set_mode("railplan")
     target = next(t for t in w.scenario.map.territories if t != unit.at and not w.scenario.map.territories[t].sea)
     qtbot.mouseRelease(vp, LEFT, NONE, view_point(w, target))
-    assert w.planner.orders == []
+    assert plan(w).planner.orders == []
     w.set_mode("paint")
     p = view_point(w, "germany")
     qtbot.mousePress(vp, LEFT, NONE, p)

@@ -73,7 +73,7 @@ def test_the_territory_verdict_reads_whole(qtbot: Any, tmp_path: Path, size: tup
     # the message gone, the fields have their room back
     w.statusBar().clearMessage()
     QApplication.processEvents()
-    assert w.hover_label.width() >= w.hover_label.least_width() and w.turn_label.maximumWidth() > 1000
+    assert w.hover_label.width() >= w.hover_label.least_width() and w.game.turn_label.maximumWidth() > 1000
     # a right click drops the unit: the verdict goes with it
     QTest.mouseClick(w.canvas.viewport(), Qt.MouseButton.RightButton)
     assert w.verdict.overlay is None

@@ -17,6 +17,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDockWidget
+from system_parts import plan
 
 from app.gui.main_window import MainWindow
 from app.gui.systems import previews_for
@@ -191,8 +192,8 @@ def test_one_window_manager_keeps_every_opened_window_until_it_closes(qtbot, tmp
     pump()
     (tw,) = w._other_windows
     assert MANAGER.windows(opener=w, role="other kind") == [tw] and tw in MANAGER.windows()
-    w.journal_panel._branch(load_any(ACW))  # "Branch from here", twice
-    w.journal_panel._branch(load_any(ACW))
+    w.game.journal_panel._branch(load_any(ACW))  # "Branch from here", twice
+    w.game.journal_panel._branch(load_any(ACW))
     pump()
     branches = w.branch_windows
     assert len(branches) == 2 and all(isinstance(b, MainWindow) and b.isVisible() for b in branches)
@@ -243,16 +244,16 @@ def test_the_rail_plan_chart_forgets_the_previous_map(qtbot, tmp_path) -> None:
     tw.show()
     tw.set_mode("railplan")
     raw = json.loads((ROOT / "tests" / "territory" / "europe_orders.json").read_text())["orders"]
-    tw.planner.add_orders(raw)
-    qtbot.waitUntil(lambda: tw.planner.exact is not None, timeout=20000)
-    axis = tw.plan_panel.chart.getAxis("bottom")
+    plan(tw).planner.add_orders(raw)
+    qtbot.waitUntil(lambda: plan(tw).planner.exact is not None, timeout=20000)
+    axis = plan(tw).plan_panel.chart.getAxis("bottom")
     names = {name for level in axis._tickLevels for _x, name in level}
     assert "Prussia" in names
     assert tw.open_file(RAIL_OPTIONS)
     pump()
-    assert tw.planner.orders == [] and tw.plan_panel.bars_used is None
+    assert plan(tw).planner.orders == [] and plan(tw).plan_panel.bars_used is None
     assert axis._tickLevels is None, "no territory of the previous map is left on the chart's axis"
-    assert tw.plan_panel.orders.count() == 0
+    assert plan(tw).plan_panel.orders.count() == 0
 
 
 # -- other friction (issue 18, item 8) ---------------------------------------------

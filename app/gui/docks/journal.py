@@ -224,15 +224,4 @@ class JournalPanel(QWidget):
         self.branch_button.setEnabled(game)
 
 
-def replay_blocks(window: Any) -> bool:
-    """Whether the window shows a replayed position (read-only): then a
-    click on the map edits nothing and the status bar says so."""
-    panel = getattr(window, "journal_panel", None)
-    if panel is None or panel.replaying is None:
-        return False
-    window.statusBar().showMessage(f"Showing the map after journal entry {panel.replaying} (read-only): "
-                                   f"press Latest in the Journal dock to edit again", 10000)
-    return True
-
-
-__all__ = ["JournalPanel", "entry_text", "replay_blocks"]
+__all__ = ["JournalPanel", "entry_text"]

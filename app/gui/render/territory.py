@@ -31,7 +31,7 @@ screen pixels per map unit.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pyqtgraph as pg
@@ -80,9 +80,13 @@ def land_color(scenario: TerritoryScenario, t: Territory) -> QColor:
 
 class TerritoryRenderer:
     """Paints one territory scenario (``font``: the widget's font, which the
-    label fonts are made from)."""
+    label fonts are made from; default: the application's), the renderer of
+    the ``territory`` map kind (:data:`app.gui.render.RENDERERS`)."""
 
-    def __init__(self, scenario: TerritoryScenario, font: QFont) -> None:
+    kind: ClassVar[str] = "territory"
+
+    def __init__(self, scenario: TerritoryScenario, font: QFont | None = None) -> None:
+        font = QFont() if font is None else font
         self.s = scenario
         self._paths: dict[int, dict[str, QPainterPath]] = {}
         self._label_cache: dict[float, tuple[object, dict[str, str]]] = {}
@@ -487,6 +491,19 @@ class TerritoryRenderer:
 
     # ------------------------------------------------------------------
     # top pass
+
+    def paint_map(self, p: QPainter, region: QRectF, z: float, selected: set[str] | None = None) -> None:
+        """The map rectangle ``region`` at zoom ``z`` with its top-left
+        corner at the painter's (0, 0), as an image of the map shows it
+        (export, print, journal crops): the static pass, then the
+        ``selected`` territories and the counters, no overlay."""
+        import app.gui.territory.overlay as territory_overlay
+
+        p.save()
+        self.render_static(p, region, z)
+        p.restore()
+        self.paint_top(p, (-region.x() * z, -region.y() * z), z, region, territory_overlay.EMPTY,
+                       set() if selected is None else selected, None)
 
     def paint_top(self, p: QPainter, origin: tuple[float, float], z: float, vis: QRectF, ov: TerritoryOverlay,
                   selected: set[str], selected_unit: str | None) -> None:

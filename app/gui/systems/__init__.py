@@ -30,7 +30,7 @@ from importlib.metadata import entry_points
 from engine.rules import registry
 
 from ..preview import Preview, TerritoryPreview
-from .base import SystemUI
+from .base import EditorHost, SystemPart, SystemUI, TakesClicks
 
 ENTRY_POINT_GROUP = "adjutant.ui"
 """The entry point group a plugin package names its :class:`SystemUI` in."""
@@ -127,5 +127,5 @@ def help_pages() -> list[tuple[str, str]]:
     return out
 
 
-__all__ = ["BROKEN", "ENTRY_POINT_GROUP", "GRID_KINDS", "TERRITORY_KINDS", "SystemUI", "help_pages", "previews_for",
+__all__ = ["BROKEN", "ENTRY_POINT_GROUP", "GRID_KINDS", "TERRITORY_KINDS", "EditorHost", "SystemPart", "SystemUI", "TakesClicks", "help_pages", "previews_for",
            "register_ui", "territory_previews_for", "ui_for", "uis_for", "unregister_ui"]

@@ -105,7 +105,7 @@ class TerritoryDocument(DocumentBase):
         Returns whether something was pushed."""
         if edit is None:
             return False
-        turns = getattr(self, "turns", None)
+        turns = self.turns
         if turns is not None and isinstance(edit, (AttributeChange, FeatureChange, RulesMoveEdit)) and turns.begun():
             # a set-up edit of what the game keeps while it is on: the game master's adjustment, journalled
             text = describe(self.scenario, [edit]) or "an edit"

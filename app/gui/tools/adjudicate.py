@@ -26,12 +26,12 @@ from engine.model import ModelError, Unit
 
 from ..overlay import CellMark, Marker, Overlay
 from ..preview import MoveOrder, Preview
-from .base import EditorState, Tool
+from .base import EditorState, GridTool
 
 VERDICT_COLORS = {True: "#2fbf4a", False: "#e03c31", None: "#ffffff"}
 
 
-class AdjudicateTool(Tool):
+class AdjudicateTool(GridTool):
     id = "adjudicate"
     name = "Adjudicate"
     shortcut = "A"

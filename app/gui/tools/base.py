@@ -1,4 +1,4 @@
-"""What every tool shares: the editor state and the tool lifecycle.
+"""What every tool shares: the tool lifecycle, and the grid editor's state.
 
 A tool is a small class with a fixed lifecycle (Tiled's ``AbstractTool``):
 :meth:`Tool.activate` / :meth:`Tool.deactivate` when it is chosen or left,
@@ -23,6 +23,7 @@ from ..overlay import Overlay
 
 if TYPE_CHECKING:
     from ..document import Document
+    from .context import ToolContext
 
 
 class EditorState(QObject):
@@ -133,11 +134,13 @@ class EditorState(QObject):
 
 
 class Tool:
-    """Base class of the editor's tools.
+    """Base class of every tool, grid or territory: the lifecycle.
 
-    ``id`` names the tool in settings and tests; ``options`` lists the
-    palette options it uses (``terrain``, ``brush``, ``side``, ``bridge``).
-    Subclasses override what they need; the base class ignores everything.
+    A tool is made with its context (:mod:`app.gui.tools.context`), never a
+    window.  ``id`` names the tool in settings and tests; ``options`` lists
+    the palette options it uses (``terrain``, ``brush``, ``side``,
+    ``bridge``).  Subclasses override what they need; the base class ignores
+    everything.
     """
 
     id: ClassVar[str] = ""
@@ -146,22 +149,21 @@ class Tool:
     tip: ClassVar[str] = ""
     options: ClassVar[tuple[str, ...]] = ()
 
-    def __init__(self, state: EditorState) -> None:
-        self.state = state
+    def __init__(self, ctx: ToolContext) -> None:
+        self.ctx = ctx
         self.active = False
 
     @property
-    def document(self) -> Document:
-        return self.state.document
+    def document(self) -> Any:
+        return self.ctx.document
 
     def activate(self) -> None:
         self.active = True
         if self.tip:
-            self.state.say(self.tip)
+            self.ctx.say(self.tip)
 
     def deactivate(self) -> None:
         self.active = False
-        self.state.set_overlay("tool", None)
 
     def press(self, ev: Any) -> None:
         """A mouse button went down (``ev.button`` is ``left`` or ``right``)."""
@@ -174,3 +176,20 @@ class Tool:
 
     def refresh(self) -> None:
         """The model changed under the tool (an edit, undo, a new map)."""
+
+
+class GridTool(Tool):
+    """Base class of the grid editor's tools; their context is the
+    :class:`EditorState` (``state``)."""
+
+    def __init__(self, state: EditorState) -> None:
+        super().__init__(state)
+        self.state = state
+
+    @property
+    def document(self) -> Document:
+        return self.state.document
+
+    def deactivate(self) -> None:
+        super().deactivate()
+        self.state.set_overlay("tool", None)

@@ -21,10 +21,10 @@ from engine.grids import Cell, Edge, Point
 from engine.model import ModelError
 
 from ..overlay import EdgeMark, Overlay, PathLine
-from .base import Tool
+from .base import GridTool
 
 
-class LinkTool(Tool):
+class LinkTool(GridTool):
     """Lay a rail or road by dragging through cells: each cell entered is
     linked to the one before (they must be link-adjacent, ``grid.can_link``;
     a cell skipped by a fast mouse is filled in along a straight line).
@@ -130,7 +130,7 @@ class RoadTool(LinkTool):
     tip = "Road: drag through cells to lay a road; click a road to remove it; right-drag removes."
 
 
-class RiverTool(Tool):
+class RiverTool(GridTool):
     """Draw rivers along the sides of cells (never in cells): drag along
     sides to lay them; click a river side to remove it; right-drag removes.
 
@@ -192,7 +192,7 @@ class RiverTool(Tool):
         self._corner = None
 
 
-class BridgeTool(Tool):
+class BridgeTool(GridTool):
     """Click a river side to put a bridge of the chosen kind on it; click a
     bridge of that kind (or right-click any) to remove it."""
 

@@ -28,13 +28,13 @@ from engine.grids import Cell
 from engine.model import NO_SIDE
 
 from ..overlay import CellMark, Overlay, PathLine
-from .base import Tool
+from .base import GridTool
 
 MAX_PREVIEW_CELLS = 4000
 """Cells outlined one by one in a rectangle preview; larger ones show the frame only."""
 
 
-class BrushTool(Tool):
+class BrushTool(GridTool):
     """Paint terrain with a brush of 1–9 cells; right-click picks the
     terrain under the cursor."""
 
@@ -157,7 +157,7 @@ class ControlTool(BrushTool):
         return sides[self.state.side].color + "90" if 0 <= self.state.side < len(sides) else "#00000040"
 
 
-class BucketTool(Tool):
+class BucketTool(GridTool):
     """Fill the contiguous area of the clicked cell's terrain."""
 
     id = "bucket"
@@ -176,7 +176,7 @@ class BucketTool(Tool):
             self.state.say(f"Filled {len(edit)} cells")  # type: ignore[arg-type]
 
 
-class RectTool(Tool):
+class RectTool(GridTool):
     """Drag out a rectangle of cells (columns and rows) and fill it."""
 
     id = "rect"
@@ -230,7 +230,7 @@ class RectTool(Tool):
         self.state.say(f"{s.map.label(a)} to {s.map.label(b)}: {cols} x {rows} cells")
 
 
-class EyedropperTool(Tool):
+class EyedropperTool(GridTool):
     """Click a cell to make its terrain the current one, then go back to the
     previous tool."""
 

@@ -7,10 +7,10 @@ from typing import Any
 from engine.editing import plan_place
 from engine.model import ModelError
 
-from .base import Tool
+from .base import GridTool
 
 
-class PlaceTool(Tool):
+class PlaceTool(GridTool):
     """Click a cell to name it, rename it or (empty name) remove its place."""
 
     id = "place"

@@ -20,7 +20,7 @@ from engine.grids import Cell
 from engine.model import ModelError, Unit
 
 from ..overlay import Marker, Overlay, PathLine
-from .base import EditorState, Tool
+from .base import EditorState, GridTool
 
 
 def add_unit(state: EditorState, cell: Cell) -> str | None:
@@ -78,7 +78,7 @@ def delete_unit(state: EditorState, unit_id: str) -> bool:
     return state.document.push(f"Delete unit {unit_id}", edit)
 
 
-class UnitTool(Tool):
+class UnitTool(GridTool):
     id = "unit"
     name = "Units"
     shortcut = "U"

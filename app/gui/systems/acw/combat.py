@@ -293,6 +293,14 @@ class CombatPanel(QWidget):
         s = self.scenario
         return bool(pending_retreats(s) or owed_combats(s))
 
+    def show_if_owed(self) -> bool:
+        """Whether a combat or a retreat is owed now; if so the dock shows it
+        (End Turn or End Phase was refused: :attr:`app.gui.game.GameUI.owed`)."""
+        if not self.owes():
+            return False
+        self.show_owed()
+        return True
+
     def show_owed(self) -> None:
         """Bring the dock and the Battle tab to the front (End Turn was refused)."""
         if self.dock is not None:
@@ -310,9 +318,7 @@ class CombatPanel(QWidget):
     def give(self, order: Mapping[str, Any]) -> tuple[bool, str]:
         """Give ``order`` through the window's turn controller (the window
         then plays the game); the outcome is also said in the status bar."""
-        from ...docks.journal import replay_blocks
-
-        if replay_blocks(self.window_):
+        if self.window_.game.replay_blocks():
             return False, "the window shows a replayed position (read-only)"
         turns = self.window_.turns
         if not turns.playing():
@@ -608,7 +614,7 @@ class CombatPanel(QWidget):
         other click (or tool: painting) is the tool's."""
         win = self.window_
         if self._plan is None or ev.button != "left" or ev.cell is None or self.game() is None \
-                or getattr(win, "tool", None) is not getattr(win, "adjudicate", None):
+                or win.tool is not win.adjudicate:
             return False
         for h in self._plan.hexes:
             if h.cell == ev.cell:
@@ -618,20 +624,17 @@ class CombatPanel(QWidget):
 
 
 def install(window: Any) -> CombatPanel:
-    """Give a grid editor window its Combat dock (``window.combat_panel``,
-    ``window.combat_dock``), tabbed with the Inspector, listed in the Game
-    menu; shown only while the window's scenario is an ACW game."""
+    """Give a grid editor window its Combat dock (the panel's ``dock``),
+    tabbed with the Inspector, listed in the Game menu; shown only while the
+    window's scenario is an ACW game.  The window keeps the panel among its
+    systems' parts; End Turn asks it what is owed (``window.game.owed``)."""
     panel = CombatPanel(window)
-    dock = window._dock("Combat", "combatDock", panel, Qt.DockWidgetArea.RightDockWidgetArea)
-    inspector = getattr(window, "dock_inspector", None)
-    if inspector is not None:
-        window.tabifyDockWidget(inspector, dock)
-        inspector.raise_()
+    dock = window.make_dock("Combat", "combatDock", panel, Qt.DockWidgetArea.RightDockWidgetArea)
+    inspector = window.dock_inspector
+    window.tabifyDockWidget(inspector, dock)
+    inspector.raise_()
     panel.dock = dock
-    window.combat_panel = panel
-    window.combat_dock = dock
-    menu = getattr(window, "game_menu", None)
-    if menu is not None:
-        menu.addAction(dock.toggleViewAction())
+    window.game.menu.addAction(dock.toggleViewAction())
+    window.game.owed.append(panel.show_if_owed)
     panel.refresh()
     return panel

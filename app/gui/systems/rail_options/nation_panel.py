@@ -217,21 +217,24 @@ __all__ = ["NationRailPanel", "report_html"]
 class NationRail:
     """The panel's dock in a territory window, kept current, and the one
     place the window gives Rail Options economy orders (the panel's buttons,
-    the Station and Railroad tools while playing)."""
+    the Station and Railroad tools while playing).  ``ctx`` is the window's
+    tool context, ``host`` the window as an install sees it, ``rail`` what
+    holds the option chosen (its ``option``)."""
 
-    def __init__(self, window: Any) -> None:
+    def __init__(self, ctx: Any, host: Any, rail: Any) -> None:
         from PySide6.QtCore import Qt as _Qt
 
-        self.w = window
+        self.ctx = ctx
+        self.rail = rail
         self.panel = NationRailPanel()
-        self.dock = window._dock("Nation rail", "nationRailDock", self.panel, _Qt.DockWidgetArea.RightDockWidgetArea)
-        window.tabifyDockWidget(window.dock_options, self.dock)
+        self.dock = host.add_dock("Nation rail", "nationRailDock", self.panel, _Qt.DockWidgetArea.RightDockWidgetArea,
+                                  tab_with="railOptionsDock")
         self.panel.orderRequested.connect(self.give)
         self.panel.nationChosen.connect(lambda _n: self.refresh())
         self.dock.visibilityChanged.connect(lambda shown: self.refresh() if shown else None)
-        window.document.edited.connect(lambda *_: self.refresh())
-        window.document.scenarioReplaced.connect(self._replaced)
-        self._replaced(window.document.scenario)
+        ctx.document.edited.connect(lambda *_: self.refresh())
+        ctx.document.scenarioReplaced.connect(self._replaced)
+        self._replaced(ctx.scenario)
 
     def _replaced(self, s: TerritoryScenario) -> None:
         self.panel.set_sides(s)
@@ -243,16 +246,16 @@ class NationRail:
         the system)."""
         from engine.rules.rail_options import SYSTEM
 
-        return SYSTEM in self.w.scenario.ruleset.options
+        return SYSTEM in self.ctx.scenario.ruleset.options
 
     def playing(self) -> bool:
         """Whether the map tools' placements are orders of the game."""
-        return self.is_game() and self.w.turns.playing()
+        return self.is_game() and self.ctx.turns.playing()
 
     def nation(self) -> str | None:
         from engine.rules.rail_options.economy import side_to_move
 
-        s = self.w.scenario
+        s = self.ctx.scenario
         return self.panel.chosen() or side_to_move(s) or (s.sides[0].id if s.sides else None)
 
     def refresh(self) -> None:
@@ -266,20 +269,20 @@ class NationRail:
                                 "This scenario is not a Rail Options game: its ruleset has no rail_options.")
         if not self.dock.isVisible():
             return
-        s = self.w.scenario
+        s = self.ctx.scenario
         nation = self.nation()
         if nation is None:
             self.panel.set_report(None, None, "The scenario has no sides.")
             return
         try:
-            data = nation_report(s, config_of(s.ruleset.options, getattr(self.w, "option", None)), nation)
+            data = nation_report(s, config_of(s.ruleset.options, self.rail.option), nation)
         except (RailOptionsError, ModelError) as e:
             self.panel.set_report(None, None, str(e))
             return
         self.panel.set_report(s, data)
 
     def set_selection(self, tids: list[str]) -> None:
-        t = self.w.scenario.map.territories.get(tids[-1]) if tids else None
+        t = self.ctx.scenario.map.territories.get(tids[-1]) if tids else None
         self.panel.set_territory(None if t is None else t.id, None if t is None else t.name)
 
     def give(self, order: dict[str, Any]) -> bool:
@@ -289,14 +292,14 @@ class NationRail:
         from engine.rules.rail_options.economy import side_to_move
 
         if not self.is_game():
-            self.w.say("This scenario is not a Rail Options game: there is no rail economy to play.")
+            self.ctx.say("This scenario is not a Rail Options game: there is no rail economy to play.")
             return False
-        nation = side_to_move(self.w.scenario) or self.nation()
+        nation = side_to_move(self.ctx.scenario) or self.nation()
         full = {"action": order["action"], "nation": nation, **{k: v for k, v in order.items() if k != "action"}}
-        self.w.turns.set_playing(True)
-        ok, text = self.w.turns.give(full)
-        game = self.w.turns.game()
+        self.ctx.turns.set_playing(True)
+        ok, text = self.ctx.turns.give(full)
+        game = self.ctx.turns.game()
         what = game.order_text(full) if game is not None else str(order["action"])
-        self.w.say(f"{what}: {text}" if ok and text else (f"{what}: carried out" if ok else
+        self.ctx.say(f"{what}: {text}" if ok and text else (f"{what}: carried out" if ok else
                                                            f"Refused ({what}): {text}"))
         return bool(ok)

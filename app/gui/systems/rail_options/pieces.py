@@ -36,28 +36,32 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.model import ModelError
 from engine.rules.rail_options import RAILROAD, STATION
-from engine.rules.rail_options.pieces import land_reason, land_route, max_damage, new_piece, station_with
+from engine.rules.rail_options.pieces import land_reason, land_route, new_piece
 from engine.territory.geometry import territories_along
 
 from ...territory.canvas import TerritoryMouseEvent
 from ...territory.tools.base import TerritoryTool
+from .kit import RailOptionsKit
 
 if TYPE_CHECKING:
-    from ...territory.window import TerritoryWindow
+    from ...tools.context import TerritoryToolContext
 
 
 class RailPieceTool(TerritoryTool):
-    """What the Station and Railroad tools share: the "Rail tools" dock."""
+    """What the Station and Railroad tools share: the "Rail tools" dock
+    (shown while one of them is the mode: :data:`.kit.PIECE_MODES`)."""
 
-    rail_panel = True
+    @property
+    def rail(self) -> RailOptionsKit:
+        """Rail Options' docks and the nation rail in this window."""
+        return self.ctx.service(RailOptionsKit)
 
     def activate(self) -> None:
         super().activate()
-        self.w.rail_tools_panel.set_tool(self.id)
-        self.w._show_station()
-        self.w.dock_inspector.raise_()
+        self.rail.rail_tools_panel.set_tool(self.id)
+        self.rail.show_station()
+        self.ctx.dock("territoryInspectorDock").raise_()
 
 
 class StationTool(RailPieceTool):
@@ -73,11 +77,7 @@ class StationTool(RailPieceTool):
     def selected(self) -> str | None:
         """The territory of the station being edited (the selected
         territory, when it has a station)."""
-        sel = self.w.selection
-        if not sel:
-            return None
-        t = self.w.scenario.map.territories.get(sel[-1])
-        return t.id if t is not None and isinstance(t.features.get(STATION), dict) else None
+        return self.rail.selected_station()
 
     def press(self, ev: TerritoryMouseEvent) -> None:
         tid = ev.territory
@@ -88,50 +88,33 @@ class StationTool(RailPieceTool):
         if ev.button != "left":
             return
         if tid is None:
-            self.w.select([])
+            self.ctx.select([])
             return
-        t = self.w.scenario.map.territories[tid]
+        t = self.ctx.scenario.map.territories[tid]
         if not isinstance(t.features.get(STATION), dict):
-            if self.w.nation_rail.playing():
-                self.w.nation_rail.give({"action": "place", "piece": "station", "territory": tid})
-                self.w.select([tid])
+            if self.rail.nation_rail.playing():
+                self.rail.nation_rail.give({"action": "place", "piece": "station", "territory": tid})
+                self.ctx.select([tid])
                 return
             why = land_reason(t, "rail station")
             if why:
-                self.w.say(why)
+                self.ctx.say(why)
                 return
-            bought = self.w.rail_tools_panel.bought.value()
-            self.w.document.set_feature(tid, STATION, new_piece(bought))
-            self.w.say(f"placed a rail station in {t.name}" + (f", bought on turn {bought}" if bought else ""))
-        self.w.select([tid])
+            bought = self.rail.rail_tools_panel.bought.value()
+            self.ctx.document.set_feature(tid, STATION, new_piece(bought))
+            self.ctx.say(f"placed a rail station in {t.name}" + (f", bought on turn {bought}" if bought else ""))
+        self.ctx.select([tid])
 
     def remove(self, tid: str) -> bool:
-        t = self.w.scenario.map.territories[tid]
-        if not isinstance(t.features.get(STATION), dict):
-            self.w.say(f"{t.name} has no rail station")
-            return False
-        if self.w.nation_rail.playing():
-            return self.w.nation_rail.give({"action": "destroy", "piece": "station", "territory": tid})
-        self.w.document.set_feature(tid, STATION, None)
-        self.w.say(f"removed the rail station in {t.name}")
-        return True
+        return self.rail.remove_station(tid)
 
     def remove_selected(self) -> bool:
-        tid = self.selected
-        return tid is not None and self.remove(tid)
+        return self.rail.remove_selected_station()
 
     def set_key(self, key: str, value: int) -> bool:
         """Set the selected station's ``damage`` or ``purchased`` (0
         removes the key): one undo step, nothing when it does not change."""
-        tid = self.selected
-        if tid is None:
-            return False
-        cur = self.w.scenario.map.territories[tid].features[STATION]
-        try:
-            return self.w.document.set_feature(tid, STATION, station_with(cur, key, value, max_damage(self.w.scenario)))
-        except ModelError as e:
-            self.w.say(str(e))
-            return False
+        return self.rail.set_station_key(key, value)
 
 
 class RailroadTool(RailPieceTool):
@@ -143,8 +126,8 @@ class RailroadTool(RailPieceTool):
     tip = ("Railroad tool: click or drag across land to lay railroad markers; click a marker to remove it; "
            "right-drag removes; shift-click lays a route from the last marker")
 
-    def __init__(self, window: TerritoryWindow) -> None:
-        super().__init__(window)
+    def __init__(self, ctx: TerritoryToolContext) -> None:
+        super().__init__(ctx)
         self._stroke: int | None = None
         self._present = True
         self._start: str | None = None
@@ -156,15 +139,18 @@ class RailroadTool(RailPieceTool):
         self.last: str | None = None
         """The territory of the last marker laid (shift-click starts there)."""
 
+    def new_scenario(self) -> None:
+        self.last = None
+
     def press(self, ev: TerritoryMouseEvent) -> None:
         if ev.button not in ("left", "right") or ev.territory is None:
             return
-        s = self.w.scenario
+        s = self.ctx.scenario
         tid = ev.territory
         if ev.shift and ev.button == "left" and self.last is not None and self.last in s.map and self.last != tid:
             self.lay_route(self.last, tid)
             return
-        self._stroke = self.w.document.new_stroke()
+        self._stroke = self.ctx.document.new_stroke()
         self._present = ev.button == "left"
         self._start = tid
         self._had = isinstance(s.map.territories[tid].features.get(RAILROAD), dict)
@@ -175,7 +161,7 @@ class RailroadTool(RailPieceTool):
         if self._present and not self._had:
             why = land_reason(s.map.territories[tid], "railroad marker")
             if why:
-                self.w.say(why)
+                self.ctx.say(why)
             else:
                 self._apply(tid)
         elif not self._present:
@@ -196,10 +182,10 @@ class RailroadTool(RailPieceTool):
             # a click on a marker removes it
             self._present = False
             self._apply(self._start)
-            self.w.say(f"removed the railroad marker in {self.w.scenario.map.label(self._start)}")
+            self.ctx.say(f"removed the railroad marker in {self.ctx.scenario.map.label(self._start)}")
         elif self._stroke is not None and self._count:
             n = self._count
-            self.w.say(f"{'laid' if self._present else 'removed'} {n} railroad marker{'s' if n != 1 else ''}")
+            self.ctx.say(f"{'laid' if self._present else 'removed'} {n} railroad marker{'s' if n != 1 else ''}")
         self._stroke = None
         self._xy = None
         self._start = None
@@ -209,12 +195,12 @@ class RailroadTool(RailPieceTool):
         """Lay (or remove) the marker in ``tid`` as part of the stroke; sea
         zones and impassable territories a drag passes are skipped, and a
         marker already there is kept as it is.  Whether it changed."""
-        t = self.w.scenario.map.territories[tid]
+        t = self.ctx.scenario.map.territories[tid]
         has = isinstance(t.features.get(RAILROAD), dict)
-        if self.w.nation_rail.playing():  # each piece an order of the game
+        if self.rail.nation_rail.playing():  # each piece an order of the game
             if self._present == has:
                 return False
-            done = self.w.nation_rail.give({"action": "place" if self._present else "destroy", "piece": "railroad",
+            done = self.rail.nation_rail.give({"action": "place" if self._present else "destroy", "piece": "railroad",
                                             "territory": tid})
             self._count += done
             self.last = tid if done and self._present else self.last
@@ -222,12 +208,12 @@ class RailroadTool(RailPieceTool):
         if self._present:
             if has or land_reason(t, "railroad marker"):
                 return False
-            self.w.document.set_feature(tid, RAILROAD, new_piece(self.w.rail_tools_panel.bought.value()),
+            self.ctx.document.set_feature(tid, RAILROAD, new_piece(self.rail.rail_tools_panel.bought.value()),
                                         self._stroke)
             self.last = tid
             self._count += 1
             return True
-        if has and self.w.document.set_feature(tid, RAILROAD, None, self._stroke):
+        if has and self.ctx.document.set_feature(tid, RAILROAD, None, self._stroke):
             self._count += 1
             return True
         return False
@@ -235,7 +221,7 @@ class RailroadTool(RailPieceTool):
     def _along(self, a: tuple[float, float], b: tuple[float, float]) -> list[str]:
         """Territories a straight mouse move from ``a`` to ``b`` (map
         coordinates) passes, in order: a fast mouse skips none."""
-        c = self.w.canvas
+        c = self.ctx.canvas
         pick = c.pick()
         return [] if pick is None else territories_along(pick, a, b, 3.0 / max(c.zoom(), 1e-9))
 
@@ -243,17 +229,17 @@ class RailroadTool(RailPieceTool):
         """Lay markers on the shortest land route from ``a`` to ``b`` (land
         territories that are not impassable, across any border but a closed
         one): one undo step; the number of markers laid."""
-        m = self.w.scenario.map
+        m = self.ctx.scenario.map
         route = land_route(m, a, b)
         if route is None:
-            self.w.say(f"no land route from {m.label(a)} to {m.label(b)} to lay railroad along")
+            self.ctx.say(f"no land route from {m.label(a)} to {m.label(b)} to lay railroad along")
             return 0
-        self._stroke = self.w.document.new_stroke()
+        self._stroke = self.ctx.document.new_stroke()
         self._present = True
         laid = sum(1 for tid in route if self._apply(tid))
         self._stroke = None
         self.last = b
-        self.w.say(f"railroad from {m.label(a)} to {m.label(b)}: {laid} marker{'s' if laid != 1 else ''} laid "
+        self.ctx.say(f"railroad from {m.label(a)} to {m.label(b)}: {laid} marker{'s' if laid != 1 else ''} laid "
                    f"along {len(route)} territories")
         return laid
 

@@ -11,43 +11,46 @@ from engine.model import ModelError
 from ...territory.canvas import TerritoryMouseEvent
 from ...territory.overlay import Route, TerritoryOverlay
 from ...territory.tools.base import TerritoryTool
+from .kit import MODE, RailPlanKit
+from .planner import RailPlanner
 
 if TYPE_CHECKING:
-    from ...territory.window import TerritoryWindow
+    from ...tools.context import TerritoryToolContext
 
 
 class RailPlanTool(TerritoryTool):
     """Drag a counter (its units) or a territory (its units not ordered yet,
     else all of them) to a destination: rail orders for them."""
 
-    id = "railplan"
+    id = MODE
     name = "Rail plan"
     shortcut = "R"
     tip = "Drag units to destinations: rail orders, capacity, bottleneck"
 
-    def __init__(self, window: TerritoryWindow) -> None:
-        super().__init__(window)
+    def __init__(self, ctx: TerritoryToolContext) -> None:
+        super().__init__(ctx)
         self._drag: tuple[str, list[str]] | None = None
-        window.planner.overlayChanged.connect(self._planned)
+
+    @property
+    def planner(self) -> RailPlanner:
+        """The window's rail planner (:class:`~.kit.RailPlanKit`)."""
+        return self.ctx.service(RailPlanKit).planner
 
     def activate(self) -> None:
         super().activate()
-        self.w.dock_plan.show()
-        self.w.dock_plan.raise_()
+        dock = self.ctx.service(RailPlanKit).dock_plan
+        dock.show()
+        dock.raise_()
 
     def deactivate(self) -> None:
         super().deactivate()
         self._drag = None
 
     def overlay(self) -> TerritoryOverlay:
-        return self.w.planner.overlay
-
-    def _planned(self, ov: TerritoryOverlay) -> None:
-        if self.active:
-            self.w.canvas.set_overlay(ov)
+        return self.planner.overlay
 
     def status(self, tid: str) -> list[str]:
-        exact = self.w.planner.exact
+        exact = self.planner.exact
         if exact is None:
             return []
         use = next((u for u in exact.usage if u.territory == tid), None)
@@ -60,8 +63,8 @@ class RailPlanTool(TerritoryTool):
         if counter is not None:
             self._drag = counter
         elif ev.territory is not None:
-            s = self.w.scenario
-            ordered = {o.unit for o in self.w.planner.orders}
+            s = self.ctx.scenario
+            ordered = {o.unit for o in self.planner.orders}
             ids = [u.id for u in s.units_in(ev.territory) if u.id not in ordered] \
                 or [u.id for u in s.units_in(ev.territory)]
             self._drag = (ev.territory, ids) if ids else None
@@ -70,14 +73,14 @@ class RailPlanTool(TerritoryTool):
         if self._drag is None:
             return
         start, ids = self._drag
-        plan = self.w.planner.overlay
+        plan = self.planner.overlay
         routes = (Route((start, ev.territory), "#202020", 2.5, dashed=True),) \
             if ev.territory and ev.territory != start else ()
-        self.w.canvas.set_overlay(TerritoryOverlay(plan.shades, plan.routes + routes))
+        self.ctx.canvas.set_overlay(TerritoryOverlay(plan.shades, plan.routes + routes))
         if ev.territory:
-            m = self.w.scenario.map
-            self.w.statusBar().showMessage(f"order {len(ids)} unit{'s' if len(ids) != 1 else ''} from "
-                                           f"{m.label(start)} to {m.label(ev.territory)}", 3000)
+            m = self.ctx.scenario.map
+            self.say(f"order {len(ids)} unit{'s' if len(ids) != 1 else ''} from "
+                     f"{m.label(start)} to {m.label(ev.territory)}", 3000)
 
     def release(self, ev: TerritoryMouseEvent) -> None:
         if self._drag is None:
@@ -87,13 +90,13 @@ class RailPlanTool(TerritoryTool):
         if ev.territory is not None and ev.territory != start:
             self.order(ids, ev.territory)
         else:
-            self.w._update_overlay()
+            self.ctx.update_overlay()
 
     def order(self, unit_ids: list[str], to: str) -> int:
         """Add rail orders for ``unit_ids`` to ``to``; how many were added
         (0 and the reason in the status bar when refused)."""
         try:
-            return self.w.planner.add_units(unit_ids, to)
+            return self.planner.add_units(unit_ids, to)
         except ModelError as e:
             self.say(str(e))
             return 0

@@ -1,20 +1,20 @@
-"""What every territory tool shares: the grid tools' lifecycle
+"""What every territory tool shares: the lifecycle of every tool
 (:class:`app.gui.tools.base.Tool`: ``activate``/``deactivate`` when chosen
 or left, ``press``/``move``/``release`` fed with the canvas's
-:class:`~app.gui.territory.canvas.TerritoryMouseEvent`) on a
-:class:`~app.gui.territory.window.TerritoryWindow`.
+:class:`~app.gui.territory.canvas.TerritoryMouseEvent`) over a
+:class:`~app.gui.tools.context.TerritoryToolContext` (``ctx``).
 
-The window stands where a grid tool has its
+The context stands where a grid tool has its
 :class:`~app.gui.tools.base.EditorState`: it holds what tools share (the
-selection, the selected unit, the rail option and its reach), the docks and
-the document, and says things in its status bar.  A tool also names the
-overlay it shows (:meth:`TerritoryTool.overlay`) and what it adds to the
-status bar's line about a territory (:meth:`TerritoryTool.status`).
+selection, the selected unit), finds docks and the rules systems' services,
+and says things in the status bar.  A tool also names the overlay it shows
+(:meth:`TerritoryTool.overlay`) and what it adds to the status bar's line
+about a territory (:meth:`TerritoryTool.status`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QPointF
 
@@ -23,22 +23,20 @@ from ..canvas import TerritoryMouseEvent
 from ..overlay import TerritoryOverlay
 
 if TYPE_CHECKING:
-    from ..window import TerritoryWindow
+    from ...tools.context import TerritoryToolContext
 
 
 class TerritoryTool(Tool):
     """Base class of the territory window's tools (modes).
 
     ``id`` names the mode (``set_mode``, settings, tests); ``name``,
-    ``shortcut`` and ``tip`` make its action in the Mode menu and tool bar;
-    ``rail_panel`` says whether the "Rail tools" dock shows while it is
-    active.  The base class ignores every mouse event."""
+    ``shortcut`` and ``tip`` make its action in the Mode menu and tool bar.
+    The base class ignores every mouse event."""
 
-    rail_panel: ClassVar[bool] = False
+    ctx: TerritoryToolContext
 
-    def __init__(self, window: TerritoryWindow) -> None:
-        super().__init__(window)  # type: ignore[arg-type]  # the window is the territory tools' editor state
-        self.w = window
+    def __init__(self, ctx: TerritoryToolContext) -> None:
+        super().__init__(ctx)
 
     def activate(self) -> None:
         """Chosen: show its docks (the tip is its action's tool tip; the
@@ -56,7 +54,7 @@ class TerritoryTool(Tool):
 
     def show_overlay(self) -> None:
         """Put :meth:`overlay` on the canvas (and what goes with it)."""
-        self.w.canvas.set_overlay(self.overlay())
+        self.ctx.canvas.set_overlay(self.overlay())
 
     def status(self, tid: str) -> list[str]:
         """What it adds to the status bar's line about territory ``tid``."""
@@ -64,11 +62,15 @@ class TerritoryTool(Tool):
 
     def counter_at(self, ev: TerritoryMouseEvent) -> tuple[str, list[str]] | None:
         """The unit counter under the event: (territory, unit ids)."""
-        hit: tuple[str, list[str]] | None = self.w.canvas.units_at_view(QPointF(*ev.view))
+        hit: tuple[str, list[str]] | None = self.ctx.canvas.units_at_view(QPointF(*ev.view))
         return hit
 
-    def say(self, text: str) -> None:
-        self.w.say(text)
+    def say(self, text: str, ms: int = 10000) -> None:
+        self.ctx.say(text, ms)
+
+    def new_scenario(self) -> None:
+        """Another map was opened (or the map replaced): forget what belongs
+        to the one before."""
 
 
 __all__ = ["TerritoryTool"]

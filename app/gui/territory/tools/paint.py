@@ -12,10 +12,11 @@ from engine.territory.geometry import polygonal
 
 from ..canvas import TerritoryMouseEvent
 from ..overlay import TerritoryOverlay
+from ..panels import PaintPanel
 from .base import TerritoryTool
 
 if TYPE_CHECKING:
-    from ..window import TerritoryWindow
+    from ...tools.context import TerritoryToolContext
 
 
 class PaintTool(TerritoryTool):
@@ -27,21 +28,29 @@ class PaintTool(TerritoryTool):
     shortcut = "P"
     tip = "Paint backdrop cells into a new territory"
 
-    def __init__(self, window: TerritoryWindow) -> None:
-        super().__init__(window)
+    def __init__(self, ctx: TerritoryToolContext) -> None:
+        super().__init__(ctx)
         self.cells: set[tuple[int, int]] = set()
         """The painted backdrop cells (col, row)."""
         self._painting: str | None = None
 
     def activate(self) -> None:
         super().activate()
-        self.w.dock_paint.show()
-        if self.w.scenario.map.backdrop_cell <= 0:
+        self.ctx.dock("paintDock").show()
+        if self.ctx.scenario.map.backdrop_cell <= 0:
             self.say("This map has no painting grid (map.grid.backdrop_cell is 0).")
 
     def deactivate(self) -> None:
         super().deactivate()
         self._painting = None
+
+    def new_scenario(self) -> None:
+        self.cells.clear()
+
+    @property
+    def panel(self) -> PaintPanel:
+        """The "Paint territory" dock's panel (the window's)."""
+        return self.ctx.service(PaintPanel)
 
     def overlay(self) -> TerritoryOverlay:
         return TerritoryOverlay(cells=tuple(sorted(self.cells)), grid=True)
@@ -50,7 +59,7 @@ class PaintTool(TerritoryTool):
         """The painted cells and the grid on the canvas, their count in the
         paint panel."""
         super().show_overlay()
-        self.w.paint_panel.count.setText(f"{len(self.cells)} cells")
+        self.panel.count.setText(f"{len(self.cells)} cells")
 
     def press(self, ev: TerritoryMouseEvent) -> None:
         self._painting = "add" if ev.button == "left" else "remove"
@@ -64,7 +73,7 @@ class PaintTool(TerritoryTool):
         self._painting = None
 
     def _paint_at(self, ev: TerritoryMouseEvent) -> None:
-        m = self.w.scenario.map
+        m = self.ctx.scenario.map
         c = m.backdrop_cell
         if c <= 0 or not (0 <= ev.x < m.width and 0 <= ev.y < m.height):
             return
@@ -73,18 +82,18 @@ class PaintTool(TerritoryTool):
             self.cells.add(cell)
         else:
             self.cells.discard(cell)
-        self.w._update_overlay()
+        self.ctx.update_overlay()
 
     def clear(self) -> None:
         self.cells.clear()
-        self.w._update_overlay()
+        self.ctx.update_overlay()
 
     def create(self) -> bool:
         """The painted cells (less what other territories cover) become a
         new territory named in the paint panel: one undo step."""
-        w = self.w
-        m = w.scenario.map
-        p = w.paint_panel
+        ctx = self.ctx
+        m = ctx.scenario.map
+        p = self.panel
         tid = p.tid.text().strip() or p.name.text().strip().lower().replace(" ", "_")
         name = p.name.text().strip() or tid
         try:
@@ -96,15 +105,15 @@ class PaintTool(TerritoryTool):
                     shape = shape.difference(t.shape)
             if shape.is_empty or shape.area <= 0:
                 raise ModelError("the painted cells are all covered by other territories already")
-            w.document.add_territory(Territory(tid, name, sea=p.sea.isChecked(), shape=polygonal(shape),
+            ctx.document.add_territory(Territory(tid, name, sea=p.sea.isChecked(), shape=polygonal(shape),
                                                value=p.value.value()))
         except (ModelError, GeometryError) as e:
             self.say(str(e))
             return False
         self.cells.clear()
-        w.select([tid])
-        w._update_overlay()
-        w.statusBar().showMessage(f"created territory {name}", 5000)
+        ctx.select([tid])
+        ctx.update_overlay()
+        ctx.say(f"created territory {name}", 5000)
         return True
 
 

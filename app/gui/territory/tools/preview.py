@@ -30,7 +30,7 @@ from ..overlay import EMPTY, TerritoryOverlay
 from .base import TerritoryTool
 
 if TYPE_CHECKING:
-    from ..window import TerritoryWindow
+    from ...tools.context import TerritoryToolContext
 
 
 @dataclass
@@ -62,8 +62,8 @@ class PreviewTool(TerritoryTool):
     shortcut = "V"
     tip = "Click a unit, point at a territory: what its rules say; right-click deselects"
 
-    def __init__(self, window: TerritoryWindow) -> None:
-        super().__init__(window)
+    def __init__(self, ctx: TerritoryToolContext) -> None:
+        super().__init__(ctx)
         from ...systems import territory_previews_for
 
         self.previews: list[TerritoryPreview] = territory_previews_for()
@@ -75,7 +75,7 @@ class PreviewTool(TerritoryTool):
     @property
     def preview(self) -> TerritoryPreview | None:
         """The first preview that applies to the scenario (``None``: none does)."""
-        s = self.w.scenario
+        s = self.ctx.scenario
         for p in self.previews:
             try:
                 if p.applies_to(s):
@@ -115,15 +115,16 @@ class PreviewTool(TerritoryTool):
             if widget is None:
                 return None
             name = "territoryPreviewDock" + (str(len(self._docks) + 1) if self._docks else "")
-            self._docks[key] = self.w._dock(p.name or "Preview", name, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
+            self._docks[key] = self.ctx.add_dock(p.name or "Preview", name, widget,
+                                                 Qt.DockWidgetArea.BottomDockWidgetArea)
         return self._docks[key]
 
     def _unit(self) -> Any:
-        uid = self.w.selected_unit
+        uid = self.ctx.selected_unit
         if uid is None:
             return None
         try:
-            return self.w.scenario.unit(uid)
+            return self.ctx.scenario.unit(uid)
         except (KeyError, ModelError):
             return None
 
@@ -133,7 +134,7 @@ class PreviewTool(TerritoryTool):
         p, unit = self.preview, self._unit()
         if p is None:
             return EMPTY
-        s = self.w.scenario
+        s = self.ctx.scenario
         try:
             if unit is not None and self.target is not None and self.target != unit.at:
                 self._overlay = p.hover(s, unit, self.target)
@@ -149,7 +150,7 @@ class PreviewTool(TerritoryTool):
     def press(self, ev: TerritoryMouseEvent) -> None:
         if ev.button == "right":
             self.target = None
-            self.w.select_unit(None)
+            self.ctx.select_unit(None)
             return
         if ev.button != "left":
             return
@@ -163,9 +164,9 @@ class PreviewTool(TerritoryTool):
                 self.give(ev.territory)
             return
         for uid in counter[1]:
-            if p.selectable(self.w.scenario, self.w.scenario.unit(uid)):
+            if p.selectable(self.ctx.scenario, self.ctx.scenario.unit(uid)):
                 self.target = None
-                self.w.select_unit(uid)
+                self.ctx.select_unit(uid)
                 return
         self.say("No unit there that this preview can move.")
 
@@ -175,11 +176,11 @@ class PreviewTool(TerritoryTool):
         p, unit = self.preview, self._unit()
         if p is None or unit is None:
             return False
-        s = self.w.scenario
+        s = self.ctx.scenario
         order = p.order(s, unit, target)
         if order is None:
             return False
-        turns = getattr(self.w.document, "turns", None)
+        turns = self.ctx.turns
         if turns is not None and turns.playing():  # a game: the journal records it (app/gui/turns.py)
             ok, why = turns.give(order)
             self.say(why if ok else f"Refused: {why}")
@@ -193,7 +194,7 @@ class PreviewTool(TerritoryTool):
         if not verdict.ok:
             self.say("Refused: " + " ".join(verdict.reasons))
             return False
-        self.w.document.push_edit(RulesMoveEdit(SystemMove(system, dict(order), unit.id, unit.at, target)))
+        self.ctx.document.push_edit(RulesMoveEdit(SystemMove(system, dict(order), unit.id, unit.at, target)))
         self.say(" ".join(verdict.reasons))
         return True
 

@@ -17,18 +17,18 @@ class SelectTool(TerritoryTool):
 
     def activate(self) -> None:
         super().activate()
-        self.w.dock_inspector.raise_()
+        self.ctx.dock("territoryInspectorDock").raise_()
 
     def press(self, ev: TerritoryMouseEvent) -> None:
         if ev.button != "left":
             return
-        sel = self.w.selection
+        sel = self.ctx.selection
         if ev.territory is None:
-            self.w.select([])
+            self.ctx.select([])
         elif ev.ctrl and sel and ev.territory not in sel:
-            self.w.select([sel[-1], ev.territory])
+            self.ctx.select([sel[-1], ev.territory])
         else:
-            self.w.select([ev.territory])
+            self.ctx.select([ev.territory])
 
 
 __all__ = ["SelectTool"]
