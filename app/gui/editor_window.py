@@ -192,6 +192,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         dock.setObjectName(name)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
+        layouts = getattr(self, "layouts", None)
+        if layouts is not None:  # made after the layout was applied: into the layout's place for it
+            layouts.place(dock)
         return dock
 
     def add_dock(self, title: str, name: str, widget: QWidget,
@@ -678,7 +681,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     def save_settings(self) -> None:
         s = self.settings
         s.setValue(f"{self.settings_group}/geometry", self.saveGeometry())
-        s.setValue(f"{self.settings_group}/state", self.saveState())
+        self.layouts.store()
         self._save_more_settings(s)
         s.sync()
 
@@ -689,9 +692,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(*fitting_size(self.default_size))
-        state = s.value(f"{self.settings_group}/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+        from .layouts import install as install_layouts
+
+        install_layouts(self, s, self.settings_group)  # View > Layout; the layout's docks (app/gui/layouts.py)
         palette = s.value("view/palette")
         if palette in style.PALETTES and palette != style.palette():
             # at start-up, before this window has painted: set the palette and
