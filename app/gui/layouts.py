@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QStyle
 
@@ -46,8 +46,6 @@ VERSION = 1
 another version is dropped for the layout's own."""
 COLUMN_WIDTH = 340
 """The right-hand column's width (the rail options' tables need 330)."""
-VERDICT_HEIGHT = 104
-"""A group holding the Verdict alone: three lines of verdict and Copy."""
 
 CONTEXT = ("previewDock*", "territoryPreviewDock*", "combatDock", "underlayDock", "territoryUnderlayDock",
            "ordersPlanDock", "railPlanDock", "paintDock", "railToolsDock")
@@ -63,12 +61,13 @@ SHORT_TITLES = {"previewDock*": "Preview", "territoryPreviewDock*": "Preview", "
 class Group:
     """Docks tabbed together in one place of the column, in tab order (a
     name may be an ``fnmatch`` pattern); ``front``: the tabs to bring to
-    the front, the first one shown wins; ``share`` of the column's height
-    (0: :data:`VERDICT_HEIGHT`); ``hidden``: docks of the group the layout
-    closes (the View menu opens them here)."""
+    the front, the first one shown wins; ``share``: of the column's height
+    left once every group has the height it needs (:func:`group_need`);
+    ``hidden``: docks of the group the layout closes (the View menu opens
+    them here)."""
 
     docks: tuple[str, ...]
-    share: float = 0.0
+    share: float = 1.0
     front: tuple[str, ...] = ()
     hidden: tuple[str, ...] = ()
 
@@ -84,17 +83,16 @@ class Layout:
 LAYOUTS: dict[str, dict[str, Layout]] = {
     "window": {  # the grid map editor (app/gui/main_window.py)
         DESIGNER: Layout(DESIGNER, (
-            Group(("toolsDock", "previewDock*", "combatDock", "layersDock", "underlayDock"), 0.8,
+            Group(("toolsDock", "previewDock*", "combatDock", "layersDock", "historyDock", "underlayDock"), 0.9,
                   front=("toolsDock",)),
-            Group(("inspectorDock", "unitsDock", "legendDock", "historyDock", "verdictDock", "journalDock",
-                   "ordersPlanDock"), 0.2, front=("inspectorDock",), hidden=("journalDock",)),
+            Group(("inspectorDock", "unitsDock", "legendDock", "verdictDock", "journalDock", "ordersPlanDock"), 0.1,
+                  front=("inspectorDock",), hidden=("journalDock",)),
         )),
         GAME_MASTER: Layout(GAME_MASTER, (
-            Group(("combatDock", "previewDock*", "inspectorDock", "unitsDock"), 0.6,
+            Group(("combatDock", "previewDock*", "inspectorDock", "unitsDock", "legendDock"), 0.6,
                   front=("combatDock", "previewDock*", "inspectorDock")),
-            Group(("verdictDock",)),
-            Group(("journalDock", "historyDock", "legendDock", "ordersPlanDock", "toolsDock", "layersDock",
-                   "underlayDock"), 0.4, front=("journalDock",), hidden=("toolsDock", "layersDock")),
+            Group(("verdictDock", "journalDock", "historyDock", "ordersPlanDock", "toolsDock", "layersDock",
+                   "underlayDock"), 0.4, front=("verdictDock",), hidden=("toolsDock", "layersDock")),
         )),
     },
     "territory": {  # the territory map editor (app/gui/territory/window.py)
@@ -108,9 +106,9 @@ LAYOUTS: dict[str, dict[str, Layout]] = {
         GAME_MASTER: Layout(GAME_MASTER, (
             Group(("railOptionsDock", "nationRailDock", "territoryInspectorDock", "railPlanDock",
                    "territoryPreviewDock*", "railToolsDock", "paintDock"), 0.6, front=("railOptionsDock",)),
-            Group(("territoryVerdictDock",)),
-            Group(("journalDock", "territoryLegendDock", "ordersPlanDock", "territoryHistoryDock",
-                   "territoryUnderlayDock"), 0.4, front=("journalDock",), hidden=("territoryHistoryDock",)),
+            Group(("territoryVerdictDock", "journalDock", "territoryLegendDock", "ordersPlanDock",
+                   "territoryHistoryDock", "territoryUnderlayDock"), 0.4, front=("territoryVerdictDock",),
+                  hidden=("territoryHistoryDock",)),
         )),
     },
 }
@@ -128,11 +126,26 @@ def tab_length(dock: QDockWidget) -> int:
     return dock.fontMetrics().horizontalAdvance(dock.windowTitle()) + pad + 2
 
 
-def group_need(docks: list[QDockWidget]) -> int:
+def least_height(dock: QDockWidget, front: bool = False) -> int:
+    """The least height ``dock`` takes: its minimum; in front of its group,
+    also the most its widget says it will ask for as its contents change (a
+    ``FOLD_MAX``, as the Combat dock's, which grows to keep its buttons
+    above its fold) with the dock's title."""
+    least = dock.minimumSizeHint().height()
+    fold = getattr(dock.widget(), "FOLD_MAX", None)
+    if front and isinstance(fold, int):
+        widget = dock.widget()
+        title = least - max(widget.minimumSizeHint().height(), widget.minimumHeight())
+        least = max(least, fold + max(0, title))
+    return least
+
+
+def group_need(docks: list[QDockWidget], front: QDockWidget | None = None) -> int:
     """The height a group of tabbed ``docks`` needs: its tabs' titles down
-    the window's edge, and the tallest minimum of its docks."""
+    the window's edge, and the tallest of its docks' least heights
+    (``front``: the one in front)."""
     tabs = sum(tab_length(d) for d in docks) if len(docks) > 1 else 0
-    return max(tabs, max(d.minimumSizeHint().height() for d in docks))
+    return max(tabs, max(least_height(d, d is front) for d in docks))
 
 
 def _matches(name: str, patterns: tuple[str, ...] | list[str]) -> bool:
@@ -300,15 +313,21 @@ class Layouts(QObject):
                 d.setVisible(not _matches(d.objectName(), g.hidden) or _matches(d.objectName(), CONTEXT))
         self._fronts = [(g, members) for g, members in zip(layout.groups, by_group, strict=True)]
         self._sizes_due = True
-        w.setMinimumSize(0, 0)  # the layout's own minimum again
         w.setAnimated(animated)
-        if w.isVisible():
-            lay = w.layout()
-            if lay is not None:
-                lay.activate()
-            if w.size() != size:
-                w.resize(size)
-            QTimer.singleShot(0, self, self.fit)  # once the docks moved have settled in their places
+        if w.isVisible():  # sized once the docks moved have settled in their places
+            QTimer.singleShot(0, self, lambda: self._settled(size))
+        else:
+            w.setMinimumSize(0, 0)  # the layout's own minimum again
+
+    def _settled(self, size: QSize) -> None:
+        w = self.window_
+        w.setMinimumSize(0, 0)  # the layout's own minimum again
+        lay = w.layout()
+        if lay is not None:
+            lay.activate()
+        if w.size() != size:
+            w.resize(size)
+        self.fit()
 
     def fit(self) -> None:
         """The layout's sizes for the window's size now: the column's width;
@@ -325,7 +344,7 @@ class Layouts(QObject):
             if front is not None:
                 front.raise_()
             heads.append(shown[0])
-            needs.append(group_need(shown) if g.share > 0 else VERDICT_HEIGHT)
+            needs.append(group_need(shown, front))
             shares.append(g.share)
         if not heads:
             return

@@ -58,6 +58,11 @@ class JournalPanel(QWidget):
         self.tree.setObjectName("journalTree")
         self.tree.setHeaderHidden(True)
         self.tree.setColumnCount(1)
+        # an entry wraps to the dock's width, so a long order reads whole in a side column
+        self.tree.setWordWrap(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.header().setStretchLastSection(True)
         self.back = QPushButton("\u25c0 Back")
         self.forward = QPushButton("Forward \u25b6")
         self.latest = QPushButton("Latest")
@@ -135,7 +140,7 @@ class JournalPanel(QWidget):
                 child = QTreeWidgetItem([entry_text(e, i + 1)])
                 child.setData(0, ROLE, i + 1)
                 result = game.result_text(e)
-                child.setToolTip(0, "\n".join([*e.reasons, *([result] if result else [])]) or e.summary)
+                child.setToolTip(0, "\n".join([child.text(0), *e.reasons, *([result] if result else [])]))
                 parent.addChild(child)
                 self._entries.append((child, e.hash))
         self._filling = False
