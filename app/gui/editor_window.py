@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
@@ -60,6 +60,9 @@ from .document_base import DocumentBase
 from .render import style
 from .status_field import StatusField, make_room
 from .window_recovery import RecoveryMixin
+
+if TYPE_CHECKING:
+    from .layouts import Layouts
 
 MAX_RECENT = 10
 SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
@@ -128,6 +131,8 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     document: DocumentBase
     canvas: Any
     autosave: Autosave
+    layouts: Layouts
+    """View > Layout and the docks' arrangement (:mod:`app.gui.layouts`), from :meth:`_start` on."""
 
     def __init__(self, settings: QSettings | None = None, state_dir: Path | None = None) -> None:
         super().__init__()

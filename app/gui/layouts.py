@@ -36,7 +36,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QStyle
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QStyle, QTabBar
 
 DESIGNER = "designer"
 GAME_MASTER = "gm"
@@ -243,6 +243,9 @@ class Layouts(QObject):
             self.store()
         self.current = name
         w = self.window_
+        for d in self.docks():
+            self._adopt(d)
+        self._fronts = self._members(self.layouts[name])
         context = {d: not d.isHidden() for d in self.docks() if _matches(d.objectName(), CONTEXT)}
         state = self.settings.value(self._key(name)) if saved else None
         if not (isinstance(state, QByteArray) and not state.isEmpty() and w.restoreState(state, VERSION)):
@@ -272,6 +275,24 @@ class Layouts(QObject):
         """The window's own docks."""
         return [d for d in self.window_.findChildren(QDockWidget) if d.parent() is self.window_]
 
+    def _members(self, layout: Layout) -> list[tuple[Group, list[QDockWidget]]]:
+        """Each group of ``layout`` with the window's docks it takes, in
+        the layout's tab order (docks it does not name last, as they came)."""
+        by_group: list[list[QDockWidget]] = [[] for _ in layout.groups]
+        for d in self.docks():
+            by_group[self._group_of(d.objectName(), layout)].append(d)
+        for g, members in zip(layout.groups, by_group, strict=True):
+            order = {p: k for k, p in enumerate(g.docks)}
+            members.sort(key=lambda d, o=order: min((k for p, k in o.items()  # type: ignore[misc]
+                                                     if fnmatch.fnmatchcase(d.objectName(), p)), default=99))
+        return list(zip(layout.groups, by_group, strict=True))
+
+    def _adopt(self, dock: QDockWidget) -> None:
+        """A dock of the window: its short title, watched for its showing."""
+        self._title(dock)
+        dock.removeEventFilter(self)
+        dock.installEventFilter(self)
+
     def _group_of(self, name: str, layout: Layout) -> int:
         for i, g in enumerate(layout.groups):
             if _matches(name, g.docks):
@@ -283,17 +304,7 @@ class Layouts(QObject):
         w = self.window_
         Right = Qt.DockWidgetArea.RightDockWidgetArea
         docks = self.docks()
-        for d in docks:
-            self._title(d)
-            d.removeEventFilter(self)
-            d.installEventFilter(self)
-        by_group: list[list[QDockWidget]] = [[] for _ in layout.groups]
-        for d in docks:
-            by_group[self._group_of(d.objectName(), layout)].append(d)
-        for i, g in enumerate(layout.groups):  # the layout's tab order, then the others as they came
-            order = {p: k for k, p in enumerate(g.docks)}
-            by_group[i].sort(key=lambda d, o=order: min((k for p, k in o.items()  # type: ignore[misc]
-                                                         if fnmatch.fnmatchcase(d.objectName(), p)), default=99))
+        self._fronts = self._members(layout)
         size = w.size()
         animated = w.isAnimated()
         w.setAnimated(False)  # the docks are in their places when this returns
@@ -301,17 +312,16 @@ class Layouts(QObject):
         for d in docks:
             d.setFloating(False)
             w.removeDockWidget(d)
-        for members in by_group:
+        for _g, members in self._fronts:
             if not members:
                 continue
             first = members[0]
             w.addDockWidget(Right, first, Qt.Orientation.Vertical)
             for d in members[1:]:
                 w.tabifyDockWidget(first, d)
-        for g, members in zip(layout.groups, by_group, strict=True):
+        for g, members in self._fronts:
             for d in members:
                 d.setVisible(not _matches(d.objectName(), g.hidden) or _matches(d.objectName(), CONTEXT))
-        self._fronts = [(g, members) for g, members in zip(layout.groups, by_group, strict=True)]
         self._sizes_due = True
         w.setAnimated(animated)
         if w.isVisible():  # sized once the docks moved have settled in their places
@@ -367,8 +377,7 @@ class Layouts(QObject):
         first use): into its layout's group, tabbed, its visibility kept."""
         if self.current is None:
             return
-        self._title(dock)
-        dock.installEventFilter(self)
+        self._adopt(dock)
         layout = self.layouts[self.current]
         i = self._group_of(dock.objectName(), layout)
         mates = [d for d in self.docks() if d is not dock and self._group_of(d.objectName(), layout) == i
@@ -379,15 +388,21 @@ class Layouts(QObject):
         else:
             self.window_.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock, Qt.Orientation.Vertical)
         dock.setVisible(shown)
-        self._fronts = [(g, [d for d in self.docks() if self._group_of(d.objectName(), layout) == k])
-                        for k, g in enumerate(layout.groups)]
+        self._fronts = self._members(layout)
 
     def cut_tabs(self) -> bool:
-        """Whether a group of the column is shorter than its tabs' titles."""
-        for _g, members in self._fronts:
-            shown = [d for d in members if not d.isHidden() and not d.isFloating()]
-            if len(shown) > 1 and max(d.height() for d in shown) + 2 < sum(tab_length(d) for d in shown):
-                return True
+        """Whether a tab of the window's docks shows its title cut short."""
+        for bar in self.window_.findChildren(QTabBar):
+            if bar.parent() is not self.window_ or not bar.isVisible() or bar.count() < 2:
+                continue
+            vertical = bar.shape() in (QTabBar.Shape.RoundedEast, QTabBar.Shape.RoundedWest,
+                                       QTabBar.Shape.TriangularEast, QTabBar.Shape.TriangularWest)
+            pad = bar.style().pixelMetric(QStyle.PixelMetric.PM_TabBarTabHSpace, None, bar)
+            for i in range(bar.count()):
+                rect = bar.tabRect(i)
+                if (rect.height() if vertical else rect.width()) < bar.fontMetrics().horizontalAdvance(
+                        bar.tabText(i)) + pad:
+                    return True
         return False
 
     def _context_shown(self) -> None:

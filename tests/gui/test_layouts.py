@@ -125,7 +125,8 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
     assert in_view(p.resolve_btn, w), f"{tag}: Resolve is below the Combat dock's fold"
     p.tabs.setCurrentIndex(1)
     pump()
-    assert in_view(p.reinforcements.buy_btn, w), f"{tag}: Buy is below the Combat dock's fold"
+    for button in (p.reinforcements.post_btn, p.reinforcements.buy_btn):
+        assert in_view(button, w), f"{tag}: {button.text()} is below the Combat dock's fold"
     check(w, tag + "-reinforcements", tmp_path)
     # the journal, a tab beside the Verdict: its row reads whole, wrapped to the dock's width, the whole
     # text in its tooltip too
