@@ -17,10 +17,10 @@ a layout places them but leaves their visibility to the window
 
 The window's choice (View > Layout): a layout picked by name, or
 **Follow the Game**: Designer while a map is being set up, Game Master
-while its game is played (Game > Play as a Game, or a file whose game has
-begun).  A layout is applied when it is chosen, when the window opens and
-when the followed game starts or stops being played, never in response to
-the pointer or a selection.  The person's own arrangement of each layout
+while its game is played (a file whose game has begun, or Game > Play as a
+Game).  A layout is applied when it is chosen, when the window opens or
+opens another map, and when Play as a Game is checked or unchecked, never
+in response to the pointer, a selection or an order.  The person's own arrangement of each layout
 (docks moved, resized, closed) is kept per layout and window kind in the
 window's :class:`QSettings` (``<group>/layouts/<name>``) and comes back
 when the layout is chosen again; View > Layout > Reset Layout puts the
@@ -191,11 +191,7 @@ class Layouts(QObject):
         if not self.follow:
             return self.chosen
         turns = getattr(self.window_, "turns", None)
-        try:
-            playing = bool(turns is not None and turns.playing())
-        except Exception:  # noqa: BLE001 (a game that cannot be read is not played)
-            playing = False
-        return GAME_MASTER if playing else DESIGNER
+        return GAME_MASTER if turns is not None and turns.playing() else DESIGNER
 
     def choose(self, name: str) -> None:
         """View > Layout > NAME: that layout from now on (no longer following
@@ -215,9 +211,12 @@ class Layouts(QObject):
         self.apply(self.wanted())
 
     def game_changed(self) -> None:
-        """The game started or stopped being played (or another map was
-        opened): when following the game, its layout, once the mouse is
-        released (a layout never moves the map under a pressed button)."""
+        """Game > Play as a Game was chosen or another map was opened: when
+        following the game, the layout for it, once the mouse is released
+        (a layout never moves the map under a pressed button).  An order
+        that starts play (the Combat dock's, a move answered "Give as an
+        Order") leaves the layout as it is: the map stays where the
+        pointer is."""
         if not self.follow or self.wanted() == self.current or self._switch_due:
             return
         if QApplication.mouseButtons() == Qt.MouseButton.NoButton:
@@ -248,10 +247,16 @@ class Layouts(QObject):
         self._fronts = self._members(self.layouts[name])
         context = {d: not d.isHidden() for d in self.docks() if _matches(d.objectName(), CONTEXT)}
         state = self.settings.value(self._key(name)) if saved else None
+        size = w.size()
+        w.setMinimumSize(1, 1)  # docks moving one by one would stretch the window past the screen meanwhile
         if not (isinstance(state, QByteArray) and not state.isEmpty() and w.restoreState(state, VERSION)):
             self.arrange(self.layouts[name])
         for dock, shown in context.items():
             dock.setVisible(shown)
+        if w.isVisible():  # the window's size and the layout's sizes once the docks have settled
+            QTimer.singleShot(0, self, lambda: self._settled(size))
+        else:
+            w.setMinimumSize(0, 0)  # the layout's own minimum again
         for key, act in self.actions.items():
             act.setChecked(key == name)
         if self.act_follow is not None:
@@ -305,10 +310,8 @@ class Layouts(QObject):
         Right = Qt.DockWidgetArea.RightDockWidgetArea
         docks = self.docks()
         self._fronts = self._members(layout)
-        size = w.size()
         animated = w.isAnimated()
         w.setAnimated(False)  # the docks are in their places when this returns
-        w.setMinimumSize(1, 1)  # docks moving one by one would stretch the window past the screen meanwhile
         for d in docks:
             d.setFloating(False)
             w.removeDockWidget(d)
@@ -324,12 +327,12 @@ class Layouts(QObject):
                 d.setVisible(not _matches(d.objectName(), g.hidden) or _matches(d.objectName(), CONTEXT))
         self._sizes_due = True
         w.setAnimated(animated)
-        if w.isVisible():  # sized once the docks moved have settled in their places
-            QTimer.singleShot(0, self, lambda: self._settled(size))
-        else:
-            w.setMinimumSize(0, 0)  # the layout's own minimum again
 
     def _settled(self, size: QSize) -> None:
+        """After :meth:`apply` on a shown window, in the next turn of the
+        event loop (Qt puts the docks moved in their places then): the
+        layout's own minimum size again, the window's size as it was, and
+        the layout's sizes when its own arrangement was made."""
         w = self.window_
         w.setMinimumSize(0, 0)  # the layout's own minimum again
         lay = w.layout()
@@ -337,7 +340,8 @@ class Layouts(QObject):
             lay.activate()
         if w.size() != size:
             w.resize(size)
-        self.fit()
+        if self._sizes_due:
+            self.fit()
 
     def fit(self) -> None:
         """The layout's sizes for the window's size now: the column's width;
@@ -470,9 +474,14 @@ def install(window: Any, settings: QSettings, group: str) -> Layouts:
         layouts.make_menu(view)
     settings.remove(f"{group}/state")  # the one arrangement kept before layouts were named
     layouts.apply(layouts.wanted())
-    turns = getattr(window, "turns", None)
-    if turns is not None:
-        turns.changed.connect(lambda: layouts.game_changed() if shiboken6.isValid(layouts) else None)
+    def game_changed(*_args: Any) -> None:
+        if shiboken6.isValid(layouts):
+            layouts.game_changed()
+
+    play = getattr(window, "act_play", None)
+    if play is not None:  # Game > Play as a Game, chosen by the person
+        play.triggered.connect(game_changed)
+    window.document.scenarioReplaced.connect(game_changed)  # another map opened in the window
     return layouts
 
 

@@ -105,7 +105,7 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
                                                                        size: tuple[int, int]) -> None:
     w = grid_window(qtbot, tmp_path, worked(), size)
     assert w.layouts.current == DESIGNER  # not played yet: the map is being set up
-    w.turns.set_playing(True)
+    w.act_play.trigger()  # Game > Play as a Game
     w.set_tool("adjudicate")
     pump()
     assert w.layouts.current == GAME_MASTER
@@ -156,7 +156,7 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
 def test_a_rail_options_game_in_the_game_masters_layout(qtbot: Any, tmp_path: Path, size: tuple[int, int],
                                                         mode: str) -> None:
     w = open_map(qtbot, tmp_path, ROOT / "maps" / "aa_rail_options.json", size=size)
-    w.turns.set_playing(True)
+    w.act_play.trigger()
     pump()
     assert w.layouts.current == GAME_MASTER
     w.set_mode(mode)
@@ -196,7 +196,11 @@ def test_a_chosen_layout_stays_and_each_layout_keeps_its_arrangement(qtbot: Any,
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     w = open_map(qtbot, tmp_path, ROOT / "maps" / "acw_short_campaign.json", settings=settings)
     assert w.layouts.current == DESIGNER and w.layouts.follow
-    w.turns.set_playing(True)
+    w.turns.set_playing(True)  # an order that starts play: the layout stays, the map does not move
+    pump()
+    assert w.layouts.current == DESIGNER
+    w.turns.set_playing(False)
+    w.act_play.trigger()  # Game > Play as a Game
     pump()
     assert w.layouts.current == GAME_MASTER and w.layouts.actions[GAME_MASTER].isChecked()
     w.dock_legend.close()  # the person's own arrangement of the Game Master layout
@@ -204,8 +208,8 @@ def test_a_chosen_layout_stays_and_each_layout_keeps_its_arrangement(qtbot: Any,
     pump()
     assert w.layouts.current == DESIGNER and not w.layouts.follow and w.dock_palette.isVisible()
     assert w.dock_legend.isVisible()  # the Designer layout's own arrangement
-    w.turns.set_playing(False)
-    w.turns.set_playing(True)
+    w.act_play.trigger()
+    w.act_play.trigger()
     pump()
     assert w.layouts.current == DESIGNER  # chosen: the game does not change it
     w.layouts.choose(GAME_MASTER)
