@@ -343,10 +343,11 @@ class Layouts(QObject):
         if self._sizes_due:
             self.fit()
 
-    def fit(self) -> None:
+    def fit(self, fronts: bool = True) -> None:
         """The layout's sizes for the window's size now: the column's width;
         each group as tall as its tabs' titles (or its docks) need, and the
-        height left shared by the groups' shares; each group's front tab."""
+        height left shared by the groups' shares; with ``fronts``, each
+        group's front tab comes to the front (else the tab in front stays)."""
         w = self.window_
         self._sizes_due = False
         heads, needs, shares = [], [], []
@@ -354,9 +355,12 @@ class Layouts(QObject):
             shown = [d for d in members if not d.isHidden()]
             if not shown:
                 continue
-            front = next((d for p in g.front for d in shown if fnmatch.fnmatchcase(d.objectName(), p)), None)
-            if front is not None:
-                front.raise_()
+            if fronts:
+                front = next((d for p in g.front for d in shown if fnmatch.fnmatchcase(d.objectName(), p)), None)
+                if front is not None:
+                    front.raise_()
+            else:
+                front = next((d for d in shown if not d.visibleRegion().isEmpty()), None)
             heads.append(shown[0])
             needs.append(group_need(shown, front))
             shares.append(g.share)
@@ -415,7 +419,7 @@ class Layouts(QObject):
         sizes again (a mode's dock, never a pointer's or selection's)."""
         self._refit_due = False
         if self.window_.isVisible() and self.cut_tabs():
-            self.fit()
+            self.fit(fronts=False)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.window_ and event.type() == QEvent.Type.Show and self._sizes_due:

@@ -21,6 +21,7 @@ from window_kit import open_map
 
 from app.gui.layouts import DESIGNER, GAME_MASTER
 from app.gui.main_window import MainWindow
+from app.gui.plan_orders import start_plan
 from app.gui.systems import previews_for
 from engine.rules.rail_options import RailOptionsAdjudicator
 
@@ -237,3 +238,17 @@ def test_the_layout_menu_lists_the_layouts(qtbot: Any, tmp_path: Path) -> None:
     assert w.layouts.act_reset is not None
     with pytest.raises(ValueError, match="no layout 'cinema'"):
         w.layouts.choose("cinema")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
+def test_planning_orders_in_the_game_masters_layout(qtbot: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    w = grid_window(qtbot, tmp_path, worked(), size)
+    w.layouts.choose(GAME_MASTER)
+    pump()
+    assert start_plan(w, "union") is not None
+    pump()
+    assert w.dock_orders_plan in showing(w)
+    check(w, f"acw-plan-{size[0]}x{size[1]}", tmp_path)
+    panel = w.orders_plan_panel
+    for button in (panel.up, panel.down, panel.remove, panel.save, panel.stop):
+        assert in_view(button, w), button.text()
