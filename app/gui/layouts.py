@@ -36,7 +36,7 @@ from typing import Any
 import shiboken6
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, QSize, Qt, QTimer
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QStyle, QTabBar
+from PySide6.QtWidgets import QApplication, QDockWidget, QMainWindow, QMenu, QScrollArea, QStyle, QTabBar
 
 DESIGNER = "designer"
 GAME_MASTER = "gm"
@@ -51,6 +51,11 @@ CONTEXT = ("previewDock*", "territoryPreviewDock*", "combatDock", "underlayDock"
            "ordersPlanDock", "railPlanDock", "paintDock", "railToolsDock")
 """Docks the window shows and hides by what it is doing (a layout places
 them, the window decides whether they show)."""
+
+SCROLLED = ("underlayDock", "territoryUnderlayDock")
+"""Docks whose panel is taller than a group of the column can be (the
+underlay's calibration and tracing, about 490 pixels): the panel scrolls
+in its dock."""
 
 SHORT_TITLES = {"previewDock*": "Preview", "territoryPreviewDock*": "Preview", "paintDock": "Paint"}
 """Dock titles a tab down the window's edge has room for; the long title
@@ -293,8 +298,18 @@ class Layouts(QObject):
         return list(zip(layout.groups, by_group, strict=True))
 
     def _adopt(self, dock: QDockWidget) -> None:
-        """A dock of the window: its short title, watched for its showing."""
+        """A dock of the window: its short title, its panel in a scroll area
+        (:data:`SCROLLED`), watched for its showing."""
         self._title(dock)
+        panel = dock.widget()
+        if _matches(dock.objectName(), SCROLLED) and panel is not None and not isinstance(panel, QScrollArea):
+            scroll = QScrollArea()
+            scroll.setObjectName(f"{dock.objectName()}Scroll")
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+            scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+            dock.setWidget(scroll)
+            scroll.setWidget(panel)
         dock.removeEventFilter(self)
         dock.installEventFilter(self)
 

@@ -252,3 +252,20 @@ def test_planning_orders_in_the_game_masters_layout(qtbot: Any, tmp_path: Path, 
     panel = w.orders_plan_panel
     for button in (panel.up, panel.down, panel.remove, panel.save, panel.stop):
         assert in_view(button, w), button.text()
+
+
+@pytest.mark.parametrize("sample", ["gitm_allied.json", "aa_rail_options.json"])
+@pytest.mark.parametrize("layout", [DESIGNER, GAME_MASTER])
+def test_the_underlay_dock_scrolls_in_its_place(qtbot: Any, tmp_path: Path, sample: str, layout: str) -> None:
+    """The Underlay dock (shown for a map with a scan) is taller than a
+    group can be at 1366x768: its panel scrolls, the other group keeps
+    its tabs' titles whole."""
+    w = open_map(qtbot, tmp_path, ROOT / "maps" / sample, size=(1366, 768))
+    w.layouts.choose(layout)
+    pump()
+    w.dock_underlay.show()
+    w.dock_underlay.raise_()
+    pump()
+    assert w.dock_underlay in showing(w)
+    assert w.underlay_panel.parentWidget() is not None and w.dock_underlay.widget() is not w.underlay_panel
+    check(w, f"underlay-{Path(sample).stem}-{layout}", tmp_path)
