@@ -188,6 +188,11 @@ class Layouts(QObject):
         self.act_follow: QAction | None = None
         self.act_reset: QAction | None = None
         self._refit_due = False
+        self._context_docks: list[QDockWidget] = []
+        """Mode docks shown since the last look (:meth:`_context_shown`)."""
+        self._live = False
+        """Whether the window has been shown (docks shown with it are not a mode's)."""
+        self._arranging = False
         window.installEventFilter(self)
 
     # -- which layout ------------------------------------------------------------
@@ -254,10 +259,12 @@ class Layouts(QObject):
         state = self.settings.value(self._key(name)) if saved else None
         size = w.size()
         w.setMinimumSize(1, 1)  # docks moving one by one would stretch the window past the screen meanwhile
+        self._arranging = True  # the docks shown now are the layout's, not a mode's
         if not (isinstance(state, QByteArray) and not state.isEmpty() and w.restoreState(state, VERSION)):
             self.arrange(self.layouts[name])
         for dock, shown in context.items():
             dock.setVisible(shown)
+        self._arranging = False
         if w.isVisible():  # the window's size and the layout's sizes once the docks have settled
             QTimer.singleShot(0, self, lambda: self._settled(size))
         else:
@@ -429,23 +436,33 @@ class Layouts(QObject):
         return False
 
     def _context_shown(self) -> None:
-        """A dock the window shows by what it does came into a group:
-        when the group is now shorter than its tabs' titles, the layout's
-        sizes again (a mode's dock, never a pointer's or selection's)."""
+        """Docks the window shows by what it does (a mode's) came into their
+        groups: each comes to the front of its tabs (the mode's panel shows,
+        not the tab beside it), and when a group is now shorter than its
+        tabs' titles, the layout's sizes again (never for a pointer or a
+        selection)."""
         self._refit_due = False
+        shown, self._context_docks = self._context_docks, []
+        for dock in shown:
+            if shiboken6.isValid(dock) and dock.isVisible() and not dock.isFloating():
+                dock.raise_()
         if self.window_.isVisible() and self.cut_tabs():
             self.fit(fronts=False)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if watched is self.window_ and event.type() == QEvent.Type.Show and self._sizes_due:
-            layout = self.window_.layout()
-            if layout is not None:
-                layout.activate()
-            self.fit()
-        elif event.type() == QEvent.Type.Show and isinstance(watched, QDockWidget) and not self._refit_due \
-                and _matches(watched.objectName(), CONTEXT):
-            self._refit_due = True
-            QTimer.singleShot(0, self, self._context_shown)
+        if watched is self.window_ and event.type() == QEvent.Type.Show:
+            if self._sizes_due:
+                layout = self.window_.layout()
+                if layout is not None:
+                    layout.activate()
+                self.fit()
+            self._live = True  # (the docks shown with the window had their Show first)
+        elif event.type() == QEvent.Type.Show and isinstance(watched, QDockWidget) and self._live \
+                and not event.spontaneous() and not self._arranging and _matches(watched.objectName(), CONTEXT):
+            self._context_docks.append(watched)
+            if not self._refit_due:
+                self._refit_due = True
+                QTimer.singleShot(0, self, self._context_shown)
         return False
 
     # -- the menu ----------------------------------------------------------------

@@ -170,8 +170,9 @@ def test_a_rail_options_game_in_the_game_masters_layout(qtbot: Any, tmp_path: Pa
     assert w.dock_verdict in showing(w)
     if mode == "railoptions":
         assert w.verdict.overlay is not None and w.verdict.overlay.message == verdict.reason
+    mode_dock = {"railplan": w.dock_plan, "station": w.dock_rail_tools, "paint": w.dock_paint}.get(mode)
+    assert mode_dock is None or mode_dock in showing(w), f"{mode}: its dock is behind another tab"
     if mode == "railplan":
-        assert w.dock_plan in showing(w)
         assert in_view(w.plan_panel.clear, w) and in_view(w.plan_panel.chart, w)
 
 
@@ -185,6 +186,8 @@ def test_a_designers_view(qtbot: Any, tmp_path: Path, size: tuple[int, int], sam
     (w.set_tool if isinstance(w, MainWindow) else w.set_mode)(tool)
     pump()
     check(w, f"design-{Path(sample).stem}-{tool}-{size[0]}x{size[1]}", tmp_path)
+    if tool in ("paint", "railplan"):
+        assert (w.dock_paint if tool == "paint" else w.dock_plan) in showing(w)
     if isinstance(w, MainWindow):
         assert w.dock_palette in showing(w) or tool == "adjudicate"
         buttons = [b for b in w.tool_palette.findChildren(QAbstractButton) if b.text() == "Adjudicate"]
