@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QMainW
 from test_combat_panel import choose, worked
 from window_kit import open_map
 
-from app.gui.layouts import DESIGNER, GAME_MASTER
+from app.gui.layouts import COLUMN_WIDTH, DESIGNER, GAME_MASTER
 from app.gui.main_window import MainWindow
 from app.gui.plan_orders import start_plan
 from app.gui.systems import previews_for
@@ -137,12 +137,16 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
     tree = w.journal_panel.tree
     item = w.journal_panel.entry_item(1)
     assert item is not None
-    rect = tree.visualItemRect(item)
     text = item.text(0)
-    assert len(text) > 30 and rect.right() <= tree.viewport().width()
-    need = tree.fontMetrics().boundingRect(QRect(0, 0, rect.width() - 8, 10_000),
-                                           int(Qt.TextFlag.TextWordWrap), text).height()
-    assert rect.height() >= need, f"{tag}: journal row {rect.height()} px high for {need}: {text!r}"
+    fm = tree.fontMetrics()
+    for width in (COLUMN_WIDTH, 290):  # as laid out, and the column dragged narrower: the row wraps
+        w.resizeDocks([w.dock_journal], [width], Qt.Orientation.Horizontal)
+        pump()
+        rect = tree.visualItemRect(item)
+        need = fm.boundingRect(QRect(0, 0, rect.width() - 8, 10_000), int(Qt.TextFlag.TextWordWrap), text).height()
+        assert rect.right() <= tree.viewport().width() and rect.height() >= need, \
+            f"{tag}: journal row {rect.getRect()} for {need} px of {text!r}"
+    assert fm.horizontalAdvance(text) > rect.width() - 8 and rect.height() >= 2 * fm.height(), "not wrapped"
     assert item.toolTip(0).startswith(text)
     # the odds plot: a tab of the same place, in front when Adjudicate is chosen again
     w.set_tool("brush")
