@@ -7,7 +7,8 @@ once per mode it offers.
     python scripts/screenshots.py [OUT_DIR]   (default: docs/screenshots)
 
 Runs offscreen (``QT_QPA_PLATFORM=offscreen`` is set when unset) with
-throw-away settings, so the windows have their default layout.  Files are
+throw-away settings, so the windows have the Game Master layout's own
+arrangement (View > Layout).  Files are
 named ``<map>-<width>x<height>-<what>.png``; a map that cannot be opened or a
 preview that fails is reported on stderr and the rest go on.
 """
@@ -25,6 +26,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication, QWidget  # noqa: E402
 
+from app.gui.layouts import GAME_MASTER  # noqa: E402
 from app.gui.main_window import MainWindow  # noqa: E402
 from app.gui.systems import previews_for  # noqa: E402
 from app.gui.territory import TerritoryWindow  # noqa: E402
@@ -122,6 +124,7 @@ def main(argv: list[str]) -> int:
                 print(f"{path.name}: {e}", file=sys.stderr)
                 continue
             w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
+            w.layouts.choose(GAME_MASTER)  # View > Layout > Game Master (app/gui/layouts.py)
             w.resize(width, height)
             w.show()
             settle()

@@ -64,6 +64,7 @@ from .window_recovery import RecoveryMixin
 if TYPE_CHECKING:
     from .game import GameUI
     from .turns import TurnController
+    from .layouts import Layouts
 
 MAX_RECENT = 10
 SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
@@ -136,6 +137,8 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     """The window's game (turns, the Game menu, the Journal dock)."""
     turns: TurnController
     """``game.turns``, the document's game controller."""
+    layouts: Layouts
+    """View > Layout and the docks' arrangement (:mod:`app.gui.layouts`), from :meth:`_start` on."""
 
     def __init__(self, settings: QSettings | None = None, state_dir: Path | None = None) -> None:
         super().__init__()
@@ -202,6 +205,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         dock.setObjectName(name)
         dock.setWidget(widget)
         self.addDockWidget(area, dock)
+        layouts = getattr(self, "layouts", None)
+        if layouts is not None:  # made after the layout was applied: into the layout's place for it
+            layouts.place(dock)
         return dock
 
     def add_dock(self, title: str, name: str, widget: QWidget,
@@ -725,7 +731,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     def save_settings(self) -> None:
         s = self.settings
         s.setValue(f"{self.settings_group}/geometry", self.saveGeometry())
-        s.setValue(f"{self.settings_group}/state", self.saveState())
+        self.layouts.store()
         self._save_more_settings(s)
         s.sync()
 
@@ -736,9 +742,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(*fitting_size(self.default_size))
-        state = s.value(f"{self.settings_group}/state")
-        if isinstance(state, QByteArray) and not state.isEmpty():
-            self.restoreState(state)
+        from .layouts import install as install_layouts
+
+        install_layouts(self, s, self.settings_group)  # View > Layout; the layout's docks (app/gui/layouts.py)
         palette = s.value("view/palette")
         if palette in style.PALETTES and palette != style.palette():
             # at start-up, before this window has painted: set the palette and

@@ -265,11 +265,13 @@ class MainWindow(EditorWindow):
 
     def _show_preview_dock(self) -> None:
         """A preview's dock (e.g. the ACW odds plot) is shown only while
-        adjudicating; painting keeps the whole window for the map.  The
-        verdict panel comes to the front of its tabs while adjudicating (if
-        the person has not closed it)."""
+        adjudicating, in front of its tabs; painting keeps the whole window
+        for the map.  The verdict panel comes to the front of its tabs while
+        adjudicating (if the person has not closed it)."""
         if self.dock_preview is not None:
             self.dock_preview.setVisible(self.tool is self.adjudicate)
+            if self.tool is self.adjudicate:
+                self.dock_preview.raise_()
         if self.tool is self.adjudicate and self.dock_verdict.toggleViewAction().isChecked():
             self.dock_verdict.raise_()
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import (
-    QHBoxLayout,
+    QGridLayout,
     QLabel,
     QListWidget,
     QPushButton,
@@ -149,14 +149,16 @@ class OrdersPlanPanel(QWidget):
         self.label.setWordWrap(True)
         self.list = QListWidget()
         self.list.setObjectName("planList")
-        buttons = QHBoxLayout()
+        buttons = QGridLayout()  # two rows: the dock fits the window's side column (340 px)
         self.up = QPushButton("Up")
         self.down = QPushButton("Down")
         self.remove = QPushButton("Remove")
         self.save = QPushButton("Save…")
         self.stop = QPushButton("End Plan")
-        for b in (self.up, self.down, self.remove, self.save, self.stop):
-            buttons.addWidget(b)
+        for i, b in enumerate((self.up, self.down, self.remove)):
+            buttons.addWidget(b, 0, i)
+        buttons.addWidget(self.save, 1, 0, 1, 2)
+        buttons.addWidget(self.stop, 1, 2)
         lay = QVBoxLayout(self)
         lay.addWidget(self.label)
         lay.addWidget(self.list)

@@ -21,8 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QPushButton, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, QTimer
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 if TYPE_CHECKING:
     from ..turns import TurnController
@@ -38,6 +47,44 @@ def entry_text(e: Any, position: int) -> str:
     if e.kind == "refused":
         return f"{position}. {e.summary}: REFUSED"
     return f"{position}. {e.summary}"
+
+
+class WrappedRows(QStyledItemDelegate):
+    """Each row of ``tree`` as tall as its text wrapped to the room the
+    row has (the viewport's width less the row's indentation), so a long
+    entry reads whole in a narrow dock; the tree lays its rows out again
+    when its width changes."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+        self._relayout = QTimer(self)
+        self._relayout.setSingleShot(True)
+        self._relayout.timeout.connect(tree.doItemsLayout)
+        self._width = -1
+        tree.viewport().installEventFilter(self)
+
+    def room(self, index: QModelIndex | QPersistentModelIndex) -> int:
+        depth, parent = 0, index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        if self.tree.rootIsDecorated():
+            depth += 1
+        return max(40, self.tree.viewport().width() - depth * self.tree.indentation() - 8)
+
+    def sizeHint(self, option: QStyleOptionViewItem,  # noqa: N802 - Qt's name
+                 index: QModelIndex | QPersistentModelIndex) -> QSize:
+        base = super().sizeHint(option, index)
+        width = self.room(index)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        high = option.fontMetrics.boundingRect(QRect(0, 0, width, 100_000), int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(width, max(base.height(), high.height() + 4))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize and self.tree.viewport().width() != self._width:
+            self._width = self.tree.viewport().width()
+            self._relayout.start(0)
+        return False
 
 
 class JournalPanel(QWidget):
@@ -58,6 +105,12 @@ class JournalPanel(QWidget):
         self.tree.setObjectName("journalTree")
         self.tree.setHeaderHidden(True)
         self.tree.setColumnCount(1)
+        # an entry wraps to the dock's width, so a long order reads whole in a side column
+        self.tree.setWordWrap(True)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.header().setStretchLastSection(True)
+        self.tree.setItemDelegate(WrappedRows(self.tree))
         self.back = QPushButton("\u25c0 Back")
         self.forward = QPushButton("Forward \u25b6")
         self.latest = QPushButton("Latest")
@@ -135,7 +188,7 @@ class JournalPanel(QWidget):
                 child = QTreeWidgetItem([entry_text(e, i + 1)])
                 child.setData(0, ROLE, i + 1)
                 result = game.result_text(e)
-                child.setToolTip(0, "\n".join([*e.reasons, *([result] if result else [])]) or e.summary)
+                child.setToolTip(0, "\n".join([child.text(0), *e.reasons, *([result] if result else [])]))
                 parent.addChild(child)
                 self._entries.append((child, e.hash))
         self._filling = False

@@ -54,6 +54,10 @@ class RailOptionsPanel(QWidget):
         self.unit.setWordWrap(True)
         lay.addWidget(self.unit)
         self.reach = QListWidget()
+        # a long rail path wraps to the dock's width (the window's side column), whole in its tooltip too
+        self.reach.setWordWrap(True)
+        self.reach.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.reach.setResizeMode(QListWidget.ResizeMode.Adjust)
         lay.addWidget(self.reach, 2)
         lay.addWidget(QLabel("Nations: rail capacity this turn"))
         self.nations = QTableWidget(0, 4)
@@ -88,6 +92,7 @@ class RailOptionsPanel(QWidget):
             item = QListWidgetItem(f"{m.label(d.territory)} — {d.cost} space{'s' if d.cost != 1 else ''}: "
                                    + " > ".join(m.label(x) for x in d.path))
             item.setData(Qt.ItemDataRole.UserRole, d.territory)
+            item.setToolTip(item.text())
             self.reach.addItem(item)
 
     def reachable(self) -> list[str]:

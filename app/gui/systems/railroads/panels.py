@@ -8,6 +8,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -24,9 +25,14 @@ class RailPlanPanel(QWidget):
     removeRequested = Signal(int)
     clearRequested = Signal()
 
+    NARROW = 560
+    """Narrower than this (a dock in the window's side column) the chart
+    goes under the orders, its title on two lines."""
+    TITLE = "Rail capacity along the routes:{}grey available, blue used, magenta full"
+
     def __init__(self) -> None:
         super().__init__()
-        lay = QHBoxLayout(self)
+        self._lay = lay = QBoxLayout(QBoxLayout.Direction.LeftToRight, self)
         left = QVBoxLayout()
         self.help = QLabel("Drag a unit (or a stack) to a territory to order it there by rail.")
         self.help.setWordWrap(True)
@@ -46,8 +52,7 @@ class RailPlanPanel(QWidget):
         lay.addLayout(left, 2)
         self.chart = pg.PlotWidget(background="w")
         self.chart.setMinimumHeight(160)
-        self.chart.setTitle("Rail capacity along the routes: grey available, blue used, magenta full",
-                            color="#222", size="9pt")
+        self.chart.setTitle(self.TITLE.format(" "), color="#222", size="9pt")
         self.chart.showGrid(y=True, alpha=0.3)
         self.chart.setMouseEnabled(x=False, y=False)
         self.chart.hideButtons()
@@ -57,7 +62,16 @@ class RailPlanPanel(QWidget):
         self.bars_cap: pg.BarGraphItem | None = None
         self.bars_used: pg.BarGraphItem | None = None
         self.remove.clicked.connect(lambda: self.removeRequested.emit(self.orders.currentRow()))
+        self.orders.setMinimumHeight(self.orders.fontMetrics().height() * 3)
         self.clear.clicked.connect(self.clearRequested.emit)
+
+    def resizeEvent(self, event: object) -> None:  # noqa: N802 - Qt's name
+        super().resizeEvent(event)  # type: ignore[arg-type]
+        narrow = self.width() < self.NARROW
+        direction = QBoxLayout.Direction.TopToBottom if narrow else QBoxLayout.Direction.LeftToRight
+        if self._lay.direction() != direction:
+            self._lay.setDirection(direction)
+            self.chart.setTitle(self.TITLE.format("<br>" if narrow else " "), color="#222", size="9pt")
 
     def set_orders(self, texts: list[str]) -> None:
         self.orders.clear()
