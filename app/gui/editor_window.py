@@ -63,8 +63,8 @@ from .window_recovery import RecoveryMixin
 
 if TYPE_CHECKING:
     from .game import GameUI
-    from .turns import TurnController
     from .layouts import Layouts
+    from .turns import TurnController
 
 MAX_RECENT = 10
 SCENARIO_FILTER = "Adjutant scenarios (*.json);;All files (*)"
@@ -744,7 +744,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             self.resize(*fitting_size(self.default_size))
         from .layouts import install as install_layouts
 
-        install_layouts(self, s, self.settings_group)  # View > Layout; the layout's docks (app/gui/layouts.py)
+        self.layouts = install_layouts(self, s, self.settings_group)  # View > Layout; the layout's docks (app/gui/layouts.py)
         palette = s.value("view/palette")
         if palette in style.PALETTES and palette != style.palette():
             # at start-up, before this window has painted: set the palette and

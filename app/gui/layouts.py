@@ -200,8 +200,7 @@ class Layouts(QObject):
         """The layout the window should have now."""
         if not self.follow:
             return self.chosen
-        turns = getattr(self.window_, "turns", None)
-        return GAME_MASTER if turns is not None and turns.playing() else DESIGNER
+        return GAME_MASTER if self.window_.turns.playing() else DESIGNER
 
     def choose(self, name: str) -> None:
         """View > Layout > NAME: that layout from now on (no longer following
@@ -499,12 +498,11 @@ def _bool(value: Any) -> bool:
 
 
 def install(window: Any, settings: QSettings, group: str) -> Layouts:
-    """Give an editor window its layouts (``window.layouts``) and View >
+    """An editor window's layouts (it keeps them as ``window.layouts``) and View >
     Layout, and apply the layout it should have (the person's saved
     arrangement of it, if any).  Called when the window is built, after
     its docks."""
     layouts = Layouts(window, group, settings)
-    window.layouts = layouts
     view = next((m for m in window.menuBar().findChildren(QMenu) if m.title().replace("&", "") == "View"), None)
     if view is not None:
         layouts.make_menu(view)
@@ -514,9 +512,7 @@ def install(window: Any, settings: QSettings, group: str) -> Layouts:
         if shiboken6.isValid(layouts):
             layouts.game_changed()
 
-    play = getattr(window, "act_play", None)
-    if play is not None:  # Game > Play as a Game, chosen by the person
-        play.triggered.connect(game_changed)
+    window.game.act_play.triggered.connect(game_changed)  # Game > Play as a Game, chosen by the person
     window.document.scenarioReplaced.connect(game_changed)  # another map opened in the window
     return layouts
 

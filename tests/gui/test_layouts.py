@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QPoint, QRect, QSettings, Qt
 from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QMainWindow, QStyle, QTabBar, QWidget
+from system_parts import combat, plan, rail
 from test_combat_panel import choose, worked
 from window_kit import open_map
 
@@ -106,12 +107,12 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
                                                                        size: tuple[int, int]) -> None:
     w = grid_window(qtbot, tmp_path, worked(), size)
     assert w.layouts.current == DESIGNER  # not played yet: the map is being set up
-    w.act_play.trigger()  # Game > Play as a Game
+    w.game.act_play.trigger()  # Game > Play as a Game
     w.set_tool("adjudicate")
     pump()
     assert w.layouts.current == GAME_MASTER
-    p = w.combat_panel
-    w.combat_dock.raise_()
+    p = combat(w)
+    combat(w).dock.raise_()
     choose(p.attack_box, "0613 \u2192 0714")
     p.time_edit.setText("9:51:45")
     p.resolve_btn.click()  # the worked example: the attackers win, a retreat is owed
@@ -120,7 +121,7 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
     tag = f"acw-gm-{size[0]}x{size[1]}"
     check(w, tag, tmp_path)
     shown = showing(w)
-    assert w.combat_dock in shown and w.dock_verdict in shown
+    assert combat(w).dock in shown and w.dock_verdict in shown
     p.tabs.setCurrentIndex(0)
     pump()
     assert in_view(p.resolve_btn, w), f"{tag}: Resolve is below the Combat dock's fold"
@@ -131,16 +132,16 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
     check(w, tag + "-reinforcements", tmp_path)
     # the journal, a tab beside the Verdict: its row reads whole, wrapped to the dock's width, the whole
     # text in its tooltip too
-    w.dock_journal.raise_()
+    w.game.dock_journal.raise_()
     pump()
-    assert w.dock_journal in showing(w) and not cut_titles(w)
-    tree = w.journal_panel.tree
-    item = w.journal_panel.entry_item(1)
+    assert w.game.dock_journal in showing(w) and not cut_titles(w)
+    tree = w.game.journal_panel.tree
+    item = w.game.journal_panel.entry_item(1)
     assert item is not None
     text = item.text(0)
     fm = tree.fontMetrics()
     for width in (COLUMN_WIDTH, 290):  # as laid out, and the column dragged narrower: the row wraps
-        w.resizeDocks([w.dock_journal], [width], Qt.Orientation.Horizontal)
+        w.resizeDocks([w.game.dock_journal], [width], Qt.Orientation.Horizontal)
         pump()
         rect = tree.visualItemRect(item)
         need = fm.boundingRect(QRect(0, 0, rect.width() - 8, 10_000), int(Qt.TextFlag.TextWordWrap), text).height()
@@ -161,7 +162,7 @@ def test_an_acw_game_with_a_combat_in_play_in_the_game_masters_layout(qtbot: Any
 def test_a_rail_options_game_in_the_game_masters_layout(qtbot: Any, tmp_path: Path, size: tuple[int, int],
                                                         mode: str) -> None:
     w = open_map(qtbot, tmp_path, ROOT / "maps" / "aa_rail_options.json", size=size)
-    w.act_play.trigger()
+    w.game.act_play.trigger()
     pump()
     assert w.layouts.current == GAME_MASTER
     w.set_mode(mode)
@@ -174,10 +175,10 @@ def test_a_rail_options_game_in_the_game_masters_layout(qtbot: Any, tmp_path: Pa
     assert w.dock_verdict in showing(w)
     if mode == "railoptions":
         assert w.verdict.overlay is not None and w.verdict.overlay.message == verdict.reason
-    mode_dock = {"railplan": w.dock_plan, "station": w.dock_rail_tools, "paint": w.dock_paint}.get(mode)
+    mode_dock = {"railplan": plan(w).dock_plan, "station": rail(w).dock_rail_tools, "paint": w.dock_paint}.get(mode)
     assert mode_dock is None or mode_dock in showing(w), f"{mode}: its dock is behind another tab"
     if mode == "railplan":
-        assert in_view(w.plan_panel.clear, w) and in_view(w.plan_panel.chart, w)
+        assert in_view(plan(w).plan_panel.clear, w) and in_view(plan(w).plan_panel.chart, w)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
@@ -191,7 +192,7 @@ def test_a_designers_view(qtbot: Any, tmp_path: Path, size: tuple[int, int], sam
     pump()
     check(w, f"design-{Path(sample).stem}-{tool}-{size[0]}x{size[1]}", tmp_path)
     if tool in ("paint", "railplan"):
-        assert (w.dock_paint if tool == "paint" else w.dock_plan) in showing(w)
+        assert (w.dock_paint if tool == "paint" else plan(w).dock_plan) in showing(w)
     if isinstance(w, MainWindow):
         assert w.dock_palette in showing(w) or tool == "adjudicate"
         buttons = [b for b in w.tool_palette.findChildren(QAbstractButton) if b.text() == "Adjudicate"]
@@ -208,7 +209,7 @@ def test_a_chosen_layout_stays_and_each_layout_keeps_its_arrangement(qtbot: Any,
     pump()
     assert w.layouts.current == DESIGNER
     w.turns.set_playing(False)
-    w.act_play.trigger()  # Game > Play as a Game
+    w.game.act_play.trigger()  # Game > Play as a Game
     pump()
     assert w.layouts.current == GAME_MASTER and w.layouts.actions[GAME_MASTER].isChecked()
     w.dock_legend.close()  # the person's own arrangement of the Game Master layout
@@ -216,8 +217,8 @@ def test_a_chosen_layout_stays_and_each_layout_keeps_its_arrangement(qtbot: Any,
     pump()
     assert w.layouts.current == DESIGNER and not w.layouts.follow and w.dock_palette.isVisible()
     assert w.dock_legend.isVisible()  # the Designer layout's own arrangement
-    w.act_play.trigger()
-    w.act_play.trigger()
+    w.game.act_play.trigger()
+    w.game.act_play.trigger()
     pump()
     assert w.layouts.current == DESIGNER  # chosen: the game does not change it
     w.layouts.choose(GAME_MASTER)
@@ -254,9 +255,9 @@ def test_planning_orders_in_the_game_masters_layout(qtbot: Any, tmp_path: Path, 
     pump()
     assert start_plan(w, "union") is not None
     pump()
-    assert w.dock_orders_plan in showing(w)
+    assert w.game.orders_plan.dock in showing(w)
     check(w, f"acw-plan-{size[0]}x{size[1]}", tmp_path)
-    panel = w.orders_plan_panel
+    panel = w.game.orders_plan.panel
     for button in (panel.up, panel.down, panel.remove, panel.save, panel.stop):
         assert in_view(button, w), button.text()
 
