@@ -429,13 +429,15 @@ class Game:
 
     def _last_dice_record(self) -> int:
         """The position (0-based) of the last seed or reveal entry, found
-        from the entries' lines without decoding the others (0: none)."""
+        from the entries' lines without decoding the others; the journal's
+        length when there is none (no entry before it can hold an open
+        commitment)."""
         lines = self.journal.lines.lines
         for i in range(len(lines) - 1, -1, -1):
             if ('"kind":"seed"' in lines[i] or '"kind":"reveal"' in lines[i]) \
                     and self.journal[i].kind in ("seed", "reveal"):
                 return i
-        return 0
+        return len(lines)
 
     def record(self, entry: Entry) -> Entry:
         """Journal one of the game master's records (a dice seed committed or
