@@ -7,7 +7,6 @@ refused when the file changed since it was read)."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -197,10 +196,6 @@ class FileChanged(CliError):
     written."""
 
 
-def _stamp(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 class Rewrite:
     """A command's rewrite of the map file at :attr:`path`, made while the
     map's lock is held (see :func:`rewriting`): :meth:`load` reads the file
@@ -210,12 +205,12 @@ class Rewrite:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._read: tuple[str, int] | None = None
+        self._read: bytes | None = None  # the file's bytes as read or last written (compared, not hashed)
 
     def load(self, checked: bool = False) -> AnyScenario:
         """The scenario in the file (``checked``: lone surrogates refused
         too, as :func:`engine.io.load_text_checked`), parsed from the very
-        bytes whose digest :meth:`save` compares; raises :class:`CliError`
+        bytes :meth:`save` compares the file with; raises :class:`CliError`
         listing every problem."""
         from engine.io import ScenarioError, loads_any
         from engine.io.common import decode_text, read_bytes
@@ -225,7 +220,7 @@ class Rewrite:
         try:
             before = file_stat(self.path)
             raw = read_bytes(self.path)
-            self._read = (_stamp(raw), len(raw))
+            self._read = raw
             text = decode_text(raw, self.path)
             s = loads_text_checked(text, self.path) if checked else loads_any(text, self.path)
             remember_origin(s, self.path, before)
@@ -240,12 +235,12 @@ class Rewrite:
 
         if self._read is None:
             return None
-        digest, size = self._read
+        size = len(self._read)
         try:
             now = read_bytes(self.path)
         except ScenarioError as e:
             return "; ".join(p.message for p in e.problems)
-        if _stamp(now) == digest:
+        if now == self._read:
             return None
         try:
             when = time.strftime("%H:%M:%S", time.localtime(os.stat(self.path).st_mtime))
@@ -269,7 +264,7 @@ class Rewrite:
         except ScenarioError:
             self._read = None
         else:
-            self._read = (_stamp(raw), len(raw))
+            self._read = raw
 
 
 @contextmanager

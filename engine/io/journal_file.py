@@ -65,6 +65,9 @@ line has no space after a colon, so no entry holds it)."""
 LINE_HEAD = len('{"hash":"') + 64 + len('",')
 """Length of a line's opening: ``{"hash":"<64 hex digits>",``."""
 
+_HASH_CHUNK = 1 << 18
+"""Characters of the entries' text encoded at a time to hash them."""
+
 UNDO_SUFFIX = ".journal-undo"
 """The record an append in place leaves beside the file until it is done
 (``.NAME.journal-undo``): how to put the file back as it was."""
@@ -153,7 +156,9 @@ class JournalLines:
         by the text :func:`appended_text` adds for more lines)."""
         if self._hasher is None:
             text = self._region if self._region is not None else entries_region(self.lines)
-            self._hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+            self._hasher = hashlib.sha256()
+            for at in range(0, len(text), _HASH_CHUNK):  # encoded a piece at a time: no second copy of it all
+                self._hasher.update(text[at:at + _HASH_CHUNK].encode("utf-8", "surrogatepass"))
         return self._hasher
 
     @staticmethod
@@ -178,7 +183,11 @@ def split_entries(text: str) -> tuple[str, str, JournalLines, str] | None:
     if start < 0:
         return None
     at = start + len(MARKER)
-    end = text.find("\n]", at)
+    end = text.rfind("\n]", at)  # the writer's only line that starts with "]": found from the end, which is near
+    if end >= 0:
+        before = text.rfind("\n", at, end)
+        if not _line_shaped(text[before + 1 if before >= 0 else at:end].removeprefix(",")):
+            end = text.find("\n]", at)  # another layout: the first such line closes the entries, if any
     if end < 0:
         return None
     region = text[at:end]

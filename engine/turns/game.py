@@ -144,6 +144,8 @@ class Game:
         self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
         self._records: list[Record | None] = []
         self._anchors: dict[int, _Anchor] = {}
+        self._dice_scan: tuple[int, str, int] = (0, "", -1)  # entries looked through, the last one's hash, the last
+        # seed or reveal found among them (-1: none)
         self.signing: Signatures | None = None
         """The game master's signatures (``engine/turns/signing.py``);
         ``None``: an unsigned game."""
@@ -432,12 +434,19 @@ class Game:
         from the entries' lines without decoding the others; the journal's
         length when there is none (no entry before it can hold an open
         commitment)."""
-        lines = self.journal.lines.lines
-        for i in range(len(lines) - 1, -1, -1):
-            if ('"kind":"seed"' in lines[i] or '"kind":"reveal"' in lines[i]) \
-                    and self.journal[i].kind in ("seed", "reveal"):
-                return i
-        return len(lines)
+        n = len(self.journal)
+        seen, last, found = self._dice_scan
+        if not 0 < seen <= n or self.journal.hash_at(seen - 1) != last:
+            seen, found = 0, -1  # a new journal, or entries taken back: looked for from the start
+        lines = self.journal.lines.lines if n > seen else ()
+        for i in range(n - 1, seen - 1, -1):
+            line = lines[i]
+            if ('"kind":"seed"' in line or '"kind":"reveal"' in line) and self.journal[i].kind in ("seed", "reveal"):
+                found = i
+                break
+        if n:
+            self._dice_scan = (n, self.journal.hash_at(n - 1), found)
+        return found if found >= 0 else n
 
     def record(self, entry: Entry) -> Entry:
         """Journal one of the game master's records (a dice seed committed or
