@@ -62,6 +62,7 @@ from PySide6.QtCore import QObject, QTimer
 from app.locks import EDITOR, FileLock, default_state_dir, lock_holder, map_lock_path
 from app.locks import probe as _probe
 from engine.io import OutputError, dumps_compact, scenario_to_data, write_text_atomic
+from engine.io.grid import changing_data
 from engine.io.journal_file import (
     JournalLines,
     Origin,
@@ -70,6 +71,7 @@ from engine.io.journal_file import (
     entries_region,
     file_stat,
     journal_parts,
+    journal_tail,
 )
 from engine.territory import TerritoryScenario
 
@@ -335,6 +337,8 @@ class Autosave(QObject):
         self._written = 0
         self._game_origin = Origin()  # what the autosave file holds of a game's journal
         self._game_hash: Any = None  # SHA-256 state of the autosave's text up to the end of its entries
+        self._head_kept: tuple[Any, ...] | None = None  # what precedes the entries, when only game steps
+        # changed the work since it was written (then the text before the entries is the written one)
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.save_now)
@@ -346,11 +350,14 @@ class Autosave(QObject):
 
     def _edited(self, *_: object) -> None:
         self._revision += 1
+        if not getattr(getattr(self.document, "turns", None), "notifying", False):
+            self._head_kept = None  # not a game step: the map, the sides or the header may have changed
         if not self.document.in_step:
             self._unlogged()
 
     def _replaced(self, *_: object) -> None:
         self._revision += 1
+        self._head_kept = None
         self._unlogged()
 
     def _unlogged(self) -> None:
@@ -461,7 +468,9 @@ class Autosave(QObject):
         it must be written whole."""
         if self._game_hash is None:
             return None
-        parts = self._game_parts()
+        parts = self._game_tail_parts() if self._head_kept is not None else None
+        if parts is None:
+            parts = self._game_parts()
         if parts is None:
             return None
         prefix, entries, tail = parts
@@ -493,6 +502,41 @@ class Autosave(QObject):
         self._game_origin.set(os.path.realpath(self.data_path), file_stat(self.data_path), prefix, tail,
                               entries.lines)
         self._game_hash = hashlib.sha256((prefix + region).encode("utf-8"))
+        head = self._game_head()
+        self._head_kept = None
+        if head is not None:
+            self._head_kept = head
+            fast = self._game_tail_parts()
+            self._head_kept = head if fast is not None and fast[2] == tail else None
+
+    def _game_head(self) -> tuple[Any, ...] | None:
+        """What a game step could change of the text before a grid game's
+        entries (its rules system, its journal's format and branch), or
+        ``None`` for another kind of work."""
+        s = self.document.scenario
+        if isinstance(s, TerritoryScenario) or not isinstance(getattr(s, "state", None), dict):
+            return None
+        game = s.state.get("game")
+        journal = game.get("journal") if isinstance(game, dict) else None
+        if not isinstance(journal, dict) or not isinstance(journal.get("entries"), JournalLines):
+            return None
+        return (game.get("system"), journal.get("format"), repr(journal.get("branch_of")))
+
+    def _game_tail_parts(self) -> tuple[str, JournalLines, str] | None:
+        """:meth:`_game_parts` of a grid game after game steps only, the
+        text before the entries taken as written (only a game step changed
+        the work since: it changes what comes after the entries, see
+        :attr:`app.gui.turns.TurnController.notifying`); ``None`` when that
+        cannot be said."""
+        head = self._game_head()
+        if head is None or head != self._head_kept:
+            return None
+        s = self.document.scenario
+        entries = s.state["game"]["journal"]["entries"]
+        tail = journal_tail(changing_data(s), dumps_compact)
+        if tail is None:
+            return None
+        return self._game_origin.prefix, entries, json_safe_text(tail + "\n")
 
     def _modified(self, modified: bool) -> None:
         if not modified:
@@ -534,6 +578,7 @@ class Autosave(QObject):
         """Forget the autosave (work saved or deliberately discarded)."""
         self._drop_log()
         self._game_hash = None
+        self._head_kept = None
         self._game_origin.forget()
         for p in (self.data_path, self.meta_path, self.steps_path):
             try:

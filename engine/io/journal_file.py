@@ -262,6 +262,18 @@ def journal_parts(data: dict[str, Any], dumps: Callable[[Any], str]) -> tuple[st
     return text[:at] + MARKER, entries, "\n]" + text[at + len(f'"entries": "{nonce}"'):]
 
 
+def journal_tail(changing: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
+    """The tail :func:`journal_parts` gives (the text after the entries) of
+    a scenario whose keys a game order can change (``state``, ``units``,
+    ``turn``: the ones written after the entries) are ``changing``, made
+    without the rest of the scenario: the layouts write each key's value
+    whatever came before it, and a stand-in first key keeps the document
+    laid out over lines as a whole scenario is.  ``None`` when there is no
+    game journal."""
+    parts = journal_parts({"_": [0, 0, 0], **changing}, dumps)
+    return None if parts is None else parts[2]
+
+
 def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
     """The file text of scenario ``data`` (see :func:`journal_parts`);
     ``None`` when it has no game journal."""
@@ -495,5 +507,5 @@ def remember_verified(lines: JournalLines, position: str, adjudicated: bool = Fa
 
 
 __all__ = ["MARKER", "JournalLines", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
-           "appended_text", "entries_region", "file_stat", "journal_parts", "lines_of", "recover", "remember_verified", "split_entries",
+           "appended_text", "entries_region", "file_stat", "journal_parts", "journal_tail", "lines_of", "recover", "remember_verified", "split_entries",
            "undo_path", "verified"]
