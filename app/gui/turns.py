@@ -493,7 +493,9 @@ def install(window: Any) -> TurnController:
                                                 "Alt+Right", "Show the map one journal entry later")
 
     def show(scenario: Any, position: int | None) -> None:
-        window.canvas.set_scenario(window.document.scenario if scenario is None else scenario)
+        canvas = window.canvas
+        shown = getattr(canvas, "show_position", None) or canvas.set_scenario  # a grid map keeps its tiles
+        shown(window.document.scenario if scenario is None else scenario)
         update()
 
     def branch(scenario: Any) -> None:

@@ -2,8 +2,7 @@
 appends its entries and the new end to the autosave in place, so the bytes
 one order writes do not grow with the journal; what is written is always
 the window's work (``Document.text()``), through game steps, undo, and
-edits of the map between them; a game step repaints the cells it touched,
-not the whole map."""
+edits of the map between them."""
 
 from __future__ import annotations
 
@@ -133,19 +132,3 @@ def test_the_bytes_an_order_autosaves_do_not_grow_with_the_journal(qapp: Any, qt
     assert per_order[40] < per_order[2] + 4096, per_order
     assert per_order[40] < sizes[40] // 8, (per_order, sizes)
 
-
-def test_a_game_step_repaints_the_cells_it_touched(qapp: Any, qtbot: Any, tmp_path: Path) -> None:
-    """The map's cached tiles stay through an order: only the top layer
-    (units) is painted again."""
-    w = game_window(qtbot, tmp_path, 3)
-    for _ in range(3):
-        qapp.processEvents()
-    w.canvas.repaint()
-    tiles = w.canvas.tile_cache()
-    before = tiles.renders
-    ok, why = w.turns.give(order(w))
-    assert ok, why
-    for _ in range(3):
-        qapp.processEvents()
-    w.canvas.repaint()
-    assert tiles.renders == before and len(tiles) > 0
