@@ -51,8 +51,10 @@ import math
 import os
 import pickle
 import re
+import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -75,6 +77,7 @@ from engine.io.journal_file import (
 )
 from engine.territory import TerritoryScenario
 
+from . import collector
 from .document_base import DocumentBase
 from .step_log import StepLog, StepLogError, file_digest, read_log, replay, sha256_of
 
@@ -100,6 +103,30 @@ def _write(path: Path, text: str) -> None:
     """Write one autosave file atomically (the single place autosave
     writes)."""
     write_text_atomic(path, json_safe_text(text))
+
+
+class _Writing:
+    """An autosave's append written by a thread of its own (never Qt, and
+    no cycle collection there: :mod:`app.gui.collector` collects on the GUI
+    thread): its result, its error, the revision of the work it writes."""
+
+    def __init__(self, job: Callable[[], tuple[StepLog, Any] | None], revision: int) -> None:
+        self.revision = revision
+        self.log: StepLog | None = None
+        self.hasher: Any = None
+        self.error: BaseException | None = None
+        collector.install()
+        self.thread = threading.Thread(target=self._run, args=(job,), name="adjutant-autosave", daemon=True)
+        self.thread.start()
+
+    def _run(self, job: Callable[[], tuple[StepLog, Any] | None]) -> None:
+        try:
+            got = job()
+        except Exception as e:  # noqa: BLE001 -- handed to the GUI thread, which writes the work whole
+            self.error = e
+            return
+        if got is not None:
+            self.log, self.hasher = got
 
 
 class MapLocks:
@@ -336,6 +363,7 @@ class Autosave(QObject):
         self._revision = 0
         self._written = 0
         self._game_origin = Origin()  # what the autosave file holds of a game's journal
+        self._writing: _Writing | None = None  # an append a thread is writing
         self._game_hash: Any = None  # SHA-256 state of the autosave's text up to the end of its entries
         self._head_kept: tuple[Any, ...] | None = None  # what precedes the entries, when only game steps
         # changed the work since it was written (then the text before the entries is the written one)
@@ -374,7 +402,7 @@ class Autosave(QObject):
     def _flush(self) -> None:
         self._flush_due = False
         if self._log is None:
-            self.save_now()
+            self._save(wait=False)
 
     def _close_log(self) -> None:
         if self._log is not None:
@@ -391,6 +419,7 @@ class Autosave(QObject):
         log cannot be written (a full disk), it stops, keeping the steps
         already in it, until the timer's next whole write succeeds; work is
         never interrupted."""
+        self._settle()
         if self._log_failed:
             return
         try:
@@ -417,11 +446,13 @@ class Autosave(QObject):
             self._write_whole()
 
     def _write_meta(self) -> None:
-        _write(self.meta_path, json.dumps({
-            "pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
-            "kind": map_kind(self.document.scenario), "time": time.time()}))
+        _write(self.meta_path, self._meta_text())
 
-    def _write_whole(self) -> None:
+    def _meta_text(self) -> str:
+        return json.dumps({"pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
+                           "kind": map_kind(self.document.scenario), "time": time.time()})
+
+    def _write_whole(self, wait: bool = True) -> None:
         """Write the whole work, then start the edit log on it.  The old
         log stays on disk until the new one replaces it: a kill between the
         two writes leaves the new whole work (the old log no longer matches
@@ -431,17 +462,53 @@ class Autosave(QObject):
         already holds is written by appending the new journal entries and
         the new end in place (:func:`engine.io.journal_file.append_in_place`:
         whole old or whole new after a crash), so an order's autosave
-        costs the order, not the journal."""
+        costs the order, not the journal.  Unless ``wait``, that append,
+        the meta file and the new log's start are written by a thread of
+        their own (:meth:`_settle` waits for it, and writes the whole work
+        when the append could not be made), while the window paints."""
+        self._settle()
         self._close_log()
-        digest = self._append_game()
-        if digest is None:
-            text = json_safe_text(self.document.text())
-            write_text_atomic(self.data_path, text)
-            digest = sha256_of(text.encode("utf-8"))
-            self._game_written(text)
+        job = self._append_job()
+        if job is not None:
+            revision = self._revision
+            self._writing = _Writing(job, revision)
+            if wait:
+                self._settle()
+            return
+        self._write_text()
+
+    def _write_text(self) -> None:
+        """Write the whole work's text, the meta file and a new log on it."""
+        text = json_safe_text(self.document.text())
+        write_text_atomic(self.data_path, text)
+        digest = sha256_of(text.encode("utf-8"))
+        self._game_written(text)
         self._write_meta()
         self._log = StepLog.start(self.steps_path, {"base": "autosave", "sha256": digest})
         self._written = self._revision
+
+    def _settle(self) -> None:
+        """Wait for the append a thread is writing (see :meth:`_write_whole`)
+        and take its result: the new log; or, when the append could not be
+        made, the whole work written now; or, when the disk refused, nothing
+        (the timer's next write tries again)."""
+        writing, self._writing = self._writing, None
+        if writing is None:
+            return
+        writing.thread.join()
+        if writing.log is None:  # the file was not the one written before, or the disk refused: written whole
+            self._game_hash = None
+            try:
+                self._write_text()
+            except (OSError, OutputError, ValueError):
+                pass
+            return
+        self._game_hash = writing.hasher
+        self._written = writing.revision
+        if writing.revision == self._revision:
+            self._log = writing.log
+        else:  # the work changed meanwhile other than by a logged step: the log does not describe it
+            writing.log.close()
 
     def _game_parts(self) -> tuple[str, JournalLines, str] | None:
         """The autosave text of a game as (before its entries, the entries,
@@ -462,10 +529,13 @@ class Autosave(QObject):
         prefix, entries, tail = parts
         return json_safe_text(prefix), entries, json_safe_text(tail + "\n")
 
-    def _append_game(self) -> str | None:
-        """Append a game's new entries to the autosave written before (see
-        :meth:`_write_whole`); the written file's SHA-256, or ``None`` when
-        it must be written whole."""
+    def _append_job(self) -> Callable[[], tuple[StepLog, Any] | None] | None:
+        """The writing of a game's new entries appended to the autosave
+        written before (see :meth:`_write_whole`), made of what it needs
+        taken now (no Qt, nothing of the document: a thread runs it); it
+        returns the new log and the hash state of the text up to the end of
+        the entries, or ``None`` when the file is not the one written
+        before.  ``None`` when the work must be written whole."""
         if self._game_hash is None:
             return None
         parts = self._game_tail_parts() if self._head_kept is not None else None
@@ -475,18 +545,23 @@ class Autosave(QObject):
             return None
         prefix, entries, tail = parts
         origin = self._game_origin
-        new = entries.lines[origin.count:]
-        try:
-            if not append_in_place(self.data_path, prefix, JournalLines(entries.lines, origin), tail,
-                                   lambda _doc: None):
-                return None
-        except (OSError, ValueError):
-            self._game_hash = None
+        if prefix != origin.prefix or not origin.holds_start_of(entries.lines):
             return None
-        self._game_hash.update(appended_text(len(entries.lines) - len(new), new).encode("utf-8"))
-        h = self._game_hash.copy()
-        h.update(tail.encode("utf-8"))
-        return str(h.hexdigest())
+        lines = JournalLines(entries.lines, origin)
+        added = appended_text(origin.count, entries.lines[origin.count:]).encode("utf-8")
+        hasher = self._game_hash.copy()
+        data_path, meta_path, steps_path, meta = self.data_path, self.meta_path, self.steps_path, self._meta_text()
+
+        def job() -> tuple[StepLog, Any] | None:
+            if not append_in_place(data_path, prefix, lines, tail, lambda _doc: None):
+                return None
+            hasher.update(added)
+            h = hasher.copy()
+            h.update(tail.encode("utf-8"))
+            _write(meta_path, meta)
+            return StepLog.start(steps_path, {"base": "autosave", "sha256": h.hexdigest()}), hasher
+
+        return job
 
     def _game_written(self, text: str) -> None:
         """The autosave was written whole as ``text``: when it is a game,
@@ -554,7 +629,12 @@ class Autosave(QObject):
     def save_now(self) -> bool:
         """Write the work if it is unsaved and changed since the last
         autosave; whether something was written.  Failures to write are
-        ignored (autosave must never interrupt work)."""
+        ignored (autosave must never interrupt work).  The write is done
+        when it returns."""
+        return self._save(wait=True)
+
+    def _save(self, wait: bool) -> bool:
+        self._settle()
         if not self.document.is_modified():
             self.remove()
             return False
@@ -568,7 +648,7 @@ class Autosave(QObject):
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._hold()
-            self._write_whole()
+            self._write_whole(wait)
         except (OSError, OutputError, ValueError):
             return False
         self._log_failed = False
@@ -576,6 +656,7 @@ class Autosave(QObject):
 
     def remove(self) -> None:
         """Forget the autosave (work saved or deliberately discarded)."""
+        self._settle()
         self._drop_log()
         self._game_hash = None
         self._head_kept = None
@@ -600,6 +681,7 @@ class Autosave(QObject):
         """Stop without removing anything (what a crash leaves behind: the
         files stay, the lock is freed; tests use it to simulate one)."""
         self.timer.stop()
+        self._settle()
         if self._log is not None:
             self._log.close()
             self._log = None

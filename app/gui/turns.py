@@ -29,7 +29,6 @@ bar, the Journal dock, the spent counters).
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -353,7 +352,7 @@ class TurnController(QObject):
         and whether it is spent (acted this turn, ``render/spent.py``)."""
         s = self.document.scenario
         spent = spent_units(s)
-        return {u.id: (u.at, u.side, u.type, u.strength, u.name, copy.deepcopy(u.props), u.id in spent)
+        return {u.id: (u.at, u.side, u.type, u.strength, u.name, repr(u.props), u.id in spent)
                 for u in s.units}
 
     def _after(self, before: Mapping[str, tuple[Any, ...]]) -> None:

@@ -55,3 +55,21 @@ def test_the_journal_replay_shows_each_position_on_the_same_tiles(qapp: Any, qtb
     panel.go(None)
     assert painted(w, qapp) == before
     assert w.canvas.scenario() is w.document.scenario and w.canvas.renderer().scenario is w.document.scenario
+
+
+def test_the_units_list_follows_a_game_step(qapp: Any, qtbot: Any, tmp_path: Path) -> None:
+    """The units list writes again the rows of the units a step changed."""
+    from PySide6.QtCore import Qt
+
+    w = game_window(qtbot, tmp_path, 3)
+    o = order(w)
+    ok, why = w.turns.give(o)
+    assert ok, why
+    tree = w.units.tree
+    rows = {tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole): tree.topLevelItem(i)
+            for i in range(tree.topLevelItemCount())}
+    assert rows[o["unit"]].text(4) == o["to"]
+    w.document.undo_stack.undo()
+    s = w.document.scenario
+    assert rows[o["unit"]].text(4) == s.map.label(s.unit(o["unit"]).at) != o["to"]
+    assert tree.topLevelItemCount() == len(s.units)
