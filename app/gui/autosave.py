@@ -91,6 +91,8 @@ def json_safe_text(text: str) -> str:
     """JSON ``text`` with any lone surrogate written as its ``\\uXXXX``
     escape, so the text encodes as UTF-8 (surrogates can only stand inside
     JSON strings, where the escape means the same character)."""
+    if text.isascii():  # known without a look at the characters
+        return text
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -106,15 +108,19 @@ def _write(path: Path, text: str) -> None:
 
 
 class _Writing:
-    """An autosave's append written by a thread of its own (never Qt, and
-    no cycle collection there: :mod:`app.gui.collector` collects on the GUI
-    thread): its result, its error, the revision of the work it writes."""
+    """An autosave's write of a game (an append, or the whole work) by a
+    thread of its own (never Qt, and no cycle collection there:
+    :mod:`app.gui.collector` collects on the GUI thread): the new log and
+    the hash state it leaves (no log when the write could not be made), the
+    revision of the work it writes and what :attr:`Autosave._head_kept`
+    becomes."""
 
-    def __init__(self, job: Callable[[], tuple[StepLog, Any] | None], revision: int) -> None:
+    def __init__(self, job: Callable[[], tuple[StepLog, Any] | None], revision: int,
+                 head_kept: tuple[Any, ...] | None) -> None:
         self.revision = revision
+        self.head_kept = head_kept
         self.log: StepLog | None = None
         self.hasher: Any = None
-        self.error: BaseException | None = None
         collector.install()
         self.thread = threading.Thread(target=self._run, args=(job,), name="adjutant-autosave", daemon=True)
         self.thread.start()
@@ -122,11 +128,20 @@ class _Writing:
     def _run(self, job: Callable[[], tuple[StepLog, Any] | None]) -> None:
         try:
             got = job()
-        except Exception as e:  # noqa: BLE001 -- handed to the GUI thread, which writes the work whole
-            self.error = e
+        except Exception:  # noqa: BLE001 -- no log: the GUI thread writes the work whole (or tries)
             return
         if got is not None:
             self.log, self.hasher = got
+
+
+def _sha256_text(*texts: str) -> Any:
+    """A SHA-256 state over the UTF-8 of ``texts`` one after the other,
+    encoded a piece at a time."""
+    h = hashlib.sha256()
+    for text in texts:
+        for at in range(0, len(text), 1 << 18):
+            h.update(text[at:at + (1 << 18)].encode("utf-8"))
+    return h
 
 
 class MapLocks:
@@ -462,20 +477,53 @@ class Autosave(QObject):
         already holds is written by appending the new journal entries and
         the new end in place (:func:`engine.io.journal_file.append_in_place`:
         whole old or whole new after a crash), so an order's autosave
-        costs the order, not the journal.  Unless ``wait``, that append,
+        costs the order, not the journal.  Unless ``wait``, a game's write
+        (that append, or the whole work of a grid game made of its parts),
         the meta file and the new log's start are written by a thread of
-        their own (:meth:`_settle` waits for it, and writes the whole work
-        when the append could not be made), while the window paints."""
+        their own while the window paints (:meth:`_settle` waits for it,
+        and writes the whole work here when the thread could not)."""
         self._settle()
         self._close_log()
+        head_kept = self._head_kept
         job = self._append_job()
+        if job is None:
+            job, head_kept = self._game_job()
         if job is not None:
-            revision = self._revision
-            self._writing = _Writing(job, revision)
+            self._writing = _Writing(job, self._revision, head_kept)
             if wait:
                 self._settle()
             return
         self._write_text()
+
+    def _game_job(self) -> tuple[Callable[[], tuple[StepLog, Any] | None] | None, tuple[Any, ...] | None]:
+        """The whole writing of a grid game's work, made of its parts taken
+        now (the text before the entries, the entries' lines, the text after
+        them: what :meth:`Document.text` joins) for a thread to join, write,
+        hash and log; and what :attr:`_head_kept` becomes once written.
+        ``(None, None)`` for other work (written whole here)."""
+        head = self._game_head()
+        parts = self._game_parts() if head is not None else None
+        if head is None or parts is None:
+            return None, None
+        prefix, entries, tail = parts
+        fast = journal_tail(changing_data(self.document.scenario), dumps_compact)
+        head_kept = head if fast is not None and json_safe_text(fast + "\n") == tail else None
+        lines, origin = entries.lines, self._game_origin
+        data_path, meta_path, steps_path, meta = self.data_path, self.meta_path, self.steps_path, self._meta_text()
+
+        def job() -> tuple[StepLog, Any] | None:
+            region = entries_region(lines)
+            safe = json_safe_text(region)
+            write_text_atomic(data_path, prefix + safe + tail)
+            h = _sha256_text(prefix, safe)
+            kept = h.copy() if safe == region else None  # entries written as their lines: appended to next time
+            if kept is not None:
+                origin.set(os.path.realpath(data_path), file_stat(data_path), prefix, tail, lines)
+            h.update(tail.encode("utf-8"))
+            _write(meta_path, meta)
+            return StepLog.start(steps_path, {"base": "autosave", "sha256": h.hexdigest()}), kept
+
+        return job, head_kept
 
     def _write_text(self) -> None:
         """Write the whole work's text, the meta file and a new log on it."""
@@ -488,10 +536,10 @@ class Autosave(QObject):
         self._written = self._revision
 
     def _settle(self) -> None:
-        """Wait for the append a thread is writing (see :meth:`_write_whole`)
-        and take its result: the new log; or, when the append could not be
-        made, the whole work written now; or, when the disk refused, nothing
-        (the timer's next write tries again)."""
+        """Wait for the write a thread is making (see :meth:`_write_whole`)
+        and take its result: the new log; or, when the write could not be
+        made, the whole work written now; or, when the disk refuses that
+        too, nothing (the timer's next write tries again)."""
         writing, self._writing = self._writing, None
         if writing is None:
             return
@@ -504,6 +552,7 @@ class Autosave(QObject):
                 pass
             return
         self._game_hash = writing.hasher
+        self._head_kept = writing.head_kept if writing.hasher is not None else None
         self._written = writing.revision
         if writing.revision == self._revision:
             self._log = writing.log
