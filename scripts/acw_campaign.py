@@ -13,7 +13,8 @@ Both generals are simple and deterministic (rules: ``docs/rules/acw.md``):
   hex; defending cavalry engaged by infantry withdraws when it can, the
   loser retreats to the first (safest) hex offered;
 * post times are made up from the turn and the order's number, so the run is
-  the same every time.
+  the same every time (but for the journal's hashes: each entry's salt is
+  drawn at random, ``docs/file-format.md``).
 
 ``python scripts/acw_campaign.py [--out REPORT.md] [--keep GAME.json]``;
 ``tests/rules/test_acw_game.py`` regenerates the report and compares it.

@@ -27,6 +27,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                                    "the turn-0 state (the first entry the rules do not give is named). Prints one "
                                    "line per problem, naming the file, the JSON path and what was expected.")
     p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("--head", metavar="HASH",
+                   help="for a side's file: a journal head the game master gave out (a post, the game file, the "
+                        "other side's file); the side's journal must pass through it (an unsigned side's file "
+                        "proves its entries only against such a head)")
     add_json_flag(p)
     p.set_defaults(func=run)
 
@@ -55,7 +59,39 @@ def _rules_problems(s: AnyScenario | None) -> list[str]:
     return out
 
 
-def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
+def _positions(ns: list[int]) -> str:
+    """``5-7, 9``: entry positions in few words."""
+    runs: list[list[int]] = []
+    for n in ns:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
+
+
+def _side_note(view: dict[str, Any], found: Any) -> str:
+    """What validating a side's file found, besides its problems: what it
+    hides, which entries it shows redacted, what its chain proves and that
+    the rules do not adjudicate it again."""
+    out = (f"a side's file ({view.get('side')}): {view.get('hidden')} enemy units hidden, "
+           f"{view.get('withheld')} journal entries withheld")
+    if found.redacted:
+        out += f"; entries {_positions(found.redacted)} redacted, their chain checked"
+    if found.unchecked:
+        out += (f"; entries {_positions(found.unchecked)} withheld whole fields of a format-2 game: their hashes "
+                f"are taken as given")
+    if view.get("signing"):
+        out += "; signed by the game master"
+    elif found.head_at is not None:
+        out += f"; unsigned, its first {found.head_at} entries match the game master's head"
+    else:
+        out += ("; unsigned: its chain holds, but it is the game master's only as far as a head the game master gave out "
+                "(--head HASH)")
+    return out + ("; not adjudicated again by the rules: a side's file does not hold what it withholds")
+
+
+def _game_problems(f: str, s: AnyScenario | None, head: str | None = None) -> list[str]:
     """What is wrong with the game the file holds (``state.game``): a
     journal whose hash chain, seal, signatures or replay fails, or an entry
     the rules do not give when the game is adjudicated again
@@ -63,15 +99,12 @@ def _game_problems(f: str, s: AnyScenario | None) -> list[str]:
     checks (:func:`engine.turns.views.check_side_view`); nothing for a file
     without a game."""
     if s is not None and isinstance(getattr(s, "state", None), dict) and "side_view" in s.state:
-        from engine.turns.views import check_side_view
+        from engine.turns.views import side_check
 
-        found = check_side_view(s)
-        if not found:
-            view = s.state["side_view"]
-            NOTES[f] = (f"a side's file ({view.get('side')}): {view.get('hidden')} enemy units hidden, "
-                        f"{view.get('withheld')} journal entries withheld; "
-                        + ("signed by the game master" if view.get("signing") else "unsigned"))
-        return [f"{f}: {p}" for p in found]
+        found = side_check(s, head)
+        if not found.problems:
+            NOTES[f] = _side_note(s.state["side_view"], found)
+        return [f"{f}: {p}" for p in found.problems]
     if s is None or not isinstance(getattr(s, "state", None), dict) or "game" not in s.state:
         return []
     from engine.model import ModelError
@@ -104,7 +137,13 @@ NOTES: dict[str, str] = {}
 
 
 def run(args: argparse.Namespace) -> int:
-    results = [(f, probs or _game_problems(f, s) or _rules_problems(s)) for f, s, probs in iter_loaded(args.files)]
+    head = getattr(args, "head", None)
+    if head is not None and (len(head) != 64 or head.strip("0123456789abcdef")):
+        from .common import CliError
+
+        raise CliError(f"--head {head}: expected a journal head (64 hex digits)")
+    results = [(f, probs or _game_problems(f, s, head) or _rules_problems(s))
+               for f, s, probs in iter_loaded(args.files)]
     ok = all(not probs for _, probs in results)
     data = {"valid": ok, "files": [{"file": f, "valid": not probs, "problems": [str(p) for p in probs],
                                     **({"note": NOTES[f]} if f in NOTES else {})} for f, probs in results]}

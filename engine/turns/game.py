@@ -65,7 +65,7 @@ from .delta import (
     unit_data,
 )
 from .dice import Commitment
-from .journal import RECORD_KINDS, BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
+from .journal import COMMITTED, RECORD_KINDS, BranchOrigin, Entry, EntryKind, Journal, JournalError, canonical_json
 from .signing import Signatures, Signer
 from .state import TurnState
 
@@ -160,7 +160,8 @@ class Game:
             self.turn = TurnState.from_data(data.get("turn", {}), f"state.{GAME_KEY}.turn")
             journal = data.get("journal", {})
             lines = journal.get("entries") if isinstance(journal, Mapping) else None
-            position = self.position() if isinstance(lines, JournalLines) else ""
+            fmt = journal.get("format") if isinstance(journal, Mapping) else None
+            position = _cache_key(self.position(), fmt) if isinstance(lines, JournalLines) else ""
             trusted = bool(position) and isinstance(lines, JournalLines) and verified(lines, position)
             self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
                                              trusted=trusted)
@@ -520,7 +521,11 @@ class Game:
             except DeltaMismatch as e:
                 raise JournalError(str(e)) from None
 
-        return self.adjust(entry.summary, change, entry.reasons)
+        self.journal.next_salt = entry.salt  # made again where it stood: the recorded entry, its hash
+        try:
+            return self.adjust(entry.summary, change, entry.reasons)
+        finally:
+            self.journal.next_salt = ""
 
     def end_phase(self) -> list[Entry]:
         """Run the system's end-of-phase effects, journal them, and move on:
@@ -738,7 +743,7 @@ class Game:
         not verify and replay the journal again; and as adjudicated when
         :attr:`adjudicated` (the journal it was read with was, and every
         entry since was made by the rules here)."""
-        position = self.position()
+        position = _cache_key(self.position(), self.journal.format)
         if position:
             remember_verified(self.journal.lines, position, adjudicated=self.adjudicated)
 
@@ -834,6 +839,13 @@ class Game:
                                  summary=f"the game master's key {key_id(signer.public)} takes over from "
                                          f"{key_id(old)}{why}",
                                  effect={"key": signer.public, "replaces": old}))
+
+
+def _cache_key(position: str, fmt: Any) -> str:
+    """What the cache of verified journals keys a journal's lines with
+    besides their text: the position they end in, and for format 3 the
+    format (the same lines are hashed another way in another format)."""
+    return f"{position}\nformat {COMMITTED}" if position and fmt == COMMITTED else position
 
 
 ANCHOR_EVERY = 256

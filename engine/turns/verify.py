@@ -12,8 +12,8 @@ its author, with its post time, each end of phase ended again -- and
 compares what the rules do now with what the entry records: its kind
 (carried out or refused), verdict and reasons, its effect and data-level
 delta, the turn state after it.  Entries made this way are sealed after the
-same chain, so a re-made entry matches its record exactly when its hash is
-the recorded hash.
+same chain with the recorded entries' salts, so a re-made entry matches its
+record exactly when its hash is the recorded hash.
 
 The first entry that does not match is named (:class:`Problem`, position
 counted from 1 as a person counts) with what differs; ``None`` means every
@@ -73,6 +73,7 @@ def verify(game: Game, start: int = 0, position: Any | None = None) -> Problem |
     try:
         base = position if position is not None else game.at(start)
         again = Game(base, game.system)
+        again.journal.salts_of = journal  # an entry made again as recorded is sealed to the recorded hash
     except ModelError as err:
         return Problem(start + 1, journal[start].label(start + 1) if start < len(journal) else "the start",
                        f"the position before it cannot be rebuilt: {err}")

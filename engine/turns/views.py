@@ -19,16 +19,31 @@ default ``"a unit"``).
 :func:`side_view` makes a side's file: a copy of the scenario with its own
 units, the enemy units it sees and markers for those it sees but cannot
 identify; the game's journal is replaced by ``state.side_view``: each entry
-whole where it names no hidden unit, else with the fields that name one
-withheld (``"withheld": ["effect", ...]``: its turn, phase, side, kind,
-``prev`` and ``hash`` always stay).  Every entry's hash still links to the
-next (``prev``), so the chain of the side's file is checked
-(:func:`check_side_view`): a whole entry is hashed again, an entry with a
-field withheld keeps its hash as the game master's record gave it.  In a
-signed game each entry's hash carries the game master's signature, and the
-export itself (every field it shows, :func:`export_text`) is signed too, so
-neither a withheld entry nor the fields shown beside it can be forged; an
-unsigned game's side file vouches for its whole entries only.
+whole where it names no hidden unit, else redacted.
+
+In a format-3 journal (``engine/turns/journal.py``) an entry's hash commits
+to its parts, so a redacted entry keeps what it withholds as commitments:
+its public fields (turn, phase, side, kind, system), ``prev`` and ``hash``,
+each part it shows (the summary, the reasons, the time, each key of the
+order, the verdict and the effect that names no hidden unit) with that
+part's salt under ``salts``, and under ``withheld`` the commitments of the
+parts it withholds, by field (sorted, without the keys they are for)::
+
+    {"turn": 1, ..., "summary": "...", "order": {}, "verdict": {},
+     "effect": {"turn": {...}}, "time": null, "prev": "...", "hash": "...",
+     "salts": {"summary": "<32 hex>", "effect": {"turn": "<32 hex>"}, ...},
+     "withheld": {"reasons": ["<64 hex>"], "effect": ["<64 hex>", ...]}}
+
+The chain of a side's file is checked whole (:func:`check_side_view`):
+every entry's hash is computed again, a redacted one's from the parts it
+shows and the commitments it keeps, and each follows the one before.  What
+the chain cannot show is that its hashes are the game master's: whoever
+holds the file can change a part it shows and compute every hash after it
+again.  A head the game master gave out (``validate --head``) or his
+signatures (a signed game: each entry's hash and the export itself) close
+that.  A side's file of a format-2 game withholds whole fields
+(``"withheld": ["effect", ...]``) and keeps such an entry's hash as the
+game master gave it, unchecked but for a signed game's signatures.
 """
 
 from __future__ import annotations
@@ -41,7 +56,22 @@ from typing import Any
 
 from engine.model import ModelError
 
-from .journal import GENESIS, _entry, canonical_json
+from .journal import (
+    COMMITTED,
+    ENTRY_KEYS,
+    ENTRY_KEYS_COMMITTED,
+    GENESIS,
+    KEYED_PARTS,
+    PUBLIC,
+    WHOLE_PARTS,
+    _digest_text,
+    _entry,
+    canonical_json,
+    commit_text,
+    commitment,
+    entry_hash,
+    part_salt,
+)
 
 VIEW_KEY = "side_view"
 """The key of ``scenario.state`` a side's file keeps its view of the game under."""
@@ -188,20 +218,25 @@ def side_view(game: Any, side: str, sign: Any = None) -> Any:
         out.description = "(withheld from this side's file: it names a unit the side does not see)"
     entries = []
     withheld = 0
+    committed = game.journal.format >= COMMITTED
     for i in range(len(game.journal)):
         line = game.journal.lines.lines[i]
         e = game.journal[i]
         data = e.to_data()
         if _mentions(line, tokens):
-            withheld += 1
-            hide = [k for k in REDACTABLE if _mentions(canonical_json(data[k]), tokens)]
-            if hide:
-                data = {k: v for k, v in data.items() if k not in hide}
-                data["withheld"] = hide
+            if committed:
+                data = redacted(data, tokens)
+            else:
+                hide = [k for k in REDACTABLE if _mentions(canonical_json(data[k]), tokens)]
+                if hide:
+                    data = {k: v for k, v in data.items() if k not in hide}
+                    data["withheld"] = hide
+            withheld += bool(data.get("withheld"))
         entries.append(data)
     count, head = len(game.journal), game.journal.head
     shown = sum(1 for u in out.units if u.type == UNKNOWN_TYPE and u.props.get("unidentified"))
-    view: dict[str, Any] = {"side": side, "system": game.system.name, "count": count, "head": head,
+    view: dict[str, Any] = {"format": game.journal.format, "side": side, "system": game.system.name,
+                            "count": count, "head": head,
                             "hidden": len(hidden) - shown, "markers": shown, "withheld": withheld,
                             "turn": {"turn": game.turn.turn, "phase": game.turn.phase, "side": game.turn.side},
                             "entries": entries}
@@ -210,6 +245,91 @@ def side_view(game: Any, side: str, sign: Any = None) -> Any:
         view["signing"]["export"] = sign(export_text(view)) if sign is not None else ""
     out.state[VIEW_KEY] = view
     return out
+
+
+def redacted(data: Mapping[str, Any], tokens: Sequence[str]) -> dict[str, Any]:
+    """A format-3 entry's data (``Entry.to_data()``) with every part that
+    names one of ``tokens`` withheld (module docstring); the data as it is
+    when none does."""
+    salt = str(data["salt"])
+    out: dict[str, Any] = {k: data[k] for k in PUBLIC}
+    salts: dict[str, Any] = {}
+    withheld: dict[str, list[str]] = {}
+    for name in WHOLE_PARTS:
+        text = canonical_json(data[name])
+        if _mentions(text, tokens):
+            withheld[name] = [commitment(part_salt(salt, name), name, text)]
+        else:
+            out[name] = data[name]
+            salts[name] = part_salt(salt, name)
+    for name in KEYED_PARTS:
+        shown: dict[str, Any] = {}
+        shown_salts: dict[str, str] = {}
+        hidden: list[str] = []
+        for k, v in data[name].items():
+            path, text = f"{name}.{k}", canonical_json(v)
+            if _mentions(text, tokens) or _mentions(canonical_json(k), tokens):
+                hidden.append(commitment(part_salt(salt, path), path, text))
+            else:
+                shown[k] = v
+                shown_salts[k] = part_salt(salt, path)
+        if shown or not hidden:
+            out[name] = shown
+        if shown_salts:
+            salts[name] = shown_salts
+        if hidden:
+            withheld[name] = sorted(hidden)
+    if not withheld:
+        return dict(data)
+    out.update(prev=data["prev"], hash=data["hash"], salts=salts, withheld=withheld)
+    return out
+
+
+REDACTED_KEYS = frozenset(PUBLIC) | set(WHOLE_PARTS) | set(KEYED_PARTS) | {"prev", "hash", "salts", "withheld"}
+"""The keys a redacted format-3 entry may hold."""
+
+
+def _hex(v: Any, n: int) -> bool:
+    return isinstance(v, str) and len(v) == n and not v.strip("0123456789abcdef")
+
+
+def _redacted_hash(d: Mapping[str, Any], w: str) -> str:
+    """The hash a redacted format-3 entry's shown parts and kept
+    commitments give (:class:`ModelError` names what is malformed)."""
+    unknown = sorted(set(d) - REDACTED_KEYS)
+    if unknown:
+        raise ModelError(f"{w}: {unknown[0]!r} is not a field of a redacted entry")
+    salts, withheld = d.get("salts"), d.get("withheld")
+    if not isinstance(salts, Mapping) or not isinstance(withheld, Mapping):
+        raise ModelError(f"{w}: a redacted entry keeps its parts' salts and withheld commitments as objects")
+    odd = sorted(set(withheld) - set(WHOLE_PARTS) - set(KEYED_PARTS)) or sorted(
+        set(salts) - set(WHOLE_PARTS) - set(KEYED_PARTS))
+    if odd:
+        raise ModelError(f"{w}: {odd[0]!r} is not a part of an entry")
+    prev = str(d.get("prev"))
+    parts: dict[str, list[str]] = {}
+    for name in WHOLE_PARTS + KEYED_PARTS:
+        kept = withheld.get(name, [])
+        if not isinstance(kept, list) or not all(_hex(c, 64) for c in kept):
+            raise ModelError(f"{w}.withheld.{name}: expected a list of commitments (64 hex digits)")
+        if name in WHOLE_PARTS:
+            if kept:
+                if name in d or name in salts or len(kept) != 1:
+                    raise ModelError(f"{w}.{name}: a part is either shown (with its salt) or withheld "
+                                     f"(one commitment)")
+                parts[name] = kept
+                continue
+            if name not in d or not _hex(salts.get(name), 32):
+                raise ModelError(f"{w}.{name}: a part shown keeps its salt (salts.{name}, 32 hex digits)")
+            parts[name] = [commitment(salts[name], name, canonical_json(d[name]))]
+            continue
+        shown, shown_salts = d.get(name, {}), salts.get(name, {})
+        if not isinstance(shown, Mapping) or not isinstance(shown_salts, Mapping) or set(shown) != set(shown_salts) \
+                or not all(_hex(x, 32) for x in shown_salts.values()):
+            raise ModelError(f"{w}.{name}: each key shown keeps its salt (salts.{name}, 32 hex digits)")
+        parts[name] = sorted([commitment(shown_salts[k], f"{name}.{k}", canonical_json(v)) for k, v in shown.items()]
+                             + kept)
+    return _digest_text(prev, commit_text(d, prev, parts))
 
 
 def export_text(view: Mapping[str, Any]) -> str:
@@ -252,15 +372,46 @@ def is_side_file(scenario: Any) -> bool:
     return isinstance(getattr(scenario, "state", None), Mapping) and VIEW_KEY in scenario.state
 
 
-def check_side_view(scenario: Any) -> list[str]:
-    """What is wrong with a side's file's view of the game: an entry changed
-    (a whole entry whose content no longer matches its hash), out of order,
-    missing or added; in a signed game a signature that is not the game
-    master's."""
+@dataclass
+class SideCheck:
+    """What checking a side's file found: its ``problems`` (empty: none),
+    the entries (from 1) it shows redacted with their chain checked, those
+    whose withheld content the chain could not check (a format-2 game's),
+    and the entry whose hash is the head the game master gave out, when
+    one was given and found."""
+
+    problems: list[str]
+    redacted: list[int]
+    unchecked: list[int]
+    head_at: int | None = None
+
+
+def check_side_view(scenario: Any, head: str | None = None) -> list[str]:
+    """What is wrong with a side's file's view of the game (see
+    :func:`side_check`)."""
+    return side_check(scenario, head).problems
+
+
+def side_check(scenario: Any, head: str | None = None) -> SideCheck:
+    """Check a side's file's view of the game: every entry's hash computed
+    again (a redacted format-3 entry's from the parts it shows and the
+    commitments it keeps), each following the one before, the count and
+    head; in a signed game every signature and the export's; with ``head``
+    (one the game master gave out) that the chain passes through it.  The
+    first problem is named with its entry."""
     view = scenario.state.get(VIEW_KEY)
     where = f"state.{VIEW_KEY}"
+    redacted_at: list[int] = []
+    unchecked: list[int] = []
+
+    def fail(message: str) -> SideCheck:
+        return SideCheck([message], redacted_at, unchecked)
+
     if not isinstance(view, Mapping) or not isinstance(view.get("entries"), list):
-        return [f"{where}: expected an object with the side's entries"]
+        return fail(f"{where}: expected an object with the side's entries")
+    committed = view.get("format") == COMMITTED
+    if view.get("format", 2) not in (2, COMMITTED):
+        return fail(f"{where}.format: expected 2 or {COMMITTED}, got {view.get('format')!r}")
     raw = view["entries"]
     prev = GENESIS
     hashes: list[str] = []
@@ -268,35 +419,65 @@ def check_side_view(scenario: Any) -> list[str]:
     for i, d in enumerate(raw):
         w = f"{where}.entries[{i}]"
         if not isinstance(d, Mapping):
-            return [f"{w}: expected an object"]
-        if "withheld" in d:
-            h, p = d.get("hash"), d.get("prev")
-            if not isinstance(h, str) or not isinstance(p, str):
-                return [f"{w}: a withheld entry keeps its prev and hash"]
+            return fail(f"{w}: expected an object")
+        if isinstance(d.get("withheld"), Mapping) and committed:
+            try:
+                fill: dict[str, Any] = {"summary": "", "reasons": [], "time": None, "order": {}, "verdict": {}, "effect": {}}
+                e = _entry({**fill, **{k: v for k, v in d.items() if k not in ("salts", "withheld")}}, w)
+                expected = _redacted_hash(d, w)
+            except ModelError as err:
+                return fail(str(err))
+            except ValueError:
+                return fail(f"{w}: holds a number that is not finite")
+            h, p = e.hash, e.prev
+            label = f"entry {i + 1} (turn {e.turn}, {e.kind}: {e.summary if 'summary' in d else 'withheld'}, redacted)"
+            if h != expected:
+                return fail(f"{where}: {label} was changed after it was written (what it shows and the commitments "
+                            f"it keeps do not match its hash)")
+            redacted_at.append(i + 1)
+        elif "withheld" in d and not committed:
+            kept_hash, kept_prev = d.get("hash"), d.get("prev")
+            if not isinstance(kept_hash, str) or not isinstance(kept_prev, str):
+                return fail(f"{w}: a withheld entry keeps its prev and hash")
+            h, p = kept_hash, kept_prev
             label = f"entry {i + 1} (turn {d.get('turn')}, {d.get('kind')}, partly withheld)"
+            unchecked.append(i + 1)
         else:
             try:
-                e = _entry(d, w)
+                e = _entry(d, w, committed)
             except ModelError as err:
-                return [str(err)]
-            body = {k: v for k, v in d.items() if k != "hash"}
-            if e.hash != hashlib.sha256((e.prev + "\n" + canonical_json(body)).encode("utf-8",
-                                                                                      "surrogatepass")).hexdigest():
-                return [f"{where}: {e.label(i + 1)} was changed after it was written (its content does not match "
-                        f"its hash)"]
+                return fail(str(err))
+            keys = ENTRY_KEYS_COMMITTED if committed else ENTRY_KEYS
+            if set(d) != keys:
+                return fail(f"{w}: a whole entry holds exactly the fields {', '.join(sorted(keys))}")
+            try:
+                expected = entry_hash(e.prev, {k: v for k, v in d.items() if k != "hash"})
+            except ValueError:
+                return fail(f"{w}: holds a number that is not finite")
+            if e.hash != expected:
+                return fail(f"{where}: {e.label(i + 1)} was changed after it was written (its content does not match "
+                            f"its hash)")
             h, p, label = e.hash, e.prev, e.label(i + 1)
         if p != prev:
-            return [f"{where}: {label} is out of order: it does not follow entry {i}"]
+            moved = next((j + 1 for j, x in enumerate(raw) if isinstance(x, Mapping) and x.get("hash") == p), None)
+            how = f"it follows entry {moved}, not entry {i}" if moved is not None else f"it does not follow entry {i}"
+            return fail(f"{where}: {label} is out of order: {how}")
         prev = h
         hashes.append(h)
         labels.append(label)
-    count, head = view.get("count"), view.get("head")
-    if count != len(raw) or head != prev:
-        return [f"{where}: the side's journal records {count} entries ending at {str(head)[:12]}; it holds "
-                f"{len(raw)} ending at {prev[:12]}: entries were added or removed"]
+    count, end = view.get("count"), view.get("head")
+    if count != len(raw) or end != prev:
+        return fail(f"{where}: the side's journal records {count} entries ending at {str(end)[:12]}; it holds "
+                    f"{len(raw)} ending at {prev[:12]}: entries were added or removed")
+    head_at = None
+    if head is not None:
+        head_at = next((i + 1 for i, h in enumerate(hashes) if h == head), None)
+        if head_at is None:
+            return fail(f"{where}: the game master's head {head[:12]} is not in this side's journal: an entry was "
+                        f"changed and the hashes after it computed again, or the file is of another game")
     signing = view.get("signing")
     if signing is None:
-        return []
+        return SideCheck([], redacted_at, unchecked, head_at)
     from .signing import SignatureError, Signatures, check, verify
 
     try:
@@ -306,9 +487,9 @@ def check_side_view(scenario: Any) -> list[str]:
                   if "effect" in d and d.get("kind") == "key"}
         verify(sig, hashes, lambda i: labels[i], handed, None, f"{where}.signing")
     except SignatureError as err:
-        return [str(err)]
+        return fail(str(err))
     key = sig.key_at(handed, len(hashes) - 1)
     if not check(key, export_text(view), str(signing.get("export", ""))):
-        return [f"{where}.signing.export: the export is not signed by the game master's key: an entry was changed "
-                f"or dropped, or the file was made by someone else"]
-    return []
+        return fail(f"{where}.signing.export: the export is not signed by the game master's key: an entry was "
+                    f"changed or dropped, or the file was made by someone else")
+    return SideCheck([], redacted_at, unchecked, head_at)

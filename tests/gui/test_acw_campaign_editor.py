@@ -113,8 +113,9 @@ def give_in_editor(w: Any, entries: list[dict[str, Any]], k: int) -> None:
 def comparable(entry: dict[str, Any]) -> dict[str, Any]:
     """An entry as the two runs must agree on it: the CLI's orders came from
     orders files, whose hash and sender its verdicts record (``source``), so
-    its hashes differ from the editor's, whose orders a person gave."""
-    out = {k: v for k, v in entry.items() if k not in ("hash", "prev")}
+    its hashes differ from the editor's, whose orders a person gave (and
+    each entry's salt is its own)."""
+    out = {k: v for k, v in entry.items() if k not in ("hash", "prev", "salt")}
     if isinstance(out.get("verdict"), dict):
         out["verdict"] = {k: v for k, v in out["verdict"].items() if k != "source"}
     return out

@@ -12,7 +12,7 @@ from test_editor_tools import open_window
 
 from engine.io import dumps_any, load_scenario, loads_any
 from engine.turns.game import Game
-from engine.turns.journal import GENESIS, _digest, seal
+from engine.turns.journal import GENESIS, entry_hash, seal
 
 pytestmark = pytest.mark.gui
 
@@ -33,7 +33,7 @@ def forged_file(tmp_path: Path) -> Path:
     prev = GENESIS
     for e in data["state"]["game"]["journal"]["entries"]:
         e["prev"] = prev
-        e["hash"] = prev = _digest(prev, {k: v for k, v in e.items() if k != "hash"})
+        e["hash"] = prev = entry_hash(prev, {k: v for k, v in e.items() if k != "hash"})
     journal = data["state"]["game"]["journal"]
     journal["head"] = prev
     if "seal" in journal:

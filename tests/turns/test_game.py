@@ -170,6 +170,15 @@ def test_undo_of_every_entry_restores_scenario_and_turn(step: Step) -> None:
     assert s.state["game"]["journal"]["count"] == 0
 
 
+def content(game: dict[str, Any]) -> tuple[Any, ...]:
+    """A game's state but its entries' hashes (each entry's salt is its
+    own, so two games played alike have the same entries, not the same
+    hashes)."""
+    journal = game["journal"]
+    return ({k: v for k, v in game.items() if k != "journal"}, journal["count"],
+            [{k: v for k, v in e.items() if k not in ("hash", "prev", "salt")} for e in journal["entries"]])
+
+
 def test_the_game_is_kept_in_the_scenario_and_read_back(step: Step) -> None:
     s = scenario()
     g = Game(s)
@@ -184,7 +193,7 @@ def test_the_game_is_kept_in_the_scenario_and_read_back(step: Step) -> None:
     fresh_game.give({"unit": "N1", "to": label(fresh, 1, 1)})
     while len(again.journal) > 1:
         again.undo()
-    assert again.turn == fresh_game.turn and s.state["game"] == fresh.state["game"]
+    assert again.turn == fresh_game.turn and content(s.state["game"]) == content(fresh.state["game"])
     assert [(u.id, u.at, u.props) for u in s.units] == [(u.id, u.at, u.props) for u in fresh.units]
     again.undo()
     assert s.unit("N1").at == Cell(0, 0) and again.turn == TurnState(1, "movement", "N")

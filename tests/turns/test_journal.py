@@ -93,7 +93,7 @@ def test_an_added_entry_does_not_match_the_count() -> None:
 
 @pytest.mark.parametrize("mutate,where", [
     (lambda d: d.pop("entries"), "journal.entries"),
-    (lambda d: d.update(format=3), "journal.format"),
+    (lambda d: d.update(format=4), "journal.format"),
     (lambda d: d.update(format=2), "journal.seal"),
     (lambda d: d["entries"][0].update(turn=-1), r"journal.entries\[0\].turn"),
     (lambda d: d["entries"][0].update(kind="teleport"), r"journal.entries\[0\].kind"),

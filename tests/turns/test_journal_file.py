@@ -21,12 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "maps" / "acw_short_campaign.json"
 
 
-def played(turns: int = 2) -> Scenario:
+def played(turns: int = 2, fmt: int = 3) -> Scenario:
     """The ACW sample after ``turns`` turns: moves carried out and refused,
-    ends of turn with their effects."""
+    ends of turn with their effects; its journal in format ``fmt`` (2: as
+    an older Adjutant wrote it)."""
     s = loads_any(SAMPLE.read_text(encoding="utf-8"), str(SAMPLE))
     assert isinstance(s, Scenario)
     g = Game(s, "acw")
+    g.journal.format = fmt
     moves = {"union": [("US-14", ["0311", "0312", "0311"]), ("US-8A", ["0210", "0211", "0210"])],
              "rebel": [("CS-39", ["0708", "0709", "0708"])]}
     for t in range(turns):
@@ -74,7 +76,8 @@ def test_a_line_is_made_once_and_written_as_it_is(game_text: str, monkeypatch: p
     assert len(calls) <= 2  # the new entry's canonical text and its line; no old entry dumped again
 
 
-def test_an_older_file_is_read_and_the_next_save_writes_the_new_layout(game_text: str) -> None:
+def test_an_older_file_is_read_and_the_next_save_writes_the_new_layout() -> None:
+    game_text = dumps_any(played(fmt=2))  # format 2: the lines, the seal
     s = loads_any(game_text, "game.json")
     g = Game(s)
     data = scenario_to_data(s)

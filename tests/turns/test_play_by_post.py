@@ -219,7 +219,8 @@ def test_a_rail_options_round_with_a_bombing_raid_and_dice_anyone_can_verify(
     n = 2 + 2 - sum(1 for d in next(e for e in Game(load_any(str(f))).journal if "dice" in e.verdict).order["aa"]
                     if d == 1)  # two anti-aircraft dice, a bombing die for each bomber left
     assert code == 0 and f"{n} rolls checked against 1 revealed seed" in out and "every roll matches" in out
-    # a forger who changes one roll and recomputes the whole chain is named by the dice check
+    # a forger who changes one roll and recomputes the whole chain (each entry keeping its salt, so the heads
+    # before the raid are the game's) is named by the dice check
     s = load_any(str(f))
     g = Game(s)
     entries = list(g.journal)
@@ -228,10 +229,11 @@ def test_a_rail_options_round_with_a_bombing_raid_and_dice_anyone_can_verify(
     dice = json.loads(json.dumps(e.verdict["dice"]))
     dice["rolls"][-1]["value"] = dice["rolls"][-1]["value"] % 6 + 1
     entries[k] = type(e)(**{**{n: getattr(e, n) for n in ("turn", "phase", "side", "kind", "system", "summary",
-                                                           "order", "reasons", "effect", "time")},
+                                                           "order", "reasons", "effect", "time", "salt")},
                             "verdict": {**e.verdict, "dice": dice}})
     s.state["game"]["journal"] = Journal([type(x)(**{n: getattr(x, n) for n in (
-        "turn", "phase", "side", "kind", "system", "summary", "order", "verdict", "reasons", "effect", "time")})
+        "turn", "phase", "side", "kind", "system", "summary", "order", "verdict", "reasons", "effect", "time",
+        "salt")})
         for x in entries]).to_data(g.turn.to_data())
     forged = tmp_path / "forged.json"
     save_any(s, str(forged))

@@ -17,7 +17,7 @@ from engine.io import dumps_any, loads_any
 from engine.model import Scenario
 from engine.turns.delta import Snapshot
 from engine.turns.game import Game
-from engine.turns.journal import GENESIS, _digest, seal
+from engine.turns.journal import GENESIS, entry_hash, seal
 from engine.turns.verify import verify
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ def reseal(data: dict[str, Any]) -> dict[str, Any]:
     prev = GENESIS
     for e in journal["entries"]:
         e["prev"] = prev
-        e["hash"] = prev = _digest(prev, {k: v for k, v in e.items() if k != "hash"})
+        e["hash"] = prev = entry_hash(prev, {k: v for k, v in e.items() if k != "hash"})
     journal["head"] = prev
     if "seal" in journal:
         journal["seal"] = seal(journal["count"], prev, data["state"]["game"]["turn"])
