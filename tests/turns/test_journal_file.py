@@ -277,7 +277,8 @@ def test_a_game_read_again_decodes_only_the_entries_asked_for(tmp_path: Path, ga
     Game(load_any(f))  # the first read verifies the journal
     decoded: list[str] = []
     real = journal_module._decode
-    monkeypatch.setattr(journal_module, "_decode", lambda line, where: (decoded.append(where), real(line, where))[1])
+    monkeypatch.setattr(journal_module, "_decode", lambda line, where, *more: (decoded.append(where),
+                                                                               real(line, where, *more))[1])
     g = Game(load_any(f))
     assert g.open_dice_commitment() is None
     assert decoded == []
