@@ -472,6 +472,17 @@ def _key(lines: JournalLines, position: str) -> str:
     return hashlib.sha256(f"{lines.digest()}\n{position}".encode()).hexdigest()
 
 
+def recorded(lines: JournalLines, position: str) -> dict[str, Any] | None:
+    """The record :func:`remember_verified` left of these entries ending in
+    ``position`` (``adjudicated``, and the facts it was given), or ``None``
+    when they were not verified before on this machine."""
+    try:
+        data = json.loads((cache_folder() / _key(lines, position)).read_text(encoding="utf-8"))
+    except (OSError, ValueError, AttributeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> bool:
     """Whether these entries, ending in ``position`` (a digest of the game's
     state after the last entry, the map's numbering included), were verified
@@ -488,11 +499,13 @@ def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> b
         return False
 
 
-def remember_verified(lines: JournalLines, position: str, adjudicated: bool = False) -> None:
+def remember_verified(lines: JournalLines, position: str, adjudicated: bool = False,
+                      facts: dict[str, Any] | None = None) -> None:
     """Record that these entries were verified and replayed to ``position``,
-    and with ``adjudicated`` that the rules give every one of them (a lost
-    record only costs a verification again; an unwritable cache folder is
-    not an error; a record of adjudication is never taken back)."""
+    and with ``adjudicated`` that the rules give every one of them, with
+    ``facts`` about them their reader need not find again (a lost record
+    only costs a verification again; an unwritable cache folder is not an
+    error; a record of adjudication is never taken back)."""
     folder = cache_folder()
     name = _key(lines, position)
     try:
@@ -500,12 +513,14 @@ def remember_verified(lines: JournalLines, position: str, adjudicated: bool = Fa
             return
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".{name}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"count": len(lines), "adjudicated": adjudicated}), encoding="utf-8")
+        tmp.write_text(json.dumps({**(facts or {}), "count": len(lines), "adjudicated": adjudicated}),
+                       encoding="utf-8")
         os.replace(tmp, folder / name)
     except OSError:
         pass
 
 
 __all__ = ["MARKER", "JournalLines", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
-           "appended_text", "entries_region", "file_stat", "journal_parts", "journal_tail", "lines_of", "recover", "remember_verified", "split_entries",
+           "appended_text", "entries_region", "file_stat", "journal_parts", "journal_tail", "lines_of", "recorded", "recover", "remember_verified",
+           "split_entries",
            "undo_path", "verified"]

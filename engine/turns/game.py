@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.io.journal_file import JournalLines, remember_verified, verified
+from engine.io.journal_file import JournalLines, recorded, remember_verified
 from engine.model import ModelError
 from engine.rules.base import Record, RulesSystem, Verdict, get
 from engine.words import possessive, side_phrase
@@ -162,17 +162,19 @@ class Game:
             lines = journal.get("entries") if isinstance(journal, Mapping) else None
             fmt = journal.get("format") if isinstance(journal, Mapping) else None
             position = _cache_key(self.position(), fmt) if isinstance(lines, JournalLines) else ""
-            trusted = bool(position) and isinstance(lines, JournalLines) and verified(lines, position)
+            record = recorded(lines, position) if position and isinstance(lines, JournalLines) else None
+            trusted = record is not None
             self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
                                              trusted=trusted)
             self._records = [None] * len(self.journal)
             self.signing = self._signatures(data.get("signing"), journal)
-            if not trusted:
+            if record is not None:
+                self._dice_known(record.get("dice"))
+            else:
                 self._replay()
                 if position and isinstance(lines, JournalLines):
-                    remember_verified(lines, position)
-            self.adjudicated = len(self.journal) == 0 or (
-                trusted and isinstance(lines, JournalLines) and verified(lines, position, adjudicated=True))
+                    remember_verified(lines, position, facts=self._facts())
+            self.adjudicated = len(self.journal) == 0 or (record is not None and record.get("adjudicated") is True)
         else:
             sides = self.sides()
             self.turn = TurnState(turn=max(1, int(getattr(scenario, "turn", 1))), phase=self.phases[0],
@@ -745,7 +747,23 @@ class Game:
         entry since was made by the rules here)."""
         position = _cache_key(self.position(), self.journal.format)
         if position:
-            remember_verified(self.journal.lines, position, adjudicated=self.adjudicated)
+            remember_verified(self.journal.lines, position, adjudicated=self.adjudicated, facts=self._facts())
+
+    def _facts(self) -> dict[str, Any]:
+        """What the record of a verified journal keeps besides (see
+        :func:`~engine.io.journal_file.remember_verified`): the position of
+        its last dice record, -1 for none."""
+        k = self._last_dice_record()
+        return {"dice": k if k < len(self.journal) else -1}
+
+    def _dice_known(self, k: Any) -> None:
+        """Take the position of the journal's last dice record from its
+        verification record (the next look starts after the entries it
+        covers), when it is one."""
+        n = len(self.journal)
+        if n and isinstance(k, int) and not isinstance(k, bool) and -1 <= k < n and (
+                k < 0 or self.journal[k].kind in ("seed", "reveal")):
+            self._dice_scan = (n, self.journal.hash_at(n - 1), k)
 
     def branch(self, n: int, source: str) -> Any:
         """A new scenario at entry ``n`` for a what-if, its journal marked as
