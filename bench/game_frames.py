@@ -16,9 +16,11 @@ step, the views, the paint), as in :mod:`bench.hover`:
 * **step back** / **step forwards**: the Journal dock's buttons, from the
   middle of the journal.
 
-CPU time (``time.process_time``) and wall time per sample, median and 95th
-percentile in milliseconds.  Target: p95 <= 16 ms CPU at 1,000
-turns for each.  Run: ``python -m bench.game_frames`` (``--quick``: 10
+CPU time of the GUI thread (``time.thread_time``: the time the window
+cannot answer), of the whole process (``time.process_time``: a worker's
+share of the autosave included) and wall time per sample, median and 95th
+percentile in milliseconds; the order given is found before the clock
+starts.  Target: p95 <= 16 ms GUI-thread CPU at 1,000 turns for each.  Run: ``python -m bench.game_frames`` (``--quick``: 10
 samples, 1,000 turns only).  Exits 1 when a case misses the target.
 """
 
@@ -69,28 +71,34 @@ def _size(app: Any, work: Path, turns: int, samples: int) -> list[str]:
         for _ in range(3):
             app.processEvents()
 
-    def timed(step: Callable[[], object]) -> tuple[float, float]:
+    def timed(step: Callable[[], object]) -> tuple[float, float, float]:
         settle()
-        c0, w0 = time.process_time(), time.perf_counter()
+        t0, c0, w0 = time.thread_time(), time.process_time(), time.perf_counter()
         step()
         settle()
-        return (time.process_time() - c0) * 1e3, (time.perf_counter() - w0) * 1e3
+        return ((time.thread_time() - t0) * 1e3, (time.process_time() - c0) * 1e3,
+                (time.perf_counter() - w0) * 1e3)
 
-    def order() -> object:
-        g = turns_ctl.game()
-        assert g is not None
-        s = g.scenario
-        for u in s.units:
-            if u.side == g.turn.side and not g.turn.did(u.id, "moved"):
-                to = _safe_step(s, u)
-                if to is not None and g.check({"unit": u.id, "to": to}).ok:
-                    return turns_ctl.give({"unit": u.id, "to": to})
-        return turns_ctl.end()
+    def an_order() -> dict[str, str]:
+        """An order the side to move can carry out (found before the clock
+        starts: the search is the benchmark's, not the editor's)."""
+        for _ in range(3):
+            g = turns_ctl.game()
+            assert g is not None
+            s = g.scenario
+            for u in s.units:
+                if u.side == g.turn.side and not g.turn.did(u.id, "moved"):
+                    to = _safe_step(s, u)
+                    if to is not None and g.check({"unit": u.id, "to": to}).ok:
+                        return {"unit": u.id, "to": to}
+            turns_ctl.end()
+        raise SystemExit("no unit of the side to move can step anywhere")
 
-    cases: dict[str, list[tuple[float, float]]] = {"order": [], "end turn": [], "step back": [],
-                                                    "step forwards": []}
+    cases: dict[str, list[tuple[float, float, float]]] = {"order": [], "end turn": [], "step back": [],
+                                                          "step forwards": []}
     for _ in range(samples):
-        cases["order"].append(timed(order))
+        o = an_order()
+        cases["order"].append(timed(lambda: turns_ctl.give(o)))  # noqa: B023
         cases["end turn"].append(timed(turns_ctl.end))
     panel = w.game.journal_panel
     n = len(game.journal)
@@ -103,13 +111,16 @@ def _size(app: Any, work: Path, turns: int, samples: int) -> list[str]:
     panel.go(None)
     print(f"{turns} turns ({len(game.journal)} entries, file {f.stat().st_size / 1e6:.2f} MB):")
     for name, xs in cases.items():
-        cpu = [c for c, _ in xs]
-        wall = [x for _, x in xs]
-        line = (f"  {name:14} CPU median {statistics.median(cpu):6.1f} ms, p95 {_p95(cpu):6.1f} ms; "
-                f"wall median {statistics.median(wall):6.1f} ms, p95 {_p95(wall):6.1f} ms")
+        gui = [t for t, _, _ in xs]
+        cpu = [c for _, c, _ in xs]
+        wall = [x for _, _, x in xs]
+        line = (f"  {name:14} GUI thread CPU median {statistics.median(gui):5.1f} ms, p95 {_p95(gui):5.1f} ms; "
+                f"process CPU {statistics.median(cpu):5.1f} / {_p95(cpu):5.1f}; "
+                f"wall {statistics.median(wall):5.1f} / {_p95(wall):5.1f}")
         print(line)
-        if turns >= 1000 and _p95(cpu) > TARGET_MS:
-            missed.append(f"{name} at {turns} turns: p95 {_p95(cpu):.1f} ms CPU (target {TARGET_MS:.0f} ms)")
+        if turns >= 1000 and _p95(gui) > TARGET_MS:
+            missed.append(f"{name} at {turns} turns: p95 {_p95(gui):.1f} ms GUI-thread CPU (target "
+                          f"{TARGET_MS:.0f} ms)")
     w.close()
     app.processEvents()
 
@@ -131,6 +142,8 @@ def main() -> int:
     missed: list[str] = []
     for turns in sizes:
         missed += _size(app, work, turns, samples)
+    la = os.getloadavg()
+    print(f"load average at the end {la[0]:.2f} / {la[1]:.2f} (1 / 5 min)")
     for m in missed:
         print(f"target missed: {m}")
     print("ok" if not missed else "MISSED a target")

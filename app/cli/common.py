@@ -7,7 +7,6 @@ refused when the file changed since it was read)."""
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import math
 import os
@@ -197,10 +196,6 @@ class FileChanged(CliError):
     written."""
 
 
-def _stamp(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
 class Rewrite:
     """A command's rewrite of the map file at :attr:`path`, made while the
     map's lock is held (see :func:`rewriting`): :meth:`load` reads the file
@@ -210,12 +205,15 @@ class Rewrite:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._read: tuple[str, int] | None = None
+        self._read: bytes | None = None  # the file's bytes as read (compared, not hashed)
+        self._written: tuple[int, int, int, int] | None = None
+        """The file's ``(device, inode, size, mtime)`` after this rewrite's
+        save (how an append in place tells a file it wrote is unchanged)."""
 
     def load(self, checked: bool = False) -> AnyScenario:
         """The scenario in the file (``checked``: lone surrogates refused
         too, as :func:`engine.io.load_text_checked`), parsed from the very
-        bytes whose digest :meth:`save` compares; raises :class:`CliError`
+        bytes :meth:`save` compares the file with; raises :class:`CliError`
         listing every problem."""
         from engine.io import ScenarioError, loads_any
         from engine.io.common import decode_text, read_bytes
@@ -225,7 +223,7 @@ class Rewrite:
         try:
             before = file_stat(self.path)
             raw = read_bytes(self.path)
-            self._read = (_stamp(raw), len(raw))
+            self._read, self._written = raw, None
             text = decode_text(raw, self.path)
             s = loads_text_checked(text, self.path) if checked else loads_any(text, self.path)
             remember_origin(s, self.path, before)
@@ -237,39 +235,42 @@ class Rewrite:
         """What changed in the file since :meth:`load` read it, or ``None``."""
         from engine.io import ScenarioError
         from engine.io.common import read_bytes
+        from engine.io.journal_file import file_stat
 
-        if self._read is None:
+        if self._written is not None:  # saved by this rewrite: the file as it was left
+            now_stat = file_stat(self.path)
+            if now_stat == self._written:
+                return None
+            size, now_size, how = self._written[2], now_stat[2] if now_stat else 0, "written"
+        elif self._read is None:
             return None
-        digest, size = self._read
-        try:
-            now = read_bytes(self.path)
-        except ScenarioError as e:
-            return "; ".join(p.message for p in e.problems)
-        if _stamp(now) == digest:
-            return None
+        else:
+            size, how = len(self._read), "read"
+            try:
+                now = read_bytes(self.path)
+            except ScenarioError as e:
+                return "; ".join(p.message for p in e.problems)
+            if now == self._read:
+                return None
+            now_size = len(now)
         try:
             when = time.strftime("%H:%M:%S", time.localtime(os.stat(self.path).st_mtime))
         except OSError:
             when = "meanwhile"
-        return f"another program rewrote it at {when} ({size} bytes when read, {len(now)} bytes now)"
+        return f"another program rewrote it at {when} ({size} bytes when {how}, {now_size} bytes now)"
 
     def save(self, scenario: AnyScenario) -> None:
         """Write ``scenario`` over the file (:func:`engine.io.save_any`)
         unless the file changed since it was read."""
-        from engine.io import ScenarioError, save_any
-        from engine.io.common import read_bytes
+        from engine.io import save_any
+        from engine.io.journal_file import file_stat
 
         why = self.changed()
         if why is not None:
             raise FileChanged(f"{self.path} changed on disk since this command read it: {why}; nothing was "
                               "written (run the command again on the new file)")
         save_any(scenario, self.path)
-        try:
-            raw = read_bytes(self.path)
-        except ScenarioError:
-            self._read = None
-        else:
-            self._read = (_stamp(raw), len(raw))
+        self._read, self._written = None, file_stat(self.path)
 
 
 @contextmanager

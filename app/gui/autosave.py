@@ -51,8 +51,10 @@ import math
 import os
 import pickle
 import re
+import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -62,6 +64,7 @@ from PySide6.QtCore import QObject, QTimer
 from app.locks import EDITOR, FileLock, default_state_dir, lock_holder, map_lock_path
 from app.locks import probe as _probe
 from engine.io import OutputError, dumps_compact, scenario_to_data, write_text_atomic
+from engine.io.grid import changing_data
 from engine.io.journal_file import (
     JournalLines,
     Origin,
@@ -70,9 +73,11 @@ from engine.io.journal_file import (
     entries_region,
     file_stat,
     journal_parts,
+    journal_tail,
 )
 from engine.territory import TerritoryScenario
 
+from . import collector
 from .document_base import DocumentBase
 from .step_log import StepLog, StepLogError, file_digest, read_log, replay, sha256_of
 
@@ -86,6 +91,8 @@ def json_safe_text(text: str) -> str:
     """JSON ``text`` with any lone surrogate written as its ``\\uXXXX``
     escape, so the text encodes as UTF-8 (surrogates can only stand inside
     JSON strings, where the escape means the same character)."""
+    if text.isascii():  # known without a look at the characters
+        return text
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
@@ -98,6 +105,43 @@ def _write(path: Path, text: str) -> None:
     """Write one autosave file atomically (the single place autosave
     writes)."""
     write_text_atomic(path, json_safe_text(text))
+
+
+class _Writing:
+    """An autosave's write of a game (an append, or the whole work) by a
+    thread of its own (never Qt, and no cycle collection there:
+    :mod:`app.gui.collector` collects on the GUI thread): the new log and
+    the hash state it leaves (no log when the write could not be made), the
+    revision of the work it writes and what :attr:`Autosave._head_kept`
+    becomes."""
+
+    def __init__(self, job: Callable[[], tuple[StepLog, Any] | None], revision: int,
+                 head_kept: tuple[Any, ...] | None) -> None:
+        self.revision = revision
+        self.head_kept = head_kept
+        self.log: StepLog | None = None
+        self.hasher: Any = None
+        collector.install()
+        self.thread = threading.Thread(target=self._run, args=(job,), name="adjutant-autosave", daemon=True)
+        self.thread.start()
+
+    def _run(self, job: Callable[[], tuple[StepLog, Any] | None]) -> None:
+        try:
+            got = job()
+        except Exception:  # noqa: BLE001 -- no log: the GUI thread writes the work whole (or tries)
+            return
+        if got is not None:
+            self.log, self.hasher = got
+
+
+def _sha256_text(*texts: str) -> Any:
+    """A SHA-256 state over the UTF-8 of ``texts`` one after the other,
+    encoded a piece at a time."""
+    h = hashlib.sha256()
+    for text in texts:
+        for at in range(0, len(text), 1 << 18):
+            h.update(text[at:at + (1 << 18)].encode("utf-8"))
+    return h
 
 
 class MapLocks:
@@ -334,7 +378,10 @@ class Autosave(QObject):
         self._revision = 0
         self._written = 0
         self._game_origin = Origin()  # what the autosave file holds of a game's journal
+        self._writing: _Writing | None = None  # an append a thread is writing
         self._game_hash: Any = None  # SHA-256 state of the autosave's text up to the end of its entries
+        self._head_kept: tuple[Any, ...] | None = None  # what precedes the entries, when only game steps
+        # changed the work since it was written (then the text before the entries is the written one)
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.save_now)
@@ -346,11 +393,14 @@ class Autosave(QObject):
 
     def _edited(self, *_: object) -> None:
         self._revision += 1
+        if not getattr(getattr(self.document, "turns", None), "notifying", False):
+            self._head_kept = None  # not a game step: the map, the sides or the header may have changed
         if not self.document.in_step:
             self._unlogged()
 
     def _replaced(self, *_: object) -> None:
         self._revision += 1
+        self._head_kept = None
         self._unlogged()
 
     def _unlogged(self) -> None:
@@ -367,7 +417,7 @@ class Autosave(QObject):
     def _flush(self) -> None:
         self._flush_due = False
         if self._log is None:
-            self.save_now()
+            self._save(wait=False)
 
     def _close_log(self) -> None:
         if self._log is not None:
@@ -384,6 +434,7 @@ class Autosave(QObject):
         log cannot be written (a full disk), it stops, keeping the steps
         already in it, until the timer's next whole write succeeds; work is
         never interrupted."""
+        self._settle()
         if self._log_failed:
             return
         try:
@@ -410,11 +461,13 @@ class Autosave(QObject):
             self._write_whole()
 
     def _write_meta(self) -> None:
-        _write(self.meta_path, json.dumps({
-            "pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
-            "kind": map_kind(self.document.scenario), "time": time.time()}))
+        _write(self.meta_path, self._meta_text())
 
-    def _write_whole(self) -> None:
+    def _meta_text(self) -> str:
+        return json.dumps({"pid": os.getpid(), "path": self.document.path, "name": self.document.scenario.name,
+                           "kind": map_kind(self.document.scenario), "time": time.time()})
+
+    def _write_whole(self, wait: bool = True) -> None:
         """Write the whole work, then start the edit log on it.  The old
         log stays on disk until the new one replaces it: a kill between the
         two writes leaves the new whole work (the old log no longer matches
@@ -424,17 +477,87 @@ class Autosave(QObject):
         already holds is written by appending the new journal entries and
         the new end in place (:func:`engine.io.journal_file.append_in_place`:
         whole old or whole new after a crash), so an order's autosave
-        costs the order, not the journal."""
+        costs the order, not the journal.  Unless ``wait``, a game's write
+        (that append, or the whole work of a grid game made of its parts),
+        the meta file and the new log's start are written by a thread of
+        their own while the window paints (:meth:`_settle` waits for it,
+        and writes the whole work here when the thread could not)."""
+        self._settle()
         self._close_log()
-        digest = self._append_game()
-        if digest is None:
-            text = json_safe_text(self.document.text())
-            write_text_atomic(self.data_path, text)
-            digest = sha256_of(text.encode("utf-8"))
-            self._game_written(text)
+        head_kept = self._head_kept
+        job = self._append_job()
+        if job is None:
+            job, head_kept = self._game_job()
+        if job is not None:
+            self._writing = _Writing(job, self._revision, head_kept)
+            if wait:
+                self._settle()
+            return
+        self._write_text()
+
+    def _game_job(self) -> tuple[Callable[[], tuple[StepLog, Any] | None] | None, tuple[Any, ...] | None]:
+        """The whole writing of a grid game's work, made of its parts taken
+        now (the text before the entries, the entries' lines, the text after
+        them: what :meth:`Document.text` joins) for a thread to join, write,
+        hash and log; and what :attr:`_head_kept` becomes once written.
+        ``(None, None)`` for other work (written whole here)."""
+        head = self._game_head()
+        parts = self._game_parts() if head is not None else None
+        if head is None or parts is None:
+            return None, None
+        prefix, entries, tail = parts
+        fast = journal_tail(changing_data(self.document.scenario), dumps_compact)
+        head_kept = head if fast is not None and json_safe_text(fast + "\n") == tail else None
+        lines, origin = entries.lines, self._game_origin
+        data_path, meta_path, steps_path, meta = self.data_path, self.meta_path, self.steps_path, self._meta_text()
+
+        def job() -> tuple[StepLog, Any] | None:
+            region = entries_region(lines)
+            safe = json_safe_text(region)
+            write_text_atomic(data_path, prefix + safe + tail)
+            h = _sha256_text(prefix, safe)
+            kept = h.copy() if safe == region else None  # entries written as their lines: appended to next time
+            if kept is not None:
+                origin.set(os.path.realpath(data_path), file_stat(data_path), prefix, tail, lines)
+            h.update(tail.encode("utf-8"))
+            _write(meta_path, meta)
+            return StepLog.start(steps_path, {"base": "autosave", "sha256": h.hexdigest()}), kept
+
+        return job, head_kept
+
+    def _write_text(self) -> None:
+        """Write the whole work's text, the meta file and a new log on it."""
+        text = json_safe_text(self.document.text())
+        write_text_atomic(self.data_path, text)
+        digest = sha256_of(text.encode("utf-8"))
+        self._game_written(text)
         self._write_meta()
         self._log = StepLog.start(self.steps_path, {"base": "autosave", "sha256": digest})
         self._written = self._revision
+
+    def _settle(self) -> None:
+        """Wait for the write a thread is making (see :meth:`_write_whole`)
+        and take its result: the new log; or, when the write could not be
+        made, the whole work written now; or, when the disk refuses that
+        too, nothing (the timer's next write tries again)."""
+        writing, self._writing = self._writing, None
+        if writing is None:
+            return
+        writing.thread.join()
+        if writing.log is None:  # the file was not the one written before, or the disk refused: written whole
+            self._game_hash = None
+            try:
+                self._write_text()
+            except (OSError, OutputError, ValueError):
+                pass
+            return
+        self._game_hash = writing.hasher
+        self._head_kept = writing.head_kept if writing.hasher is not None else None
+        self._written = writing.revision
+        if writing.revision == self._revision:
+            self._log = writing.log
+        else:  # the work changed meanwhile other than by a logged step: the log does not describe it
+            writing.log.close()
 
     def _game_parts(self) -> tuple[str, JournalLines, str] | None:
         """The autosave text of a game as (before its entries, the entries,
@@ -455,29 +578,39 @@ class Autosave(QObject):
         prefix, entries, tail = parts
         return json_safe_text(prefix), entries, json_safe_text(tail + "\n")
 
-    def _append_game(self) -> str | None:
-        """Append a game's new entries to the autosave written before (see
-        :meth:`_write_whole`); the written file's SHA-256, or ``None`` when
-        it must be written whole."""
+    def _append_job(self) -> Callable[[], tuple[StepLog, Any] | None] | None:
+        """The writing of a game's new entries appended to the autosave
+        written before (see :meth:`_write_whole`), made of what it needs
+        taken now (no Qt, nothing of the document: a thread runs it); it
+        returns the new log and the hash state of the text up to the end of
+        the entries, or ``None`` when the file is not the one written
+        before.  ``None`` when the work must be written whole."""
         if self._game_hash is None:
             return None
-        parts = self._game_parts()
+        parts = self._game_tail_parts() if self._head_kept is not None else None
+        if parts is None:
+            parts = self._game_parts()
         if parts is None:
             return None
         prefix, entries, tail = parts
         origin = self._game_origin
-        new = entries.lines[origin.count:]
-        try:
-            if not append_in_place(self.data_path, prefix, JournalLines(entries.lines, origin), tail,
-                                   lambda _doc: None):
-                return None
-        except (OSError, ValueError):
-            self._game_hash = None
+        if prefix != origin.prefix or not origin.holds_start_of(entries.lines):
             return None
-        self._game_hash.update(appended_text(len(entries.lines) - len(new), new).encode("utf-8"))
-        h = self._game_hash.copy()
-        h.update(tail.encode("utf-8"))
-        return str(h.hexdigest())
+        lines = JournalLines(entries.lines, origin)
+        added = appended_text(origin.count, entries.lines[origin.count:]).encode("utf-8")
+        hasher = self._game_hash.copy()
+        data_path, meta_path, steps_path, meta = self.data_path, self.meta_path, self.steps_path, self._meta_text()
+
+        def job() -> tuple[StepLog, Any] | None:
+            if not append_in_place(data_path, prefix, lines, tail, lambda _doc: None):
+                return None
+            hasher.update(added)
+            h = hasher.copy()
+            h.update(tail.encode("utf-8"))
+            _write(meta_path, meta)
+            return StepLog.start(steps_path, {"base": "autosave", "sha256": h.hexdigest()}), hasher
+
+        return job
 
     def _game_written(self, text: str) -> None:
         """The autosave was written whole as ``text``: when it is a game,
@@ -493,6 +626,41 @@ class Autosave(QObject):
         self._game_origin.set(os.path.realpath(self.data_path), file_stat(self.data_path), prefix, tail,
                               entries.lines)
         self._game_hash = hashlib.sha256((prefix + region).encode("utf-8"))
+        head = self._game_head()
+        self._head_kept = None
+        if head is not None:
+            self._head_kept = head
+            fast = self._game_tail_parts()
+            self._head_kept = head if fast is not None and fast[2] == tail else None
+
+    def _game_head(self) -> tuple[Any, ...] | None:
+        """What a game step could change of the text before a grid game's
+        entries (its rules system, its journal's format and branch), or
+        ``None`` for another kind of work."""
+        s = self.document.scenario
+        if isinstance(s, TerritoryScenario) or not isinstance(getattr(s, "state", None), dict):
+            return None
+        game = s.state.get("game")
+        journal = game.get("journal") if isinstance(game, dict) else None
+        if not isinstance(journal, dict) or not isinstance(journal.get("entries"), JournalLines):
+            return None
+        return (game.get("system"), journal.get("format"), repr(journal.get("branch_of")))
+
+    def _game_tail_parts(self) -> tuple[str, JournalLines, str] | None:
+        """:meth:`_game_parts` of a grid game after game steps only, the
+        text before the entries taken as written (only a game step changed
+        the work since: it changes what comes after the entries, see
+        :attr:`app.gui.turns.TurnController.notifying`); ``None`` when that
+        cannot be said."""
+        head = self._game_head()
+        if head is None or head != self._head_kept:
+            return None
+        s = self.document.scenario
+        entries = s.state["game"]["journal"]["entries"]
+        tail = journal_tail(changing_data(s), dumps_compact)
+        if tail is None:
+            return None
+        return self._game_origin.prefix, entries, json_safe_text(tail + "\n")
 
     def _modified(self, modified: bool) -> None:
         if not modified:
@@ -510,7 +678,12 @@ class Autosave(QObject):
     def save_now(self) -> bool:
         """Write the work if it is unsaved and changed since the last
         autosave; whether something was written.  Failures to write are
-        ignored (autosave must never interrupt work)."""
+        ignored (autosave must never interrupt work).  The write is done
+        when it returns."""
+        return self._save(wait=True)
+
+    def _save(self, wait: bool) -> bool:
+        self._settle()
         if not self.document.is_modified():
             self.remove()
             return False
@@ -524,7 +697,7 @@ class Autosave(QObject):
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             self._hold()
-            self._write_whole()
+            self._write_whole(wait)
         except (OSError, OutputError, ValueError):
             return False
         self._log_failed = False
@@ -532,8 +705,10 @@ class Autosave(QObject):
 
     def remove(self) -> None:
         """Forget the autosave (work saved or deliberately discarded)."""
+        self._settle()
         self._drop_log()
         self._game_hash = None
+        self._head_kept = None
         self._game_origin.forget()
         for p in (self.data_path, self.meta_path, self.steps_path):
             try:
@@ -555,6 +730,7 @@ class Autosave(QObject):
         """Stop without removing anything (what a crash leaves behind: the
         files stay, the lock is freed; tests use it to simulate one)."""
         self.timer.stop()
+        self._settle()
         if self._log is not None:
             self._log.close()
             self._log = None

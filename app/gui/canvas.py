@@ -129,6 +129,28 @@ class MapCanvas(MapView):
         self._fit_pending = True
         self.fit()
 
+    def show_position(self, scenario: Scenario) -> None:
+        """Show ``scenario`` when it is another position of the game shown
+        (the Journal dock's replay, and back to the present): its map, sides
+        and ruleset those shown (:func:`engine.turns.delta.unrecorded`: what
+        no journal entry changes), so the rendered tiles and the view stay
+        and only the top layers (units, places) are painted again; anything
+        else is :meth:`set_scenario`."""
+        from engine.turns.delta import unrecorded
+
+        r, old = self._renderer, self._scenario
+        if (r is None or old is None or r.scenario is not old or scenario.map.grid is not old.map.grid
+                or scenario.map.numbering is not old.map.numbering or unrecorded(scenario) != unrecorded(old)):
+            self.set_scenario(scenario)
+            return
+        self._scenario = scenario
+        r.scenario = scenario  # the same map: the edge indexes and sprites built for it still hold
+        for key in list(self._overlays):  # overlays speak of the position shown before
+            self.set_overlay(key, None)
+        if self._selected is not None and not any(u.id == self._selected for u in scenario.units):
+            self._selected = None
+        self.viewport().update()
+
     def scenario(self) -> Scenario | None:
         return self._scenario
 

@@ -172,7 +172,7 @@ class GameUI(QObject):
 
     # -- the journal's callbacks -----------------------------------------------------
     def _show(self, scenario: Any, position: int | None) -> None:
-        self.host.canvas.set_scenario(self.host.document.scenario if scenario is None else scenario)
+        self.host.canvas.show_position(self.host.document.scenario if scenario is None else scenario)
         self.update()
 
     def _branch(self, scenario: Any) -> None:

@@ -42,6 +42,8 @@ from engine.turns.journal import Entry, JournalError
 from engine.turns.verify import verify_once
 from engine.words import joined
 
+from .render.spent import spent_units
+
 if TYPE_CHECKING:
     from .document_base import DocumentBase
 
@@ -68,6 +70,11 @@ class TurnController(QObject):
         kept in the plan; the plan takes it back when it ends."""
         self._setup = False
         """Moves outside play were chosen to be set-up edits (asked once)."""
+        self.notifying = False
+        """True while the views hear of a game step (carried out or taken
+        back): what changed is only what a journal entry records (units, the
+        scenario's state, its turn, territories' data), never the map, the
+        sides or the ruleset (the autosave relies on it)."""
         document.scenarioReplaced.connect(self._replaced)
 
     def _replaced(self, _scenario: Any) -> None:
@@ -339,21 +346,41 @@ class TurnController(QObject):
             self.document.scenario.state.pop(GAME_KEY, None)
         self._after(before)
 
-    def _units(self) -> dict[str, Any]:
-        return {u.id: u for u in self.document.scenario.units}
+    def _units(self) -> dict[str, tuple[Any, ...]]:
+        """What the map shows of each unit, by id: where it is, its fields
+        and whether it is spent (acted this turn, ``render/spent.py``)."""
+        s = self.document.scenario
+        spent = spent_units(s)
+        return {u.id: (u.at, u.side, u.type, u.strength, u.name, repr(u.props), u.id in spent)
+                for u in s.units}
 
-    def _after(self, before: Mapping[str, Any]) -> None:
-        """Tell the document's views what changed: every unit (spent marks
-        follow the turn), repainted whole."""
-        ids = frozenset(before) | frozenset(u.id for u in self.document.scenario.units)
+    def _after(self, before: Mapping[str, tuple[Any, ...]]) -> None:
+        """Tell the document's views what changed.  On a grid map a game
+        step changes units, the scenario's state and the turn, never the
+        map's layers (a delta cannot record them: ``engine/turns/delta.py``),
+        so the views hear of the units that moved, changed or became spent
+        or fresh, and the cells they left and reached; the map's cached
+        tiles stay."""
+        self.notifying = True
+        try:
+            self._notify(before)
+        finally:
+            self.notifying = False
+        self.changed.emit()
+
+    def _notify(self, before: Mapping[str, tuple[Any, ...]]) -> None:
         notify = getattr(self.document, "notify", None)
         if callable(notify) and hasattr(self.document, "cellsChanged"):  # a grid map's Document
-            notify(Touched(units=ids, whole=frozenset({"units", "control"})))
-        elif callable(notify):  # a TerritoryDocument: control and rail may change with the units
+            now = self._units()
+            ids = frozenset(k for k in before.keys() | now.keys() if before.get(k) != now.get(k))
+            cells = frozenset(look[0] for k in ids for look in (before.get(k), now.get(k)) if look is not None)
+            notify(Touched(cells={"units": cells} if cells else {}, units=ids))
+            return
+        ids = frozenset(before) | frozenset(u.id for u in self.document.scenario.units)
+        if callable(notify):  # a TerritoryDocument: control and rail may change with the units
             notify(territories=set(getattr(self.document.scenario.map, "territories", ())), units=set(ids))
         else:
             self.document.edited.emit(ids)
-        self.changed.emit()
 
 
 def _side_file_turn(state: dict[str, Any]) -> None:

@@ -333,6 +333,16 @@ def scenario_to_data(s: Scenario) -> dict[str, Any]:
     if m.underlay is not None:
         mp["underlay"] = m.underlay
     data["map"] = mp
+    data.update(changing_data(s))
+    return data
+
+
+def changing_data(s: Scenario) -> dict[str, Any]:
+    """What game orders can change of the scenario as JSON-ready data, as
+    :func:`scenario_to_data` gives it: its ``turn``, ``units`` and
+    ``state`` (when not empty)."""
+    lab = s.map.label
+    data: dict[str, Any] = {"turn": s.turn}
     data["units"] = [drop_defaults({"id": u.id, "side": u.side, "type": u.type, "at": lab(u.at),
                                      "strength": u.strength, "name": u.name, "props": u.props},
                                     {"name": None, "props": {}}) for u in s.units]
@@ -363,5 +373,5 @@ def check_loads(path: Path) -> None:
     load_scenario(path)
 
 
-__all__ = ["KINDS", "GridBuilder", "check_loads", "dumps_scenario", "load_scenario", "loads_scenario",
+__all__ = ["KINDS", "GridBuilder", "changing_data", "check_loads", "dumps_scenario", "load_scenario", "loads_scenario",
            "save_scenario", "scenario_from_data", "scenario_to_data"]

@@ -99,14 +99,15 @@ def read_regular(path: str | os.PathLike[str], limit: int, fail: Callable[[str],
         parts: list[bytes] = []
         got = 0
         while got <= limit:
-            part = os.read(fd, min(_CHUNK, limit + 1 - got))
+            # the size the file was found to have, and one byte more, in the first read (one buffer, no join)
+            part = os.read(fd, min(max(_CHUNK, st.st_size + 1) if not parts else _CHUNK, limit + 1 - got))
             if not part:
                 break
             parts.append(part)
             got += len(part)
         if got > limit:
             refuse(f"{what} is more than {limit} bytes; the limit is {limit}")
-        return b"".join(parts)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
     except OSError as e:
         refuse(f"cannot read: {e.strerror or e}")
     finally:

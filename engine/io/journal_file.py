@@ -65,6 +65,9 @@ line has no space after a colon, so no entry holds it)."""
 LINE_HEAD = len('{"hash":"') + 64 + len('",')
 """Length of a line's opening: ``{"hash":"<64 hex digits>",``."""
 
+_HASH_CHUNK = 1 << 18
+"""Characters of the entries' text encoded at a time to hash them."""
+
 UNDO_SUFFIX = ".journal-undo"
 """The record an append in place leaves beside the file until it is done
 (``.NAME.journal-undo``): how to put the file back as it was."""
@@ -153,7 +156,9 @@ class JournalLines:
         by the text :func:`appended_text` adds for more lines)."""
         if self._hasher is None:
             text = self._region if self._region is not None else entries_region(self.lines)
-            self._hasher = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
+            self._hasher = hashlib.sha256()
+            for at in range(0, len(text), _HASH_CHUNK):  # encoded a piece at a time: no second copy of it all
+                self._hasher.update(text[at:at + _HASH_CHUNK].encode("utf-8", "surrogatepass"))
         return self._hasher
 
     @staticmethod
@@ -178,7 +183,11 @@ def split_entries(text: str) -> tuple[str, str, JournalLines, str] | None:
     if start < 0:
         return None
     at = start + len(MARKER)
-    end = text.find("\n]", at)
+    end = text.rfind("\n]", at)  # the writer's only line that starts with "]": found from the end, which is near
+    if end >= 0:
+        before = text.rfind("\n", at, end)
+        if not _line_shaped(text[before + 1 if before >= 0 else at:end].removeprefix(",")):
+            end = text.find("\n]", at)  # another layout: the first such line closes the entries, if any
     if end < 0:
         return None
     region = text[at:end]
@@ -251,6 +260,18 @@ def journal_parts(data: dict[str, Any], dumps: Callable[[Any], str]) -> tuple[st
     text = dumps(out)
     at = text.find(f'"entries": "{nonce}"')
     return text[:at] + MARKER, entries, "\n]" + text[at + len(f'"entries": "{nonce}"'):]
+
+
+def journal_tail(changing: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
+    """The tail :func:`journal_parts` gives (the text after the entries) of
+    a scenario whose keys a game order can change (``state``, ``units``,
+    ``turn``: the ones written after the entries) are ``changing``, made
+    without the rest of the scenario: the layouts write each key's value
+    whatever came before it, and a stand-in first key keeps the document
+    laid out over lines as a whole scenario is.  ``None`` when there is no
+    game journal."""
+    parts = journal_parts({"_": [0, 0, 0], **changing}, dumps)
+    return None if parts is None else parts[2]
 
 
 def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str | None:
@@ -451,6 +472,17 @@ def _key(lines: JournalLines, position: str) -> str:
     return hashlib.sha256(f"{lines.digest()}\n{position}".encode()).hexdigest()
 
 
+def recorded(lines: JournalLines, position: str) -> dict[str, Any] | None:
+    """The record :func:`remember_verified` left of these entries ending in
+    ``position`` (``adjudicated``, and the facts it was given), or ``None``
+    when they were not verified before on this machine."""
+    try:
+        data = json.loads((cache_folder() / _key(lines, position)).read_text(encoding="utf-8"))
+    except (OSError, ValueError, AttributeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> bool:
     """Whether these entries, ending in ``position`` (a digest of the game's
     state after the last entry, the map's numbering included), were verified
@@ -467,11 +499,13 @@ def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> b
         return False
 
 
-def remember_verified(lines: JournalLines, position: str, adjudicated: bool = False) -> None:
+def remember_verified(lines: JournalLines, position: str, adjudicated: bool = False,
+                      facts: dict[str, Any] | None = None) -> None:
     """Record that these entries were verified and replayed to ``position``,
-    and with ``adjudicated`` that the rules give every one of them (a lost
-    record only costs a verification again; an unwritable cache folder is
-    not an error; a record of adjudication is never taken back)."""
+    and with ``adjudicated`` that the rules give every one of them, with
+    ``facts`` about them their reader need not find again (a lost record
+    only costs a verification again; an unwritable cache folder is not an
+    error; a record of adjudication is never taken back)."""
     folder = cache_folder()
     name = _key(lines, position)
     try:
@@ -479,12 +513,14 @@ def remember_verified(lines: JournalLines, position: str, adjudicated: bool = Fa
             return
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".{name}.{os.getpid()}.tmp"
-        tmp.write_text(json.dumps({"count": len(lines), "adjudicated": adjudicated}), encoding="utf-8")
+        tmp.write_text(json.dumps({**(facts or {}), "count": len(lines), "adjudicated": adjudicated}),
+                       encoding="utf-8")
         os.replace(tmp, folder / name)
     except OSError:
         pass
 
 
 __all__ = ["MARKER", "JournalLines", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
-           "appended_text", "entries_region", "file_stat", "journal_parts", "lines_of", "recover", "remember_verified", "split_entries",
+           "appended_text", "entries_region", "file_stat", "journal_parts", "journal_tail", "lines_of", "recorded", "recover", "remember_verified",
+           "split_entries",
            "undo_path", "verified"]

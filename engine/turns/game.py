@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.io.journal_file import JournalLines, remember_verified, verified
+from engine.io.journal_file import JournalLines, recorded, remember_verified
 from engine.model import ModelError
 from engine.rules.base import Record, RulesSystem, Verdict, get
 from engine.words import possessive, side_phrase
@@ -144,6 +144,8 @@ class Game:
         self.system: RulesSystem[Any, Any] = _resolve(scenario, system)
         self._records: list[Record | None] = []
         self._anchors: dict[int, _Anchor] = {}
+        self._dice_scan: tuple[int, str, int] = (0, "", -1)  # entries looked through, the last one's hash, the last
+        # seed or reveal found among them (-1: none)
         self.signing: Signatures | None = None
         """The game master's signatures (``engine/turns/signing.py``);
         ``None``: an unsigned game."""
@@ -160,17 +162,19 @@ class Game:
             lines = journal.get("entries") if isinstance(journal, Mapping) else None
             fmt = journal.get("format") if isinstance(journal, Mapping) else None
             position = _cache_key(self.position(), fmt) if isinstance(lines, JournalLines) else ""
-            trusted = bool(position) and isinstance(lines, JournalLines) and verified(lines, position)
+            record = recorded(lines, position) if position and isinstance(lines, JournalLines) else None
+            trusted = record is not None
             self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
                                              trusted=trusted)
             self._records = [None] * len(self.journal)
             self.signing = self._signatures(data.get("signing"), journal)
-            if not trusted:
+            if record is not None:
+                self._dice_known(record.get("dice"))
+            else:
                 self._replay()
                 if position and isinstance(lines, JournalLines):
-                    remember_verified(lines, position)
-            self.adjudicated = len(self.journal) == 0 or (
-                trusted and isinstance(lines, JournalLines) and verified(lines, position, adjudicated=True))
+                    remember_verified(lines, position, facts=self._facts())
+            self.adjudicated = len(self.journal) == 0 or (record is not None and record.get("adjudicated") is True)
         else:
             sides = self.sides()
             self.turn = TurnState(turn=max(1, int(getattr(scenario, "turn", 1))), phase=self.phases[0],
@@ -430,13 +434,22 @@ class Game:
 
     def _last_dice_record(self) -> int:
         """The position (0-based) of the last seed or reveal entry, found
-        from the entries' lines without decoding the others (0: none)."""
-        lines = self.journal.lines.lines
-        for i in range(len(lines) - 1, -1, -1):
-            if ('"kind":"seed"' in lines[i] or '"kind":"reveal"' in lines[i]) \
-                    and self.journal[i].kind in ("seed", "reveal"):
-                return i
-        return 0
+        from the entries' lines without decoding the others; the journal's
+        length when there is none (no entry before it can hold an open
+        commitment)."""
+        n = len(self.journal)
+        seen, last, found = self._dice_scan
+        if not 0 < seen <= n or self.journal.hash_at(seen - 1) != last:
+            seen, found = 0, -1  # a new journal, or entries taken back: looked for from the start
+        lines = self.journal.lines.lines if n > seen else ()
+        for i in range(n - 1, seen - 1, -1):
+            line = lines[i]
+            if ('"kind":"seed"' in line or '"kind":"reveal"' in line) and self.journal[i].kind in ("seed", "reveal"):
+                found = i
+                break
+        if n:
+            self._dice_scan = (n, self.journal.hash_at(n - 1), found)
+        return found if found >= 0 else n
 
     def record(self, entry: Entry) -> Entry:
         """Journal one of the game master's records (a dice seed committed or
@@ -734,7 +747,23 @@ class Game:
         entry since was made by the rules here)."""
         position = _cache_key(self.position(), self.journal.format)
         if position:
-            remember_verified(self.journal.lines, position, adjudicated=self.adjudicated)
+            remember_verified(self.journal.lines, position, adjudicated=self.adjudicated, facts=self._facts())
+
+    def _facts(self) -> dict[str, Any]:
+        """What the record of a verified journal keeps besides (see
+        :func:`~engine.io.journal_file.remember_verified`): the position of
+        its last dice record, -1 for none."""
+        k = self._last_dice_record()
+        return {"dice": k if k < len(self.journal) else -1}
+
+    def _dice_known(self, k: Any) -> None:
+        """Take the position of the journal's last dice record from its
+        verification record (the next look starts after the entries it
+        covers), when it is one."""
+        n = len(self.journal)
+        if n and isinstance(k, int) and not isinstance(k, bool) and -1 <= k < n and (
+                k < 0 or self.journal[k].kind in ("seed", "reveal")):
+            self._dice_scan = (n, self.journal.hash_at(n - 1), k)
 
     def branch(self, n: int, source: str) -> Any:
         """A new scenario at entry ``n`` for a what-if, its journal marked as

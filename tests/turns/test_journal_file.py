@@ -262,3 +262,25 @@ def test_the_bytes_one_order_writes_do_not_grow_with_the_journal(tmp_path: Path)
     # the same order costs the same bytes, give or take the digits of counts and the units' own changes
     assert abs(written[12] - written[1]) <= 1024, written
     assert written[12] < 10 * entry + 16_000  # the entry, the units and turn state after it, the undo record
+
+
+def test_a_game_read_again_decodes_only_the_entries_asked_for(tmp_path: Path, game_text: str,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A journal verified before is kept as its lines: looking for the open
+    dice commitment of a game without one, or giving an order, decodes no
+    old entry."""
+    import engine.turns.journal as journal_module
+
+    monkeypatch.setenv("ADJUTANT_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "game.json"
+    f.write_text(game_text, encoding="utf-8")
+    Game(load_any(f))  # the first read verifies the journal
+    decoded: list[str] = []
+    real = journal_module._decode
+    monkeypatch.setattr(journal_module, "_decode", lambda line, where, *more: (decoded.append(where),
+                                                                               real(line, where, *more))[1])
+    g = Game(load_any(f))
+    assert g.open_dice_commitment() is None
+    assert decoded == []
+    g.give({"unit": "US-13", "to": "0618"} if g.turn.side == "union" else {"unit": "CS-40", "to": "1609"})
+    assert len(decoded) <= 3, decoded  # the entries of this turn, that say whether the unit acted already

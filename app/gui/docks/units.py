@@ -41,25 +41,51 @@ class UnitsPanel(QWidget):
         for b in (self.add_button, self.edit_button, self.delete_button):
             row.addWidget(b)
         lay.addLayout(row)
-        state.document.unitsChanged.connect(lambda _ids: self.rebuild())
+        state.document.unitsChanged.connect(self._units_changed)
         state.document.scenarioReplaced.connect(lambda _s: self.rebuild())
         state.selectedUnitChanged.connect(self._select)
         self._updating = False
         self.rebuild()
 
+    def _units_changed(self, ids: Any) -> None:
+        """Units changed: their rows are written again, or the whole list
+        when units came or went."""
+        s = self.state.document.scenario
+        rows: dict[Any, QTreeWidgetItem] = {}
+        for i in range(self.tree.topLevelItemCount()):
+            item = self.tree.topLevelItem(i)
+            if item is not None:
+                rows[item.data(0, Qt.ItemDataRole.UserRole)] = item
+        by_id = {u.id: u for u in s.units}
+        if rows.keys() != by_id.keys() or not isinstance(ids, (set, frozenset, list, tuple)):
+            self.rebuild()
+            return
+        self._updating = True
+        for uid in ids:
+            if uid in by_id:
+                self._fill(rows[uid], by_id[uid])
+        self._updating = False
+
+    def _fill(self, item: QTreeWidgetItem, u: Any) -> None:
+        """Write unit ``u``'s row."""
+        s = self.state.document.scenario
+        side = next((f for f in s.sides if f.id == u.side), None)
+        for col, text in enumerate((u.id, side.name if side is not None else u.side, u.type, str(u.strength),
+                                    s.map.label(u.at))):
+            if item.text(col) != text:
+                item.setText(col, text)
+        item.setIcon(1, swatch(side.color if side is not None else "#888888", 12))
+        item.setData(0, Qt.ItemDataRole.UserRole, u.id)
+        item.setToolTip(0, u.name or "")
+
     def rebuild(self) -> None:
         self._updating = True
         s = self.state.document.scenario
-        colors = {f.id: f.color for f in s.sides}
-        names = {f.id: f.name for f in s.sides}
         self.tree.setSortingEnabled(False)
         self.tree.clear()
         for u in s.units:
-            item = QTreeWidgetItem([u.id, names.get(u.side, u.side), u.type, str(u.strength), s.map.label(u.at)])
-            item.setIcon(1, swatch(colors.get(u.side, "#888888"), 12))
-            item.setData(0, Qt.ItemDataRole.UserRole, u.id)
-            if u.name:
-                item.setToolTip(0, u.name)
+            item = QTreeWidgetItem()
+            self._fill(item, u)
             self.tree.addTopLevelItem(item)
         self.tree.setSortingEnabled(True)
         for i in range(5):

@@ -88,6 +88,12 @@ class TerritoryCanvas(MapView):
     # ------------------------------------------------------------------
     # model
 
+    def show_position(self, scenario: TerritoryScenario) -> None:
+        """Show ``scenario`` when it is another position of the game shown
+        (the Journal dock's replay, and back to the present): drawn anew, as
+        :meth:`set_scenario` does."""
+        self.set_scenario(scenario)
+
     def set_scenario(self, scenario: TerritoryScenario) -> None:
         self._s = scenario
         self._renderer = TerritoryRenderer(scenario, self.font())

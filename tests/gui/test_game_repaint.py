@@ -1,0 +1,75 @@
+"""A game step and the Journal dock's replay repaint what changed: the
+map's rendered tiles stay (units and places are painted fresh on top of
+them every frame), so a step costs the same on any map and at any length of
+the journal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_game_autosave import game_window, order
+
+from engine.io import dumps_any
+
+pytestmark = pytest.mark.gui
+
+
+def painted(w: Any, qapp: Any) -> int:
+    """How many tile renders the canvas had made once it painted what is pending."""
+    for _ in range(3):
+        qapp.processEvents()
+    w.canvas.repaint()
+    return int(w.canvas.tile_cache().renders)
+
+
+def test_a_game_step_renders_no_tile(qapp: Any, qtbot: Any, tmp_path: Path) -> None:
+    w = game_window(qtbot, tmp_path, 3)
+    before = painted(w, qapp)
+    assert len(w.canvas.tile_cache()) > 0
+    for _ in range(3):
+        ok, why = w.turns.give(order(w))
+        assert ok, why
+        assert painted(w, qapp) == before
+    assert w.turns.end() is None
+    assert painted(w, qapp) == before
+    w.document.undo_stack.undo()
+    assert painted(w, qapp) == before
+
+
+def test_the_journal_replay_shows_each_position_on_the_same_tiles(qapp: Any, qtbot: Any, tmp_path: Path) -> None:
+    w = game_window(qtbot, tmp_path, 3)
+    game = w.turns.game()
+    n = len(game.journal)
+    before = painted(w, qapp)
+    panel = w.journal_panel
+    panel.go(n - 4)
+    for k in range(3):
+        assert painted(w, qapp) == before
+        shown = w.canvas.scenario()
+        assert shown is not w.document.scenario
+        assert dumps_any(shown) == dumps_any(game.at(n - 4 - k))  # the units where they were then
+        assert w.canvas.renderer().scenario is shown
+        panel.step(-1)
+    panel.go(None)
+    assert painted(w, qapp) == before
+    assert w.canvas.scenario() is w.document.scenario and w.canvas.renderer().scenario is w.document.scenario
+
+
+def test_the_units_list_follows_a_game_step(qapp: Any, qtbot: Any, tmp_path: Path) -> None:
+    """The units list writes again the rows of the units a step changed."""
+    from PySide6.QtCore import Qt
+
+    w = game_window(qtbot, tmp_path, 3)
+    o = order(w)
+    ok, why = w.turns.give(o)
+    assert ok, why
+    tree = w.units.tree
+    rows = {tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole): tree.topLevelItem(i)
+            for i in range(tree.topLevelItemCount())}
+    assert rows[o["unit"]].text(4) == o["to"]
+    w.document.undo_stack.undo()
+    s = w.document.scenario
+    assert rows[o["unit"]].text(4) == s.map.label(s.unit(o["unit"]).at) != o["to"]
+    assert tree.topLevelItemCount() == len(s.units)
