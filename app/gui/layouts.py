@@ -30,6 +30,7 @@ layout's own arrangement back.
 from __future__ import annotations
 
 import fnmatch
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -166,9 +167,12 @@ class Layouts(QObject):
     menu, the chosen layout, the person's saved arrangements.  Made by
     :func:`install`."""
 
-    def __init__(self, window: QMainWindow, group: str, settings: QSettings) -> None:
+    def __init__(self, window: QMainWindow, group: str, settings: QSettings,
+                 playing: Callable[[], bool]) -> None:
         super().__init__(window)
         self.window_ = window
+        self.playing = playing
+        """Whether the window's game is in play (Follow the Game's question)."""
         self.group = group
         self.settings = settings
         self.layouts = LAYOUTS.get(group, LAYOUTS["window"])
@@ -200,7 +204,7 @@ class Layouts(QObject):
         """The layout the window should have now."""
         if not self.follow:
             return self.chosen
-        return GAME_MASTER if self.window_.turns.playing() else DESIGNER
+        return GAME_MASTER if self.playing() else DESIGNER
 
     def choose(self, name: str) -> None:
         """View > Layout > NAME: that layout from now on (no longer following
@@ -502,7 +506,7 @@ def install(window: Any, settings: QSettings, group: str) -> Layouts:
     Layout, and apply the layout it should have (the person's saved
     arrangement of it, if any).  Called when the window is built, after
     its docks."""
-    layouts = Layouts(window, group, settings)
+    layouts = Layouts(window, group, settings, lambda: bool(window.turns.playing()))
     view = next((m for m in window.menuBar().findChildren(QMenu) if m.title().replace("&", "") == "View"), None)
     if view is not None:
         layouts.make_menu(view)

@@ -43,7 +43,7 @@ def test_the_journal_replay_shows_each_position_on_the_same_tiles(qapp: Any, qtb
     game = w.turns.game()
     n = len(game.journal)
     before = painted(w, qapp)
-    panel = w.journal_panel
+    panel = w.game.journal_panel
     panel.go(n - 4)
     for k in range(3):
         assert painted(w, qapp) == before
