@@ -144,6 +144,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._init_recovery()
+        self.system_parts: list[Any] = []
+        """What the rules systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`; ACW: the
+        Combat panel, Rail Options: its docks and judge), filled once the editor is built."""
         self.setObjectName(editor.object_name)
         self.editor = ed = editor(self, scenario, path, **options)  # type: ignore[call-arg]
         self.document = ed.document
@@ -160,9 +163,6 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         ed.take_status_field(self._make_status_labels())
         self._connect_document_and_canvas()
         ed.connect()
-        self.system_parts: list[Any] = []
-        """What the rules systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`; ACW: the
-        Combat panel, Rail Options: its docks and judge)."""
         self.game = GameUI(self)  # End Turn, the Journal dock, the turn in title and status bar
         self.turns = self.game.turns
         self.act_check_setup = install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)

@@ -1,19 +1,20 @@
-"""The territory-map editor window.
+"""The territory-map editor (:class:`TerritoryEditor`) and
+:class:`TerritoryWindow`, the editor window preconfigured with it.
 
-Canvas in the middle, docks around it, in the grid editor's conventions
-(menus, undo stack, QSettings for layout and recent files, autosave and
-recovery through :mod:`app.gui.autosave`).  The modes (tool bar) are tools
-with the grid tools' lifecycle (:mod:`.tools`): the editor's own Select (S:
-inspect territories, ctrl-click a second one to edit the border) and Paint
-(P: backdrop cells into a new territory), then the modes of the rules
-systems' UIs for territory maps, then Preview when one of them has a
-territory preview.  The tools share the window's tool context
-(:class:`.context.TerritoryContext`: selection, selected unit, current
-tool); the window forwards the canvas's mouse events to the current tool.
+Canvas in the middle, the editor's docks around it, in the grid editor's
+conventions; menus, files, recent files, autosave and recovery are the
+shell's (:class:`app.gui.editor_window.EditorWindow`).  The modes (tool
+bar) are tools with the grid tools' lifecycle (:mod:`.tools`): the
+editor's own Select (S: inspect territories, ctrl-click a second one to
+edit the border) and Paint (P: backdrop cells into a new territory), then
+the modes of the rules systems' UIs for territory maps, then Preview when
+one of them has a territory preview.  The tools share the editor's tool
+context (:class:`.context.TerritoryContext`: selection, selected unit,
+current tool); the canvas's mouse events go to the current tool.
 
-The window names no rules system: each system's UI (:mod:`app.gui.systems`)
+The editor names no rules system: each system's UI (:mod:`app.gui.systems`)
 brings its modes and installs its docks and services (Rail Options' docks
-and judge, Module I's planner) into the window's context, and the window
+and judge, Module I's planner) into the window's context, and the editor
 calls their :class:`~app.gui.systems.base.SystemPart` hooks when a map is
 loaded, the document is edited or the mode changes.
 """
@@ -310,7 +311,7 @@ class TerritoryEditor(MapEditor):
 
     def _parts(self) -> list[SystemPart]:
         """The installed parts that take the editor's hooks."""
-        return [p for p in getattr(self.window, "system_parts", ()) if isinstance(p, SystemPart)]
+        return [p for p in self.window.system_parts if isinstance(p, SystemPart)]
 
     # ------------------------------------------------------------------
     # mouse: to the current tool
