@@ -373,9 +373,6 @@ class TerritoryEditor(MapEditor):
     def status_tips(self) -> set[str]:
         return {t.tip for t in self.tools.values()}
 
-    def closing(self) -> None:
-        pass
-
     def restore_settings(self, s: QSettings) -> None:
         mode = str(s.value("territory/mode", "select"))
         self.set_mode(mode if mode in self.tools else "select")
