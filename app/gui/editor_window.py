@@ -148,7 +148,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         """What the rules systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`; ACW: the
         Combat panel, Rail Options: its docks and judge), filled once the editor is built."""
         self.setObjectName(editor.object_name)
-        self.editor = ed = editor(self, scenario, path, **options)  # type: ignore[call-arg]
+        self.editor = ed = editor(self, scenario, path, **options)
         self.document = ed.document
         self.canvas = ed.canvas
         self.context = ed.context

@@ -69,7 +69,7 @@ class GridEditor(MapEditor):
 
     def __init__(self, window: EditorWindow, scenario: Scenario, path: str | None = None,
                  previews: list[Preview] | None = None) -> None:
-        super().__init__(window)
+        super().__init__(window, scenario, path)
         self.document = Document(scenario, path, window)
         self.canvas = MapCanvas(window)
         self.canvas.setObjectName("mapCanvas")

@@ -83,7 +83,10 @@ class MapEditor:
     context: Any
     """What the tools and the rules systems' parts share (the tool context)."""
 
-    def __init__(self, window: EditorWindow) -> None:
+    def __init__(self, window: EditorWindow, scenario: Any, path: str | None = None) -> None:
+        """A subclass makes the document on ``scenario`` (read from
+        ``path``), the canvas (``window``'s central widget), the tool context
+        and the tools; it may take options of its own after ``path``."""
         self.window = window
 
     # -- building (in the order of the module docstring) -------------------

@@ -85,7 +85,7 @@ class TerritoryEditor(MapEditor):
     context: TerritoryContext
 
     def __init__(self, window: EditorWindow, scenario: TerritoryScenario, path: str | None = None) -> None:
-        super().__init__(window)
+        super().__init__(window, scenario, path)
         self.document = TerritoryDocument(scenario, path, window)
         self.canvas = TerritoryCanvas(window)
         self.canvas.setObjectName("territoryCanvas")
