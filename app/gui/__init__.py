@@ -37,9 +37,10 @@ def run(path: str) -> int:
 
     from engine.editing import new_scenario
     from engine.io import ScenarioError, load_any
-    from engine.territory import TerritoryScenario
 
-    from .main_window import MainWindow, ensure_app
+    from .autosave import map_kind
+    from .main_window import ensure_app
+    from .windows import window_class
 
     app = ensure_app()
     problems: list[str] = []
@@ -51,16 +52,7 @@ def run(path: str) -> int:
         scenario = new_scenario("Untitled", {"kind": "hex", "width": 30, "height": 20, "orientation": "flat",
                                              "parity": "odd"}, {"scheme": "ccrr"})
         file = None
-    if isinstance(scenario, TerritoryScenario):
-        from .territory import TerritoryWindow
-
-        twin = TerritoryWindow(scenario, file)
-        twin.show()
-        twin.add_recent(path)
-        QTimer.singleShot(0, twin.canvas.fit)
-        QTimer.singleShot(0, twin.check_recovery)
-        return int(app.exec())
-    window = MainWindow(scenario, file)
+    window = window_class(map_kind(scenario))(scenario, file)  # the shell with the editor of the map's kind
     window.show()
     if problems:
         n = len(problems)

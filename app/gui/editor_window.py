@@ -1,32 +1,25 @@
-"""What every editor window shares: files, recent files, the unsaved-changes
-prompt, autosave and recovery, window settings, and the small helpers that
-build actions and docks.
+"""The editor window: one shell for every map kind, hosting the map
+editor of the document's kind.
 
-:class:`EditorWindow` is a :class:`QMainWindow` on one document (a
-:class:`~app.gui.document_base.DocumentBase`) and one canvas.  A subclass
-(:class:`app.gui.main_window.MainWindow` for grid maps,
-:class:`app.gui.territory.window.TerritoryWindow` for territory maps)
-builds its canvas, docks, tools and menus, and fills the hooks:
+:class:`EditorWindow` is a :class:`QMainWindow` on one document: files,
+recent files, the unsaved-changes prompt, autosave and recovery, window
+settings, the menus every window has (File, Edit, View, Help), the main
+tool bar, the status bar, the game (:class:`app.gui.game.GameUI`) and the
+small helpers that build actions and docks.  What depends on the map kind
+(document, canvas, tools, the kind's docks, menus and status field, File >
+New, Edit > Go To) is the hosted :class:`app.gui.map_editor.MapEditor`,
+chosen by map kind (:func:`app.gui.map_editor.editor_class`):
+:class:`app.gui.main_window.GridEditor` for grid maps,
+:class:`app.gui.territory.window.TerritoryEditor` for territory maps.  The
+order the shell builds a window in is :mod:`app.gui.map_editor`'s.
 
-* class attributes: ``scenario_type`` (what it edits), ``settings_group``
-  (the :class:`QSettings` group of its geometry and dock layout),
-  ``default_size``, ``title_suffix``, ``file_noun`` (file dialogs' captions)
-  and the texts of the New/Open/Save/Save As actions;
-* :meth:`_new_scenario` (what File > New makes), :meth:`_open_other_kind`
-  (a file of the other map kind was chosen), :meth:`_save_more_settings` /
-  :meth:`_restore_more_settings` (its own settings), :meth:`_closing` (what
-  to stop when the window closes).
+The editor's attributes (its docks, tools, actions) read through the
+window (``window.tools`` is ``window.editor.tools``), so the rules
+systems' installs and the game see one window whatever its kind.
 
 Recovery after a crash (every autosave offered, of both kinds) and the map
 lock that makes a second Adjutant on the same file open it read-only or as
-a copy are shared by both kinds of window:
-:class:`app.gui.window_recovery.RecoveryMixin`.
-
-The subclass's ``__init__`` calls ``super().__init__(settings, state_dir)``
-first, builds its parts (using :meth:`_make_file_actions`,
-:meth:`_choice_actions`, :meth:`_make_file_menus`, :meth:`_make_toolbar`,
-:meth:`_make_status_labels` and :meth:`_connect_document_and_canvas`), and
-calls :meth:`_start` last.
+a copy: :class:`app.gui.window_recovery.RecoveryMixin`.
 """
 
 from __future__ import annotations
@@ -54,16 +47,19 @@ from app.locks import describe_holder
 from engine.io import ScenarioError, load_text_checked
 from engine.model import ModelError
 
-from .autosave import Autosave, map_holder
+from .autosave import INTERVAL_MS, Autosave, map_holder
 from .dialogs.error import ErrorDialog
 from .document_base import DocumentBase
+from .game import GameUI
 from .render import style
+from .setup_check import install as install_setup_check
 from .status_field import StatusField, make_room
+from .systems import TakesClicks, uis_for
 from .window_recovery import RecoveryMixin
 
 if TYPE_CHECKING:
-    from .game import GameUI
     from .layouts import Layouts
+    from .map_editor import MapEditor
     from .turns import TurnController
 
 MAX_RECENT = 10
@@ -111,25 +107,18 @@ DOCS_DIR = Path(__file__).resolve().parents[2] / "docs"
 
 
 class EditorWindow(RecoveryMixin, QMainWindow):
-    """An editor window on one document; see the module docstring for the
-    hooks a subclass fills.
+    """An editor window on one document, hosting the map editor ``editor``
+    (a :class:`~app.gui.map_editor.MapEditor` class, built here with
+    ``options``); see the module docstring.
 
     ``settings`` and ``state_dir`` (autosave folder) default to the user's;
     tests point them at a temporary folder.
     """
 
-    scenario_type: type = object
-    """The scenario class this window edits; a file of another kind goes to
-    :meth:`_open_other_kind`."""
-    settings_group = "window"
-    default_size = (1280, 820)
-    title_suffix = ""
-    file_noun = "scenario"
     file_filter = SCENARIO_FILTER
-    new_text, new_tip = "&New…", "Create a new map"
-    open_tip = "Open a scenario file"
-    save_tip, save_as_tip = "Save the scenario", "Save under another name"
 
+    editor: MapEditor
+    """The map editor this window hosts, for its lifetime."""
     document: DocumentBase
     canvas: Any
     autosave: Autosave
@@ -140,7 +129,9 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     layouts: Layouts
     """View > Layout and the docks' arrangement (:mod:`app.gui.layouts`), from :meth:`_start` on."""
 
-    def __init__(self, settings: QSettings | None = None, state_dir: Path | None = None) -> None:
+    def __init__(self, editor: type[MapEditor], scenario: Any, path: str | None = None,
+                 settings: QSettings | None = None, state_dir: Path | None = None,
+                 autosave_ms: int = INTERVAL_MS, **options: Any) -> None:
         super().__init__()
         self.settings = settings if settings is not None else default_settings()
         self.state_dir = state_dir
@@ -156,6 +147,42 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.setCorner(Qt.Corner.BottomRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self.setCorner(Qt.Corner.TopRightCorner, Qt.DockWidgetArea.RightDockWidgetArea)
         self._init_recovery()
+        self.system_parts: list[Any] = []
+        """What the rules systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`; ACW: the
+        Combat panel, Rail Options: its docks and judge), filled once the editor is built."""
+        self.setObjectName(editor.object_name)
+        self.editor = ed = editor(self, scenario, path, **options)
+        self.document = ed.document
+        self.canvas = ed.canvas
+        self.context = ed.context
+        """The tool context of the hosted editor, as the rules systems' parts see it."""
+        self._make_file_actions()
+        ed.make_actions()
+        ed.make_docks()
+        f, e, v = self._make_file_menus()
+        ed.make_menus(f, e, v)
+        self._make_help_menu()
+        self._make_toolbar(ed.toolbar_name, ed.toolbar_actions())
+        ed.take_status_field(self._make_status_labels())
+        self._connect_document_and_canvas()
+        ed.connect()
+        self.game = GameUI(self)  # End Turn, the Journal dock, the turn in title and status bar
+        self.turns = self.game.turns
+        self.act_check_setup = install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
+        self.system_parts.extend(install(self) for ui in uis_for(ed.system_kinds) for install in ui.installs)
+        ed.installed()
+        self._start(autosave_ms)
+
+    def __getattr__(self, name: str) -> Any:
+        """An attribute of the hosted editor (its docks, tools, actions),
+        read through the window."""
+        editor = self.__dict__.get("editor")
+        if editor is None or name.startswith("__"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        try:
+            return getattr(editor, name)
+        except AttributeError:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}") from None
 
     def _start(self, autosave_ms: int) -> None:
         """The end of construction: autosave, saved settings, title."""
@@ -252,10 +279,10 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     def _make_file_actions(self) -> None:
         """New, Open, Save, Save As, Undo, Redo, Zoom In/Out and Fit."""
         Std = QKeySequence.StandardKey
-        self.act_new = self._action(self.new_text, self.new_map, Std.New, self.new_tip)
-        self.act_open = self._action("&Open…", lambda: self.open_file(), Std.Open, self.open_tip)
-        self.act_save = self._action("&Save", self.save, Std.Save, self.save_tip)
-        self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S", self.save_as_tip)
+        self.act_new = self._action(self.editor.new_text, self.new_map, Std.New, self.editor.new_tip)
+        self.act_open = self._action("&Open…", lambda: self.open_file(), Std.Open, self.editor.open_tip)
+        self.act_save = self._action("&Save", self.save, Std.Save, self.editor.save_tip)
+        self.act_save_as = self._action("Save &As…", lambda: self.save_as(), "Ctrl+Shift+S", self.editor.save_as_tip)
         stack = self.document.undo_stack
         self.act_undo = stack.createUndoAction(self, "&Undo")
         self.act_undo.setShortcut(QKeySequence(Std.Undo))
@@ -287,7 +314,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         """The File menu (new, open, recent, save, save as, import, export,
         print), the Edit menu
         (undo, redo) and the View menu (zoom, fit, a separator); the
-        subclass adds the rest to each."""
+        editor adds the rest to each."""
         mb = self.menuBar()
         f = mb.addMenu("&File")
         f.addActions([self.act_new, self.act_open])
@@ -338,19 +365,14 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     def _palette_changed(self) -> None:
         invalidate = getattr(self.canvas, "invalidate_all", None) or self.canvas.invalidate
         invalidate()
-        legend = getattr(self, "legend", None)
-        if legend is not None:
-            legend.refresh()
-        tools = getattr(self, "tool_palette", None)  # the grid editor's side chooser shows side colours
-        if tools is not None:
-            tools.set_scenario(self.document.scenario)
+        self.editor.palette_changed()
 
     def show_goto(self) -> None:
         """Edit > Go to: ask for a name (completing :meth:`goto_names`) and
         let :meth:`go_to` centre the map on it (app/gui/dialogs/goto.py)."""
         from .dialogs.goto import GotoDialog
 
-        GotoDialog(self, self.goto_names(), self._go_and_say, self.goto_hint).exec()
+        GotoDialog(self, self.goto_names(), self._go_and_say, self.editor.goto_hint).exec()
 
     def _go_and_say(self, text: str) -> str:
         found: str = self.go_to(text)
@@ -493,7 +515,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         tool's own tip, shown while it is the tool in hand, yields to them
         instead (what the mouse is over is worth more than the reminder)."""
         message = self.statusBar().currentMessage()
-        tips = {getattr(t, "tip", None) for t in getattr(self, "tools", {}).values()}
+        tips = self.editor.status_tips()
         make_room(self.statusBar(), self.status_yield, "" if message in tips else message)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt's name
@@ -509,18 +531,19 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         d.modifiedChanged.connect(lambda _m: self._update_title())
         d.pathChanged.connect(lambda _p: self._update_title())
         c.mousePressed.connect(self._press)
-        c.mouseMoved.connect(self._move)
-        c.mouseReleased.connect(self._release)
+        c.mouseMoved.connect(self.editor.move)
+        c.mouseReleased.connect(self.editor.release)
         c.zoomChanged.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
 
     def _press(self, ev: Any) -> None:
-        raise NotImplementedError
-
-    def _move(self, ev: Any) -> None:
-        raise NotImplementedError
-
-    def _release(self, ev: Any) -> None:
-        raise NotImplementedError
+        """A mouse press on the canvas: to the rules systems' parts that
+        take clicks (ACW: a retreat hex owed), else to the editor; none
+        while the game shows a past position."""
+        if self.game.replay_blocks():
+            return
+        if any(part.press(ev) for part in self.system_parts if isinstance(part, TakesClicks)):
+            return
+        self.editor.press(ev)
 
     def set_title_note(self, text: str) -> None:
         """What the title says after the window's kind (the game's turn)."""
@@ -528,12 +551,13 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self._update_title()
 
     def drop_selection(self) -> None:
-        """Forget the selection (the side to move changed); each editor
-        window says what its selection is."""
+        """Forget the selection (the side to move changed): the editor's
+        :meth:`~app.gui.map_editor.MapEditor.drop_selection`."""
+        self.editor.drop_selection()
 
     def _update_title(self) -> None:
         ro = " (read-only)" if self.read_only else ""
-        self.setWindowTitle(f"{self.document.display_name()}{ro}[*] — Adjutant{self.title_suffix}{self.title_note}")
+        self.setWindowTitle(f"{self.document.display_name()}{ro}[*] — Adjutant{self.editor.title_suffix}{self.title_note}")
         self.setWindowModified(self.document.is_modified())
 
     # ------------------------------------------------------------------
@@ -552,37 +576,30 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     def new_map(self) -> bool:
         if not self.maybe_save():
             return False
-        scenario = self._new_scenario()
+        scenario = self.editor.new_scenario()
         if scenario is None:
             return False
         self.document.replace(scenario, None)
         return True
 
-    def _new_scenario(self) -> Any:
-        """The new map File > New makes (``None``: cancelled)."""
-        raise NotImplementedError
-
-    goto_hint = ""
-    """What Edit > Go To accepts, said in its dialog."""
-
     def goto_names(self) -> list[str]:
-        """The names Edit > Go To completes (engine/goto.py)."""
-        raise NotImplementedError
+        """The names Edit > Go To completes (the editor's)."""
+        return self.editor.goto_names()
 
     def go_to(self, text: str) -> str:
-        """Centre the map on what ``text`` names and mark it; a short line
-        saying what was found; raises :class:`ModelError` for a name that
-        names nothing (engine/goto.py)."""
-        raise NotImplementedError
+        """Centre the map on what ``text`` names and mark it (the editor's
+        :meth:`~app.gui.map_editor.MapEditor.go_to`)."""
+        return self.editor.go_to(text)
 
     def open_file(self, path: str | None = None, ask: bool = True) -> bool:
         """Open ``path`` (or ask for one).  A file that cannot be loaded
         shows the loader's problems and leaves the current document as it
-        was; a map of the other kind goes to :meth:`_open_other_kind`.
+        was; a map of another kind goes to the editor's
+        :meth:`~app.gui.map_editor.MapEditor.open_other_kind`.
         ``ask=False`` skips the unsaved-changes prompt."""
         if path is None:
             start = str(Path(self.document.path).parent) if self.document.path else ""
-            path, _ = QFileDialog.getOpenFileName(self, f"Open {self.file_noun}", start, self.file_filter)
+            path, _ = QFileDialog.getOpenFileName(self, f"Open {self.editor.file_noun}", start, self.file_filter)
             if not path:
                 return False
         from . import background
@@ -600,18 +617,14 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         except (ModelError, OSError) as e:
             self.show_error("Cannot open", f"{Path(path).name} cannot be opened:", [str(e)])
             return False
-        if not isinstance(loaded, self.scenario_type):
-            return self._open_other_kind(loaded, str(path))
+        if not isinstance(loaded, self.editor.scenario_type):
+            return self.editor.open_other_kind(loaded, str(path))
         if ask and not self.maybe_save():
             return False
         self.document.replace(loaded, str(path))
         self.add_recent(str(path))
         self.statusBar().showMessage(f"Opened {path}", 5000)
         return True
-
-    def _open_other_kind(self, scenario: Any, path: str) -> bool:
-        """A map of the other kind was opened; whether it was shown."""
-        raise NotImplementedError
 
     def save(self) -> bool:
         if not self.document.path or self.read_only:
@@ -621,7 +634,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
     def save_as(self, path: str | None = None) -> bool:
         if path is None:
             start = self.document.path or f"{self.document.scenario.name}.json"
-            path, _ = QFileDialog.getSaveFileName(self, f"Save {self.file_noun} as", start, self.file_filter)
+            path, _ = QFileDialog.getSaveFileName(self, f"Save {self.editor.file_noun} as", start, self.file_filter)
             if not path:
                 return False
             if not Path(path).suffix:
@@ -719,32 +732,30 @@ class EditorWindow(RecoveryMixin, QMainWindow):
         self.save_settings()
         if self.error_dialog is not None:
             self.error_dialog.close()
-        self._closing()
+        self.editor.closing()
         self.autosave.close()
         self._release_map()
         event.accept()
 
-    def _closing(self) -> None:
-        """The window is closing for good (after the prompt and settings)."""
-
     # -- settings --------------------------------------------------------
     def save_settings(self) -> None:
         s = self.settings
-        s.setValue(f"{self.settings_group}/geometry", self.saveGeometry())
+        s.setValue(f"{self.editor.settings_group}/geometry", self.saveGeometry())
         self.layouts.store()
-        self._save_more_settings(s)
+        self.editor.save_settings(s)
         s.sync()
 
     def _restore_settings(self) -> None:
         s = self.settings
-        geometry = s.value(f"{self.settings_group}/geometry")
+        group = self.editor.settings_group
+        geometry = s.value(f"{group}/geometry")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(*fitting_size(self.default_size))
+            self.resize(*fitting_size(self.editor.default_size))
         from .layouts import install as install_layouts
 
-        self.layouts = install_layouts(self, s, self.settings_group)  # View > Layout; the layout's docks (app/gui/layouts.py)
+        self.layouts = install_layouts(self, s, group)  # View > Layout; the layout's docks (app/gui/layouts.py)
         palette = s.value("view/palette")
         if palette in style.PALETTES and palette != style.palette():
             # at start-up, before this window has painted: set the palette and
@@ -752,13 +763,7 @@ class EditorWindow(RecoveryMixin, QMainWindow):
             # one is still being built)
             style.set_palette(str(palette))
             self.palette_actions[str(palette)].setChecked(True)
-        self._restore_more_settings(s)
-
-    def _save_more_settings(self, s: QSettings) -> None:
-        """The subclass's own settings (brush size, layers…)."""
-
-    def _restore_more_settings(self, s: QSettings) -> None:
-        """Read back what :meth:`_save_more_settings` wrote."""
+        self.editor.restore_settings(s)
 
 
 __all__ = ["MAX_RECENT", "SCENARIO_FILTER", "EditorWindow", "default_settings"]

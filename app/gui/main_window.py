@@ -1,15 +1,18 @@
-"""The editor's main window: canvas in the middle, docks around it, menus,
-tool bar and status bar in Qt's conventions.
+"""The grid-map editor (:class:`GridEditor`) and :class:`MainWindow`, the
+editor window preconfigured with it.
 
-The window wires the parts and owns no editing logic:
+The editor wires the grid parts and owns no editing logic:
 
 * document signals -> canvas (``invalidate_cells``, ``set_scenario``) and
   docks; every edit is an undo command on the document's stack;
 * canvas mouse signals -> the active tool (:mod:`app.gui.tools`);
 * the hovered cell -> the status bar (label, terrain, control, units);
-* files: new (dialog), open, save (atomic), save as, recent files, an
-  unsaved-changes prompt on close, autosave and recovery after a crash;
-* window layout, recent files and tool choices live in :class:`QSettings`.
+* File > New (dialog), Map Properties, the underlay, the previews' docks;
+* brush size, visible layers and the tool live in :class:`QSettings`.
+
+Files, recent files, the unsaved-changes prompt, autosave and recovery,
+the game and window layout are the shell's
+(:class:`app.gui.editor_window.EditorWindow`).
 """
 
 from __future__ import annotations
@@ -18,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QApplication, QDockWidget
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QApplication, QDockWidget, QMenu
 
 from engine.goto import goto_cell, grid_names
 from engine.grids import Cell
@@ -38,40 +41,41 @@ from .docks.units import UnitsPanel
 from .docks.verdict import VerdictPanel
 from .document import Document
 from .editor_window import MAX_RECENT, SCENARIO_FILTER, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
-from .game import GameUI
+from .map_editor import MapEditor, register_editor
 from .overlay import CellMark, Overlay
 from .preview import Preview
-from .setup_check import install as install_setup_check
-from .systems import GRID_KINDS, TakesClicks, uis_for
+from .status_field import StatusField
+from .systems import GRID_KINDS
 from .tools import TOOL_CLASSES, AdjudicateTool, EditorState, Tool, delete_unit, edit_unit
 from .windows import MANAGER, register_window
 
 
-class MainWindow(EditorWindow):
-    """One editor window on one grid-map document (files, recent files,
-    prompts, autosave and window settings: :class:`EditorWindow`).
+class GridEditor(MapEditor):
+    """The editor of a grid map (square or hex) in an editor window.
 
-    ``settings`` and ``state_dir`` (autosave folder) default to the user's;
-    tests point them at a temporary folder.  ``previews`` defaults to every
-    grid preview of the rules systems' UIs (:func:`app.gui.systems.previews_for`).
+    ``previews`` defaults to every grid preview of the rules systems' UIs
+    (:func:`app.gui.systems.previews_for`).
     """
 
+    kinds = ("grid",)
     scenario_type = Scenario
+    system_kinds = GRID_KINDS
+    object_name = "adjutantMainWindow"
     settings_group = "window"
     default_size = (1280, 820)
+    toolbar_name = "mainToolBar"
     document: Document
+    context: EditorState
 
-    def __init__(self, scenario: Scenario, path: str | None = None, settings: QSettings | None = None,
-                 state_dir: Path | None = None, previews: list[Preview] | None = None,
-                 autosave_ms: int = INTERVAL_MS) -> None:
-        super().__init__(settings, state_dir)
-        self.setObjectName("adjutantMainWindow")
-        self.document = Document(scenario, path, self)
-        self.canvas = MapCanvas(self)
+    def __init__(self, window: EditorWindow, scenario: Scenario, path: str | None = None,
+                 previews: list[Preview] | None = None) -> None:
+        super().__init__(window, scenario, path)
+        self.document = Document(scenario, path, window)
+        self.canvas = MapCanvas(window)
         self.canvas.setObjectName("mapCanvas")
         self.canvas.set_scenario(scenario)
-        self.setCentralWidget(self.canvas)
-        self.state = EditorState(self.document, self.canvas, self)
+        window.setCentralWidget(self.canvas)
+        self.state = EditorState(self.document, self.canvas, window)
         self.context = self.state
         """The grid tools' context (:class:`~app.gui.tools.base.EditorState`), as the rules systems' parts see it."""
 
@@ -83,19 +87,9 @@ class MainWindow(EditorWindow):
         self.tool: Tool | None = None
         self._previous_tool = "brush"
 
-        self._make_actions()
-        self._make_docks()
-        self._make_menus()
-        self._make_status_bar()
+    def connect(self) -> None:
         self._connect()
         self._refresh_previews()
-        self.game = GameUI(self)  # End Turn, the Journal dock, the turn in title and status bar
-        self.turns = self.game.turns
-        self.act_check_setup = install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
-        self.system_parts: list[Any] = [install(self) for ui in uis_for(GRID_KINDS) for install in ui.installs]
-        """What the grid systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`; ACW: the
-        Combat panel)."""
-        self._start(autosave_ms)
 
     # ------------------------------------------------------------------
     # construction
@@ -109,22 +103,21 @@ class MainWindow(EditorWindow):
             self._preview_error = f"rules previews unavailable: {e}"
             return []
 
-    def _make_actions(self) -> None:
+    def make_actions(self) -> None:
         Std = QKeySequence.StandardKey
-        self._make_file_actions()
-        self.act_edit_unit = self._action("&Edit Selected Unit…", self._edit_selected_unit, "Return")
-        self.act_delete_unit = self._action("&Delete Selected Unit", self._delete_selected_unit, Std.Delete)
-        self.act_brush_bigger = self._action("Bigger Brush", lambda: self.state.set_brush_size(
+        self.act_edit_unit = self.window._action("&Edit Selected Unit…", self._edit_selected_unit, "Return")
+        self.act_delete_unit = self.window._action("&Delete Selected Unit", self._delete_selected_unit, Std.Delete)
+        self.act_brush_bigger = self.window._action("Bigger Brush", lambda: self.state.set_brush_size(
             self.state.brush_size + 1), "]")
-        self.act_brush_smaller = self._action("Smaller Brush", lambda: self.state.set_brush_size(
+        self.act_brush_smaller = self.window._action("Smaller Brush", lambda: self.state.set_brush_size(
             self.state.brush_size - 1), "[")
-        self.act_zoom_in.setIconText("Zoom +")
-        self.act_zoom_out.setIconText("Zoom \u2212")
-        self.act_fit.setIconText("Fit")
-        self.tool_group, self.tool_actions = self._choice_actions(
+        self.window.act_zoom_in.setIconText("Zoom +")
+        self.window.act_zoom_out.setIconText("Zoom \u2212")
+        self.window.act_fit.setIconText("Fit")
+        self.tool_group, self.tool_actions = self.window._choice_actions(
             ((tid, t.name, t.shortcut or None, t.tip) for tid, t in self.tools.items()), self.set_tool)
 
-    def _make_docks(self) -> None:
+    def make_docks(self) -> None:
         Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.tool_palette = ToolPalette(self.state, list(self.tool_actions.values()))
         self.tool_palette.previewChosen.connect(self._preview_chosen)
@@ -137,35 +130,35 @@ class MainWindow(EditorWindow):
         self.verdict = VerdictPanel()
         self.legend = LegendPanel()
         self.legend.set_scenario(self.document.scenario)
-        self.dock_palette = self._dock("Tools", "toolsDock", self.tool_palette, Left)
-        self.dock_layers = self._dock("Layers", "layersDock", self.layers, Left)
-        self.dock_inspector = self._dock("Inspector", "inspectorDock", self.inspector, Right)
-        self.dock_units = self._dock("Units", "unitsDock", self.units, Right)
-        self.dock_history = self._dock("History", "historyDock", self.history, Right)
-        self.dock_verdict = self._dock("Verdict", "verdictDock", self.verdict, Right)
-        self.tabifyDockWidget(self.dock_units, self.dock_history)
-        self.tabifyDockWidget(self.dock_history, self.dock_verdict)
-        self.dock_legend = self._dock("Legend", "legendDock", self.legend, Right)
+        self.dock_palette = self.window._dock("Tools", "toolsDock", self.tool_palette, Left)
+        self.dock_layers = self.window._dock("Layers", "layersDock", self.layers, Left)
+        self.dock_inspector = self.window._dock("Inspector", "inspectorDock", self.inspector, Right)
+        self.dock_units = self.window._dock("Units", "unitsDock", self.units, Right)
+        self.dock_history = self.window._dock("History", "historyDock", self.history, Right)
+        self.dock_verdict = self.window._dock("Verdict", "verdictDock", self.verdict, Right)
+        self.window.tabifyDockWidget(self.dock_units, self.dock_history)
+        self.window.tabifyDockWidget(self.dock_history, self.dock_verdict)
+        self.dock_legend = self.window._dock("Legend", "legendDock", self.legend, Right)
         from .docks.underlay import UnderlayPanel
 
-        self.underlay_panel = UnderlayPanel(self)
-        self.dock_underlay = self._dock("Underlay", "underlayDock", self.underlay_panel, Left)
-        self.tabifyDockWidget(self.dock_layers, self.dock_underlay)
+        self.underlay_panel = UnderlayPanel(self.window)
+        self.dock_underlay = self.window._dock("Underlay", "underlayDock", self.underlay_panel, Left)
+        self.window.tabifyDockWidget(self.dock_layers, self.dock_underlay)
         self.dock_layers.raise_()
         # shown when a map has a scan (or from the View menu): most maps have none
         self.dock_underlay.setVisible(self.document.scenario.map.underlay is not None)
         # the legend shares the Inspector's place: five tabs in one place cut
         # every tab title short on a 1366 px screen
-        self.tabifyDockWidget(self.dock_inspector, self.dock_legend)
+        self.window.tabifyDockWidget(self.dock_inspector, self.dock_legend)
         self.dock_inspector.raise_()
         self.dock_units.raise_()
         self.dock_preview: QDockWidget | None = None
         self.preview_docks: dict[int, QDockWidget] = {}
         """Every preview's dock this window made, by ``id`` of the preview
         (the previews live as long as the window)."""
-        self.resizeDocks([self.dock_palette], [230], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.dock_inspector], [300], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
+        self.window.resizeDocks([self.dock_palette], [230], Qt.Orientation.Horizontal)
+        self.window.resizeDocks([self.dock_inspector], [300], Qt.Orientation.Horizontal)
+        self.window.resizeDocks([self.dock_palette, self.dock_layers], [520, 200], Qt.Orientation.Vertical)
 
     def _add_underlay(self) -> None:
         if self.underlay_panel.add_image():
@@ -175,32 +168,32 @@ class MainWindow(EditorWindow):
     def _map_properties(self) -> None:
         from .dialogs.map_properties import edit_map_properties
 
-        edit_map_properties(self)
+        edit_map_properties(self.window)
 
-    def _make_menus(self) -> None:
-        m, e, v = self._make_file_menus()
-        self.act_map_properties = self._action("Map &Properties…", self._map_properties, None,
+    def make_menus(self, m: QMenu, e: QMenu, v: QMenu) -> None:
+        self.act_map_properties = self.window._action("Map &Properties…", self._map_properties, None,
                                                "The map's name, grid and numbering (labels: presets and a designer)")
         m.addAction(self.act_map_properties)
-        self.act_add_underlay = self._action("Add &Underlay Image…", lambda: self._add_underlay(), None,
+        self.act_add_underlay = self.window._action("Add &Underlay Image…", lambda: self._add_underlay(), None,
                                              "Put a scan of the map under the grid, to calibrate and trace")
         m.addAction(self.act_add_underlay)
         self._add_interop_actions(m)
         m.addSeparator()
-        m.addAction(self.act_quit)
+        m.addAction(self.window.act_quit)
         e.addSeparator()
         e.addActions([self.act_edit_unit, self.act_delete_unit])
         for d in (self.dock_palette, self.dock_layers, self.dock_underlay, self.dock_inspector, self.dock_units,
                   self.dock_history, self.dock_verdict, self.dock_legend):
             v.addAction(d.toggleViewAction())
-        mb = self.menuBar()
+        mb = self.window.menuBar()
         t = mb.addMenu("&Tools")
         t.addActions(list(self.tool_actions.values()))
         t.addSeparator()
         t.addActions([self.act_brush_smaller, self.act_brush_bigger])
-        self._make_help_menu()
-        self._make_toolbar("mainToolBar", [self.tool_actions[tid] for tid in (
-            "brush", "bucket", "rect", "eraser", "rail", "road", "river", "control", "unit", "adjudicate")])
+
+    def toolbar_actions(self) -> list[QAction]:
+        return [self.tool_actions[tid] for tid in (
+            "brush", "bucket", "rect", "eraser", "rail", "road", "river", "control", "unit", "adjudicate")]
 
     def _add_interop_actions(self, menu: Any) -> None:
         """File > Import/Export entries of the Tiled interop module, when it
@@ -212,10 +205,10 @@ class MainWindow(EditorWindow):
         add = getattr(interop_actions, "add_actions", None)
         if add is not None:
             menu.addSeparator()
-            add(self, menu)
+            add(self.window, menu)
 
-    def _make_status_bar(self) -> None:
-        self.cell_label = self._make_status_labels()
+    def take_status_field(self, field: StatusField) -> None:
+        self.cell_label = field
         self.cell_label.setObjectName("cellStatus")
 
     def _connect(self) -> None:
@@ -226,10 +219,9 @@ class MainWindow(EditorWindow):
         d.layerChanged.connect(lambda layer: self.underlay_panel.refresh() if layer == "underlay" else None)
         d.pathChanged.connect(lambda _path: self.underlay_panel.refresh())
         d.edited.connect(self._edited)
-        self._connect_document_and_canvas()
         c.cellHovered.connect(self._hovered)
         c.overlayChanged.connect(self._overlay_changed)
-        self.state.message.connect(lambda text: self.statusBar().showMessage(text, 10000))
+        self.state.message.connect(lambda text: self.window.statusBar().showMessage(text, 10000))
         self.state.toolRequested.connect(lambda tid: self.set_tool(tid or self._previous_tool))
         self.state.selectedUnitChanged.connect(lambda _u: self._update_unit_actions())
         self._update_unit_actions()
@@ -253,7 +245,7 @@ class MainWindow(EditorWindow):
         self.tool_palette.show_options(new.options)
         new.activate()
         self._show_preview_dock()
-        self.settings.setValue("tool", tool_id)
+        self.window.settings.setValue("tool", tool_id)
 
     def drop_selection(self) -> None:
         """Forget the selected unit, its waypoint, the preview's overlay and
@@ -280,19 +272,15 @@ class MainWindow(EditorWindow):
             self.verdict.show_overlay(overlay)
             self.legend.show_overlay(overlay)
 
-    def _press(self, ev: Any) -> None:
-        if self.game.replay_blocks():
-            return
-        if any(part.press(ev) for part in self.system_parts if isinstance(part, TakesClicks)):
-            return  # a system's click (ACW: a retreat hex owed)
+    def press(self, ev: Any) -> None:
         if self.tool is not None and ev.button in ("left", "right"):
             self.tool.press(ev)
 
-    def _move(self, ev: Any) -> None:
+    def move(self, ev: Any) -> None:
         if self.tool is not None:
             self.tool.move(ev)
 
-    def _release(self, ev: Any) -> None:
+    def release(self, ev: Any) -> None:
         if self.tool is not None:
             self.tool.release(ev)
 
@@ -381,7 +369,7 @@ class MainWindow(EditorWindow):
         self.tool_palette.set_previews([p.name or type(p).__name__ for p in self._previews])
         self._preview_chosen(0 if self._previews else -1)
         if getattr(self, "_preview_error", None):
-            self.statusBar().showMessage(self._preview_error, 15000)
+            self.window.statusBar().showMessage(self._preview_error, 15000)
 
     def _preview_chosen(self, index: int) -> None:
         """Make the ``index``-th applicable preview the current one and show
@@ -412,42 +400,50 @@ class MainWindow(EditorWindow):
         if widget is None:
             return None
         name = "previewDock" if not self.preview_docks else f"previewDock{len(self.preview_docks) + 1}"
-        dock = self._dock(preview.name or "Preview", name, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
+        dock = self.window._dock(preview.name or "Preview", name, widget, Qt.DockWidgetArea.BottomDockWidgetArea)
         # a quarter of the window at most, so the map keeps the room (the
         # person can drag the splitter for more)
-        self.resizeDocks([dock], [max(160, self.height() // 4)], Qt.Orientation.Vertical)
+        self.window.resizeDocks([dock], [max(160, self.window.height() // 4)], Qt.Orientation.Vertical)
         self.preview_docks[key] = dock
         return dock
 
     # ------------------------------------------------------------------
     # files
 
-    def _new_scenario(self) -> Scenario | None:
-        dlg = NewMapDialog(self, self.document.scenario)
+    def new_scenario(self) -> Scenario | None:
+        dlg = NewMapDialog(self.window, self.document.scenario)
         if dlg.exec() != NewMapDialog.DialogCode.Accepted:
             return None
         return dlg.built()
 
-    def _open_other_kind(self, scenario: Any, path: str) -> bool:
+    def open_other_kind(self, scenario: Any, path: str) -> bool:
         """Open a territory scenario in a territory editor window beside
         this one (the current grid map stays as it is)."""
-        win = MANAGER.open("territory", scenario, path, self.settings, self.state_dir, opener=self)
+        w = self.window
+        win = MANAGER.open("territory", scenario, path, w.settings, w.state_dir, opener=w)
         win.show()
         if path:
-            self.add_recent(path)
+            w.add_recent(path)
         QTimer.singleShot(0, win.canvas.fit)
         return True
 
-    # -- EditorWindow hooks ------------------------------------------------
-    def _closing(self) -> None:
+    # -- what the shell asks ----------------------------------------------
+    def palette_changed(self) -> None:
+        self.legend.refresh()
+        self.tool_palette.set_scenario(self.document.scenario)  # the side chooser shows side colours
+
+    def status_tips(self) -> set[str]:
+        return {t.tip for t in self.tools.values()}
+
+    def closing(self) -> None:
         if self.tool is not None:
             self.tool.deactivate()
 
-    def _save_more_settings(self, s: QSettings) -> None:
+    def save_settings(self, s: QSettings) -> None:
         s.setValue("brushSize", self.state.brush_size)
         s.setValue("layers", [k for k, v in self.layers.visible_layers().items() if v])
 
-    def _restore_more_settings(self, s: QSettings) -> None:
+    def restore_settings(self, s: QSettings) -> None:
         if self.document.scenario.map.underlay is not None:  # a map with a scan shows its dock, whatever was saved
             self.dock_underlay.show()
         try:
@@ -462,6 +458,22 @@ class MainWindow(EditorWindow):
                 self.layers.set_visible(key, key in layers)
         tool = str(s.value("tool", "brush"))
         self.set_tool(tool if tool in self.tools else "brush")
+
+
+register_editor(GridEditor)
+
+
+class MainWindow(EditorWindow):
+    """The editor window hosting a :class:`GridEditor`: the window of a
+    grid map, as the callers that make one of a known kind (``app.gui.run``,
+    tests, scripts) name it.  Nothing of its own beyond the constructor."""
+
+    editor: GridEditor
+
+    def __init__(self, scenario: Scenario, path: str | None = None, settings: QSettings | None = None,
+                 state_dir: Path | None = None, previews: list[Preview] | None = None,
+                 autosave_ms: int = INTERVAL_MS) -> None:
+        super().__init__(GridEditor, scenario, path, settings, state_dir, autosave_ms, previews=previews)
 
 
 register_window(("grid",), MainWindow)

@@ -13,7 +13,7 @@ journal entries the file on disk has that this window's game has not.
 :class:`RecoveryMixin` is a base of
 :class:`app.gui.editor_window.EditorWindow`, kept in its own module so that
 file stays short; it uses the window's ``document``, ``autosave``,
-``state_dir``, ``settings``, ``scenario_type``, ``show_error``,
+``state_dir``, ``settings``, ``editor.scenario_type``, ``show_error``,
 ``statusBar`` and ``_update_title``.
 """
 
@@ -43,7 +43,7 @@ class RecoveryMixin:
     autosave: Any
     state_dir: Path | None
     settings: Any
-    scenario_type: type
+    editor: Any
     show_error: Any
     statusBar: Any
     _update_title: Any
@@ -134,7 +134,7 @@ class RecoveryMixin:
         """The window a recovered or imported ``scenario`` opens in: this one
         when it is of the right kind and holds no unsaved work, else a new
         window of its kind (kept until it is closed)."""
-        if isinstance(scenario, self.scenario_type) and not self.document.is_modified():
+        if isinstance(scenario, self.editor.scenario_type) and not self.document.is_modified():
             return self
         win = MANAGER.open(map_kind(scenario), scenario, None, self.settings, self.state_dir, opener=self,
                            role="recovered")
@@ -286,7 +286,7 @@ class RecoveryMixin:
             else:
                 answer = self.ask_disk_changed(path, details)
             if answer == "reload" and disk is not None:
-                if not isinstance(disk, self.scenario_type):
+                if not isinstance(disk, self.editor.scenario_type):
                     self.show_error("Cannot reload", f"{Path(path).name} is now a map of the other kind:",
                                     ["Open it from File > Open; this window's work is kept."])
                     return False

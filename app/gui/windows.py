@@ -1,8 +1,10 @@
 """Which editor window opens a map of each kind, and the one window
 manager that opens and keeps every window.
 
-Each editor window class registers itself for the map kinds it edits
-(:func:`register_window`, when its module is imported); :func:`window_class`
+The window of a map kind is the shell (:class:`app.gui.editor_window.EditorWindow`)
+preconfigured with the kind's map editor (:mod:`app.gui.map_editor`); each
+registers itself for the map kinds it edits (:func:`register_window`, when
+its module is imported); :func:`window_class`
 finds it, importing the built-in window module of a kind the first time it
 is asked (:data:`WINDOW_MODULES`).  So code below the windows (recovery, the
 file actions, the turn controller) opens a window of any kind without

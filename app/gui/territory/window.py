@@ -1,19 +1,20 @@
-"""The territory-map editor window.
+"""The territory-map editor (:class:`TerritoryEditor`) and
+:class:`TerritoryWindow`, the editor window preconfigured with it.
 
-Canvas in the middle, docks around it, in the grid editor's conventions
-(menus, undo stack, QSettings for layout and recent files, autosave and
-recovery through :mod:`app.gui.autosave`).  The modes (tool bar) are tools
-with the grid tools' lifecycle (:mod:`.tools`): the editor's own Select (S:
-inspect territories, ctrl-click a second one to edit the border) and Paint
-(P: backdrop cells into a new territory), then the modes of the rules
-systems' UIs for territory maps, then Preview when one of them has a
-territory preview.  The tools share the window's tool context
-(:class:`.context.TerritoryContext`: selection, selected unit, current
-tool); the window forwards the canvas's mouse events to the current tool.
+Canvas in the middle, the editor's docks around it, in the grid editor's
+conventions; menus, files, recent files, autosave and recovery are the
+shell's (:class:`app.gui.editor_window.EditorWindow`).  The modes (tool
+bar) are tools with the grid tools' lifecycle (:mod:`.tools`): the
+editor's own Select (S: inspect territories, ctrl-click a second one to
+edit the border) and Paint (P: backdrop cells into a new territory), then
+the modes of the rules systems' UIs for territory maps, then Preview when
+one of them has a territory preview.  The tools share the editor's tool
+context (:class:`.context.TerritoryContext`: selection, selected unit,
+current tool); the canvas's mouse events go to the current tool.
 
-The window names no rules system: each system's UI (:mod:`app.gui.systems`)
+The editor names no rules system: each system's UI (:mod:`app.gui.systems`)
 brings its modes and installs its docks and services (Rail Options' docks
-and judge, Module I's planner) into the window's context, and the window
+and judge, Module I's planner) into the window's context, and the editor
 calls their :class:`~app.gui.systems.base.SystemPart` hooks when a map is
 loaded, the document is edited or the mode changes.
 """
@@ -24,7 +25,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QSettings, Qt, QTimer
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMenu
 
 from engine.editing.territory import TerritoryTouched
 from engine.goto import goto_territory, territory_names
@@ -37,10 +39,10 @@ from ..docks.legend import TerritoryLegendPanel
 from ..docks.verdict import VerdictPanel
 from ..editor_window import MAX_RECENT, EditorWindow, default_settings  # noqa: F401 (importable from here as before)
 from ..editor_window import SCENARIO_FILTER as FILTER  # noqa: F401
-from ..game import GameUI
+from ..map_editor import MapEditor, register_editor
 from ..overlay import Overlay
-from ..setup_check import install as install_setup_check
-from ..systems import TERRITORY_KINDS, SystemPart, TakesClicks, uis_for
+from ..status_field import StatusField
+from ..systems import TERRITORY_KINDS, SystemPart, uis_for
 from ..windows import register_window
 from .canvas import TerritoryCanvas, TerritoryMouseEvent
 from .context import TerritoryContext
@@ -64,11 +66,13 @@ def blank_territory_scenario(like: TerritoryScenario | None = None) -> Territory
     return TerritoryScenario("Untitled", like.ruleset, list(like.sides), m, [], 1)
 
 
-class TerritoryWindow(EditorWindow):
-    """An editor window on one territory scenario (files, recent files,
-    prompts, autosave and window settings: :class:`EditorWindow`)."""
+class TerritoryEditor(MapEditor):
+    """The editor of a territory map in an editor window."""
 
+    kinds = ("territory",)
     scenario_type = TerritoryScenario
+    system_kinds = TERRITORY_KINDS
+    object_name = "adjutantTerritoryWindow"
     settings_group = "territory"
     default_size = (1360, 860)
     title_suffix = " (territory map)"
@@ -76,20 +80,18 @@ class TerritoryWindow(EditorWindow):
     new_text, new_tip = "&New Territory Map", "A blank territory map"
     open_tip = "Open a territory scenario"
     save_tip = save_as_tip = ""
+    toolbar_name = "territoryToolBar"
     document: TerritoryDocument
+    context: TerritoryContext
 
-    def __init__(self, scenario: TerritoryScenario, path: str | None = None, settings: QSettings | None = None,
-                 state_dir: Path | None = None, autosave_ms: int = INTERVAL_MS) -> None:
-        super().__init__(settings, state_dir)
-        self.setObjectName("adjutantTerritoryWindow")
-        self.document = TerritoryDocument(scenario, path, self)
-        self.canvas = TerritoryCanvas(self)
+    def __init__(self, window: EditorWindow, scenario: TerritoryScenario, path: str | None = None) -> None:
+        super().__init__(window, scenario, path)
+        self.document = TerritoryDocument(scenario, path, window)
+        self.canvas = TerritoryCanvas(window)
         self.canvas.setObjectName("territoryCanvas")
-        self.setCentralWidget(self.canvas)
-        self.context = TerritoryContext(self.document, self.canvas, self._dock, self)
+        window.setCentralWidget(self.canvas)
+        self.context = TerritoryContext(self.document, self.canvas, window._dock, window)
         """What the tools and the rules systems' parts share and may use."""
-        self.system_parts: list[Any] = []
-        """What the territory systems' UIs installed (:attr:`app.gui.systems.SystemUI.installs`)."""
         self._last_hover: str | None = None
         ctx = self.context
         ctx.tools.update({cls.id: cls(ctx) for cls in tool_classes()})
@@ -97,26 +99,19 @@ class TerritoryWindow(EditorWindow):
         ctx.tool = ctx.tools["select"]
         ctx.tool.active = True
 
-        self._make_actions()
-        self._make_docks()
-        self._make_menus()
-        self._make_status_bar()
+    def connect(self) -> None:
         self._connect()
-        self._load_scenario(scenario)
-        self.game = GameUI(self)  # End Turn, the Journal dock, the turn in title and status bar
-        self.turns = self.game.turns
-        self.act_check_setup = install_setup_check(self)  # Game > Check Set-up (ACW deployment zones)
-        self.system_parts.extend(install(self) for ui in uis_for(TERRITORY_KINDS) for install in ui.installs)
+        self._load_scenario(self.document.scenario)
+
+    def installed(self) -> None:
         self.dock_inspector.raise_()
-        self._start(autosave_ms)
 
     # ------------------------------------------------------------------
     # construction
 
-    def _make_actions(self) -> None:
-        self._make_file_actions()
-        self.act_close = self._action("&Close", self.close, QKeySequence.StandardKey.Close)
-        self.mode_group, self.mode_actions = self._choice_actions(
+    def make_actions(self) -> None:
+        self.act_close = self.window._action("&Close", self.window.close, QKeySequence.StandardKey.Close)
+        self.mode_group, self.mode_actions = self.window._choice_actions(
             [(t.id, t.name, t.shortcut, t.tip) for t in self.tools.values()], self.set_mode)
 
     @property
@@ -143,53 +138,53 @@ class TerritoryWindow(EditorWindow):
         assert isinstance(tool, cls)
         return tool
 
-    def _make_docks(self) -> None:
+    def make_docks(self) -> None:
         Left, Right = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.inspector = TerritoryInspector(self.document)
         self.paint_panel = self.context.provide(PaintPanel())
         self.history = HistoryView(self.document.undo_stack)
         self.history.setEmptyLabel("<original>")
-        self.dock_inspector = self._dock("Inspector", "territoryInspectorDock", self.inspector, Right)
-        self.dock_history = self._dock("History", "territoryHistoryDock", self.history, Right)
+        self.dock_inspector = self.window._dock("Inspector", "territoryInspectorDock", self.inspector, Right)
+        self.dock_history = self.window._dock("History", "territoryHistoryDock", self.history, Right)
         hints = [ui.verdict_hint for ui in uis_for(TERRITORY_KINDS) if ui.verdict_hint]
         self.verdict = VerdictPanel(hint=" ".join(hints) or VERDICT_HINT)
-        self.dock_verdict = self._dock("Verdict", "territoryVerdictDock", self.verdict, Right)
+        self.dock_verdict = self.window._dock("Verdict", "territoryVerdictDock", self.verdict, Right)
         # under the tabbed docks (split before they are tabbed: a tabbed dock gets a tab, not a neighbour)
-        self.splitDockWidget(self.dock_inspector, self.dock_verdict, Qt.Orientation.Vertical)
-        self.tabifyDockWidget(self.dock_inspector, self.dock_history)
+        self.window.splitDockWidget(self.dock_inspector, self.dock_verdict, Qt.Orientation.Vertical)
+        self.window.tabifyDockWidget(self.dock_inspector, self.dock_history)
         self.legend = TerritoryLegendPanel()
-        self.dock_legend = self._dock("Legend", "territoryLegendDock", self.legend, Right)
-        self.tabifyDockWidget(self.dock_history, self.dock_legend)
+        self.dock_legend = self.window._dock("Legend", "territoryLegendDock", self.legend, Right)
+        self.window.tabifyDockWidget(self.dock_history, self.dock_legend)
         self.dock_inspector.raise_()
-        self.dock_paint = self._dock("Paint territory", "paintDock", self.paint_panel, Left)
+        self.dock_paint = self.window._dock("Paint territory", "paintDock", self.paint_panel, Left)
         self.dock_paint.hide()
         from .underlay import TerritoryUnderlayPanel
 
-        self.underlay_panel = TerritoryUnderlayPanel(self)
-        self.dock_underlay = self._dock("Underlay", "territoryUnderlayDock", self.underlay_panel, Left)
+        self.underlay_panel = TerritoryUnderlayPanel(self.window)
+        self.dock_underlay = self.window._dock("Underlay", "territoryUnderlayDock", self.underlay_panel, Left)
         self.dock_underlay.setVisible(self.document.scenario.map.underlay is not None)
-        self.resizeDocks([self.dock_inspector], [320], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.dock_verdict], [150], Qt.Orientation.Vertical)
+        self.window.resizeDocks([self.dock_inspector], [320], Qt.Orientation.Horizontal)
+        self.window.resizeDocks([self.dock_verdict], [150], Qt.Orientation.Vertical)
         for dock in (self.dock_inspector, self.dock_paint, self.dock_history, self.dock_legend):
             self.context.keep_dock(dock)
 
-    def _make_menus(self) -> None:
-        f, _e, v = self._make_file_menus()
-        self.act_add_underlay = self._action("Add &Underlay Image…", lambda: self._add_underlay(), None,
+    def make_menus(self, f: QMenu, e: QMenu, v: QMenu) -> None:
+        self.act_add_underlay = self.window._action("Add &Underlay Image…", lambda: self._add_underlay(), None,
                                              "Put a scan of the map under it, to trace territories from")
         f.addAction(self.act_add_underlay)
         f.addSeparator()
-        f.addActions([self.act_close, self.act_quit])
+        f.addActions([self.act_close, self.window.act_quit])
         for d in (self.dock_inspector, self.dock_history, self.dock_paint, self.dock_legend, self.dock_underlay,
                   self.dock_verdict):
             v.addAction(d.toggleViewAction())
-        m = self.menuBar().addMenu("&Mode")
+        m = self.window.menuBar().addMenu("&Mode")
         m.addActions(list(self.mode_actions.values()))
-        self._make_help_menu()
-        self._make_toolbar("territoryToolBar", list(self.mode_actions.values()))
 
-    def _make_status_bar(self) -> None:
-        self.hover_label = self._make_status_labels()
+    def toolbar_actions(self) -> list[QAction]:
+        return list(self.mode_actions.values())
+
+    def take_status_field(self, field: StatusField) -> None:
+        self.hover_label = field
 
     def _connect(self) -> None:
         d, c = self.document, self.canvas
@@ -198,14 +193,13 @@ class TerritoryWindow(EditorWindow):
         d.unitsChanged.connect(lambda _ids: c.viewport().update())
         d.edited.connect(self._edited)
         d.scenarioReplaced.connect(self._load_scenario)
-        self._connect_document_and_canvas()
         c.territoryHovered.connect(self._hovered)
-        self.inspector.message.connect(lambda t: self.statusBar().showMessage(t, 10000))
+        self.inspector.message.connect(lambda t: self.window.statusBar().showMessage(t, 10000))
         self.inspector.units.itemClicked.connect(self._unit_clicked)
         self.paint_panel.createRequested.connect(self.create_painted_territory)
         self.paint_panel.clearRequested.connect(self.paint_tool.clear)
         ctx = self.context
-        ctx.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
+        ctx.message.connect(lambda text, ms: self.window.statusBar().showMessage(text, ms))
         ctx.verdictShown.connect(self.show_verdict)
         ctx.selectionChanged.connect(self.inspector.set_selection)
 
@@ -272,7 +266,7 @@ class TerritoryWindow(EditorWindow):
             part.mode_changed(self.tool)
         self.tool.activate()
         self._update_overlay()
-        self.settings.setValue("territory/mode", mode)
+        self.window.settings.setValue("territory/mode", mode)
 
     def select(self, tids: list[str]) -> None:
         """Select territories (:meth:`TerritoryContext.select`)."""
@@ -280,7 +274,7 @@ class TerritoryWindow(EditorWindow):
 
     def say(self, text: str) -> None:
         """A message in the status bar."""
-        self.statusBar().showMessage(text, 10000)
+        self.window.statusBar().showMessage(text, 10000)
 
     def show_verdict(self, allowed: bool | None, text: str) -> None:
         """The Verdict dock shows ``text`` (green: ``allowed``, red: refused;
@@ -316,23 +310,19 @@ class TerritoryWindow(EditorWindow):
         self.tool.show_overlay()
 
     def _parts(self) -> list[SystemPart]:
-        """The installed parts that take the window's hooks."""
-        return [p for p in self.system_parts if isinstance(p, SystemPart)]
+        """The installed parts that take the editor's hooks."""
+        return [p for p in self.window.system_parts if isinstance(p, SystemPart)]
 
     # ------------------------------------------------------------------
     # mouse: to the current tool
 
-    def _press(self, ev: TerritoryMouseEvent) -> None:
-        if self.game.replay_blocks():
-            return
-        if any(part.press(ev) for part in self.system_parts if isinstance(part, TakesClicks)):
-            return
+    def press(self, ev: TerritoryMouseEvent) -> None:
         self.tool.press(ev)
 
-    def _move(self, ev: TerritoryMouseEvent) -> None:
+    def move(self, ev: TerritoryMouseEvent) -> None:
         self.tool.move(ev)
 
-    def _release(self, ev: TerritoryMouseEvent) -> None:
+    def release(self, ev: TerritoryMouseEvent) -> None:
         self.tool.release(ev)
 
     def _unit_clicked(self, item: Any) -> None:
@@ -368,22 +358,43 @@ class TerritoryWindow(EditorWindow):
     # ------------------------------------------------------------------
     # files
 
-    def _new_scenario(self) -> TerritoryScenario:
+    def new_scenario(self) -> TerritoryScenario:
         return blank_territory_scenario(self.document.scenario)
 
-    def _open_other_kind(self, scenario: Any, path: str) -> bool:
+    def open_other_kind(self, scenario: Any, path: str) -> bool:
         """A grid map is refused (it opens in the grid editor)."""
-        self.show_error("Cannot open", f"{Path(path).name} cannot be opened:",
+        self.window.show_error("Cannot open", f"{Path(path).name} cannot be opened:",
                         [str(not_a_territory_map(scenario, path))])
         return False
 
-    def _restore_more_settings(self, s: QSettings) -> None:
+    def palette_changed(self) -> None:
+        self.legend.refresh()
+
+    def status_tips(self) -> set[str]:
+        return {t.tip for t in self.tools.values()}
+
+    def restore_settings(self, s: QSettings) -> None:
         mode = str(s.value("territory/mode", "select"))
         self.set_mode(mode if mode in self.tools else "select")
         if self.scenario.map.underlay is not None:  # a map with a scan shows its dock, whatever was saved
             self.dock_underlay.show()
 
 
+register_editor(TerritoryEditor)
+
+
+class TerritoryWindow(EditorWindow):
+    """The editor window hosting a :class:`TerritoryEditor`: the window of a
+    territory map, as the callers that make one of a known kind name it.
+    Nothing of its own beyond the constructor."""
+
+    editor: TerritoryEditor
+
+    def __init__(self, scenario: TerritoryScenario, path: str | None = None, settings: QSettings | None = None,
+                 state_dir: Path | None = None, autosave_ms: int = INTERVAL_MS) -> None:
+        super().__init__(TerritoryEditor, scenario, path, settings, state_dir, autosave_ms)
+
+
 register_window(("territory",), TerritoryWindow)
 
-__all__ = ["TerritoryWindow", "blank_territory_scenario"]
+__all__ = ["TerritoryEditor", "TerritoryWindow", "blank_territory_scenario"]
