@@ -91,7 +91,8 @@ def test_a_window_keeps_its_editor_and_docks_while_maps_come_and_go(qtbot: Any, 
     for path in (TERRITORY, GRID_B, TERRITORY, GRID_A):
         assert w.open_file(path)
         pump()
-        assert w.editor is editor and w.findChildren(QDockWidget)[: len(docks)] == docks
+        now = w.findChildren(QDockWidget)  # the layout may re-dock them: the same docks, in any order
+        assert w.editor is editor and all(any(d is e for e in now) for d in docks)
         assert all(shiboken6.isValid(d) and shiboken6.isValid(d.widget()) for d in docks)
     assert w.document.path == GRID_A
     others = w._other_windows
