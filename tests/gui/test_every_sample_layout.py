@@ -23,6 +23,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractButton, QDockWidget, QMainWindow, QScrollArea
 from system_parts import rail
+from test_verdict_readable import assert_shown_whole
 from window_kit import open_map
 
 from app.gui.layouts import DESIGNER, GAME_MASTER
@@ -119,6 +120,8 @@ def assert_verdict_whole(w: Any, message: str, reasons: list[str], what: str) ->
         assert r in message, f"{what}: the engine's {r!r} is not in the verdict {message!r}"
     lines = w.verdict.view.toPlainText().splitlines()
     assert message in lines, f"{what}: the Verdict dock reads {lines!r}, not {message!r}"
+    bar = w.verdict.view.verticalScrollBar()
+    assert bar.maximum() == 0, f"{what}: the verdict scrolls ({bar.maximum()} px more): {lines!r}"
 
 
 def grid_sweep(w: MainWindow, tag: str) -> None:
@@ -148,6 +151,7 @@ def grid_sweep(w: MainWindow, tag: str) -> None:
             assert ov is not None and ov.message, f"{name}: no verdict for {picked.id} to {s.map.label(target)}"
             measure(w, name + " verdict")
             assert_verdict_whole(w, ov.message, engine_reasons(preview, s, picked, target), name)
+            assert_shown_whole(w.statusBar(), ov.short())
             QTest.keyClick(w.canvas.viewport(), Qt.Key.Key_Escape)
             pump()
 
@@ -179,6 +183,7 @@ def territory_sweep(w: Any, tag: str) -> None:
         assert w.verdict.overlay is not None, f"{tag}: no verdict for {unit.id} to {tid}"
         measure(w, f"{tag} railoptions verdict")
         assert_verdict_whole(w, w.verdict.overlay.message, [reason], f"{tag} railoptions {unit.id} to {tid}")
+        assert_shown_whole(w.statusBar(), ("✔ " if w.verdict.overlay.ok else "✘ ") + reason)
         w.select_unit(None)
         pump()
 
