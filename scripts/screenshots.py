@@ -4,7 +4,11 @@ map once at fit zoom and once with each applicable rules preview active (the
 first unit by id selected, the pointer three cells away); a territory map
 once per mode it offers.
 
-    python scripts/screenshots.py [OUT_DIR]   (default: docs/screenshots)
+    python scripts/screenshots.py [OUT_DIR] [--new]   (default: docs/screenshots)
+
+Only the files already in OUT_DIR are replaced (the ones the docs show), so
+a run adds no file the docs do not refer to; ``--new`` writes every shot
+(as does a run into an empty or new folder).
 
 Runs offscreen (``QT_QPA_PLATFORM=offscreen`` is set when unset) with
 throw-away settings, so the windows have the Game Master layout's own
@@ -15,6 +19,7 @@ preview that fails is reported on stderr and the rest go on.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -44,7 +49,13 @@ def settle() -> None:
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
+KEEP: set[str] | None = None
+"""The file names a run may write (``None``: every shot)."""
+
+
 def shot(w: QWidget, out: Path, name: str) -> None:
+    if KEEP is not None and f"{name}.png" not in KEEP:
+        return
     settle()
     w.grab().save(str(out / f"{name}.png"))
 
@@ -105,8 +116,17 @@ def territory_shots(w: TerritoryWindow, out: Path, stem: str) -> None:
 
 
 def main(argv: list[str]) -> int:
-    out = Path(argv[0]) if argv else ROOT / "docs" / "screenshots"
+    global KEEP
+    parser = argparse.ArgumentParser(description="Screenshots of every sample map in its editor window.")
+    parser.add_argument("out", nargs="?", type=Path, default=ROOT / "docs" / "screenshots",
+                        help="the folder to write to (default: docs/screenshots)")
+    parser.add_argument("--new", action="store_true",
+                        help="write every shot, not only the files already in the folder")
+    args = parser.parse_args(argv)
+    out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
+    existing = {p.name for p in out.glob("*.png")}
+    KEEP = None if args.new or not existing else existing
     app = QApplication.instance() or QApplication([])
     tmp = Path(tempfile.mkdtemp(prefix="adjutant-shots-"))
     for path in sorted((ROOT / "maps").glob("*.json")):

@@ -52,6 +52,8 @@ class GameHost(Protocol):
 
     def drop_selection(self) -> None: ...
 
+    def make_status_room(self) -> None: ...
+
 
 class GameUI(QObject):
     """The game's part of an editor window (grid or territory), owned by
@@ -203,8 +205,10 @@ class GameUI(QObject):
         replay = self.journal_panel.replaying
         if text and replay is not None:
             text += f" · replay after entry {replay} (read-only)"
-        self.turn_label.setText(text)
-        self.turn_label.setVisible(bool(text))
+        if text != self.turn_label.text() or bool(text) == self.turn_label.isHidden():
+            self.turn_label.setText(text)
+            self.turn_label.setVisible(bool(text))
+            host.make_status_room()  # a message showing keeps its room: the fields yield again
         host.set_title_note(f" — {text}" if text else "")
         is_game = turns.game() is not None
         for act in (self.act_play, self.act_end_turn, self.act_end_phase, self.act_journal_back,

@@ -103,11 +103,11 @@ LAYOUTS: dict[str, dict[str, Layout]] = {
     },
     "territory": {  # the territory map editor (app/gui/territory/window.py)
         DESIGNER: Layout(DESIGNER, (
-            Group(("territoryInspectorDock", "paintDock", "railToolsDock", "territoryUnderlayDock",
-                   "territoryLegendDock"), 0.5, front=("territoryInspectorDock",)),
-            Group(("railOptionsDock", "territoryVerdictDock", "territoryHistoryDock", "railPlanDock",
-                   "territoryPreviewDock*", "nationRailDock", "journalDock", "ordersPlanDock"), 0.5,
-                  front=("railOptionsDock",), hidden=("nationRailDock", "journalDock")),
+            Group(("territoryInspectorDock", "railOptionsDock", "railPlanDock", "paintDock", "railToolsDock",
+                   "territoryUnderlayDock", "territoryLegendDock"), 0.5, front=("territoryInspectorDock",)),
+            Group(("territoryVerdictDock", "territoryHistoryDock", "territoryPreviewDock*", "nationRailDock",
+                   "journalDock", "ordersPlanDock"), 0.5,
+                  front=("territoryVerdictDock",), hidden=("nationRailDock", "journalDock")),
         )),
         GAME_MASTER: Layout(GAME_MASTER, (
             Group(("railOptionsDock", "nationRailDock", "territoryInspectorDock", "railPlanDock",

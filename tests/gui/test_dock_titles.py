@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtWidgets import QStyle, QTabBar
+from layout_kit import cut_tabs, tab_bars
 from window_kit import open_map
 
 from app.gui.main_window import MainWindow
@@ -34,16 +34,6 @@ def test_no_dock_tab_title_is_cut_short(qtbot: Any, tmp_path: Path, cls: Any, sa
     else:
         w.set_tool("adjudicate")
     qtbot.wait(10)
-    bars = [b for b in w.findChildren(QTabBar) if b.isVisible() and b.count() > 1]
+    bars = tab_bars(w, docks_only=False)
     assert bars, "no tabbed docks"
-    for bar in bars:
-        vertical = bar.shape() in (QTabBar.Shape.RoundedEast, QTabBar.Shape.RoundedWest,
-                                   QTabBar.Shape.TriangularEast, QTabBar.Shape.TriangularWest)
-        pad = bar.style().pixelMetric(QStyle.PixelMetric.PM_TabBarTabHSpace, None, bar)
-        for i in range(bar.count()):
-            rect = bar.tabRect(i)
-            room = rect.height() if vertical else rect.width()
-            # the style's margins too: a tab shorter than text + margins is drawn elided ("Inspec…")
-            need = bar.fontMetrics().horizontalAdvance(bar.tabText(i)) + pad
-            assert room >= need, f"{cls.__name__} {size}: tab '{bar.tabText(i)}' has {room} px for {need}"
-            assert bar.geometry().contains(rect.center()) or bar.rect().contains(rect), bar.tabText(i)
+    assert not cut_tabs(bars), f"{cls.__name__} {size}: {cut_tabs(bars)}"

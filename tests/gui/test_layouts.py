@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QRect, QSettings, Qt
-from PySide6.QtWidgets import QAbstractButton, QApplication, QDockWidget, QMainWindow, QStyle, QTabBar, QWidget
+from layout_kit import SIZE_IDS, SIZES, check, cut_titles, in_view, pump, showing
+from PySide6.QtCore import QRect, QSettings, Qt
+from PySide6.QtWidgets import QAbstractButton
 from system_parts import combat, plan, rail
 from test_combat_panel import choose, worked
 from window_kit import open_map
@@ -28,65 +29,6 @@ from engine.rules.rail_options import RailOptionsAdjudicator
 
 pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
-SIZES = [(1366, 768), (1280, 820)]
-SIZE_IDS = [f"{w}x{h}" for w, h in SIZES]
-
-
-def pump() -> None:
-    for _ in range(4):
-        QApplication.processEvents()
-
-
-def map_share(w: QMainWindow) -> float:
-    return w.canvas.width() * w.canvas.height() / (w.width() * w.height())
-
-
-def showing(w: QMainWindow) -> list[QDockWidget]:
-    """The docks a person sees: shown and, when tabbed, in front."""
-    return [d for d in w.findChildren(QDockWidget) if d.isVisible() and not d.visibleRegion().isEmpty()]
-
-
-def cut_titles(w: QMainWindow) -> list[str]:
-    """Every dock title and tab title that shows cut short, with its room."""
-    cut = []
-    for d in showing(w):
-        need = d.fontMetrics().horizontalAdvance(d.windowTitle()) + 2 * 24  # the float and close buttons
-        if d.width() < need:
-            cut.append(f"title {d.windowTitle()!r}: {d.width()} px for {need}")
-    for bar in w.findChildren(QTabBar):
-        if not bar.isVisible() or bar.count() < 2 or not isinstance(bar.parent(), QMainWindow):
-            continue
-        vertical = bar.shape() in (QTabBar.Shape.RoundedEast, QTabBar.Shape.RoundedWest)
-        pad = bar.style().pixelMetric(QStyle.PixelMetric.PM_TabBarTabHSpace, None, bar)
-        for i in range(bar.count()):
-            rect = bar.tabRect(i)
-            room = rect.height() if vertical else rect.width()
-            need = bar.fontMetrics().horizontalAdvance(bar.tabText(i)) + pad
-            if room < need or not bar.rect().contains(rect):
-                cut.append(f"tab {bar.tabText(i)!r}: {room} px for {need}")
-    return cut
-
-
-def in_view(widget: QWidget, w: QMainWindow) -> bool:
-    """Whether all of ``widget`` shows: inside each of its parents (no
-    scroll area's viewport or dock cuts it) and the window."""
-    if not widget.isVisible():
-        return False
-    rect = QRect(widget.mapTo(w, QPoint(0, 0)), widget.size())
-    parent = widget.parentWidget()
-    while parent is not None and parent is not w:
-        if not QRect(parent.mapTo(w, QPoint(0, 0)), parent.size()).contains(rect):
-            return False
-        parent = parent.parentWidget()
-    return w.rect().contains(rect)
-
-
-def check(w: QMainWindow, what: str, tmp_path: Path) -> None:
-    pump()
-    w.grab().save(str(tmp_path / f"layout-{what}.png"))
-    assert w.size().toTuple() in SIZES, f"{what}: the window grew to {w.size().toTuple()}"
-    assert map_share(w) >= 0.60, f"{what}: the map has {map_share(w):.0%} of the window"
-    assert not cut_titles(w), f"{what}: {cut_titles(w)}"
 
 
 def grid_window(qtbot: Any, tmp_path: Path, scenario: Any, size: tuple[int, int]) -> MainWindow:

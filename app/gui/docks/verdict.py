@@ -3,9 +3,10 @@ and copyable.
 
 The status bar has room for a short form only (:meth:`Overlay.short`); the
 tooltip of the target says the verdict once.  This panel shows the rest:
-the short form as a headline (green: allowed, red: refused), the verdict as
-the preview words it (``Overlay.message``, the sentence a game master reads
-aloud), and the reasons under it (``Overlay.reasons``: the path, ties,
+the short form uncut as a headline (green: allowed, red: refused; it wraps,
+so it is never ended with "…"), the verdict as the preview words it
+(``Overlay.message``, the sentence a game master reads aloud; not said
+twice when it is the headline), and the reasons under it (``Overlay.reasons``: the path, ties,
 refused squares).  The text can be selected, and "Copy" puts it all on the
 clipboard as plain text.
 """
@@ -22,6 +23,11 @@ from ..overlay import Overlay
 
 HEADLINE_COLORS = {True: "#1f7a34", False: "#c0201a", None: "#1b1b1b"}
 EMPTY_TEXT = "Adjudicate: click a unit, then point at a target; the verdict appears here in full."
+
+
+def headline(overlay: Overlay) -> str:
+    """The verdict's short form uncut (the panel wraps it)."""
+    return overlay.short(limit=len(overlay.summary or overlay.message))
 
 
 class VerdictPanel(QWidget):
@@ -64,7 +70,7 @@ class VerdictPanel(QWidget):
             return
         self.overlay = overlay
         self.copy_button.setEnabled(overlay is not None)
-        said = None if overlay is None else (overlay.ok, overlay.short(), overlay.message, overlay.reasons)
+        said = None if overlay is None else (overlay.ok, headline(overlay), overlay.message, overlay.reasons)
         if said == self._said and self._said_once:
             return  # the same verdict again (another overlay, the same words): the text is not parsed again
         self._said, self._said_once = said, True
@@ -72,8 +78,10 @@ class VerdictPanel(QWidget):
             self.view.setHtml(f"<p style='color:#5a5a5a'>{html.escape(self.hint)}</p>")
             return
         color = HEADLINE_COLORS.get(overlay.ok, HEADLINE_COLORS[None])
-        parts = [f"<p style='color:{color}'><b>{html.escape(overlay.short())}</b></p>",
-                 f"<p>{html.escape(overlay.message)}</p>"]
+        head = headline(overlay)
+        parts = [f"<p style='color:{color}'><b>{html.escape(head)}</b></p>"]
+        if overlay.message != head:
+            parts.append(f"<p>{html.escape(overlay.message)}</p>")
         if overlay.reasons:
             parts.append("<ul style='margin-left:-20px'>"
                          + "".join(f"<li>{html.escape(r)}</li>" for r in overlay.reasons) + "</ul>")
@@ -85,7 +93,7 @@ class VerdictPanel(QWidget):
         ov = self.overlay
         if ov is None:
             return ""
-        lines = [ov.short()]
+        lines = [headline(ov)]
         if ov.message != lines[0]:
             lines.append(ov.message)
         lines.extend(f"- {r}" for r in ov.reasons)

@@ -265,6 +265,8 @@ class TerritoryEditor(MapEditor):
         for part in self._parts():
             part.mode_changed(self.tool)
         self.tool.activate()
+        if self.tool.judges and self.dock_verdict.toggleViewAction().isChecked():
+            self.dock_verdict.raise_()
         self._update_overlay()
         self.window.settings.setValue("territory/mode", mode)
 

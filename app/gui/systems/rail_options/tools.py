@@ -32,10 +32,12 @@ class RailOptionsTool(TerritoryTool):
     name = "Rail options"
     shortcut = "O"
     tip = "Click a unit: where it can rail under the rail option"
+    judges = True
 
     def __init__(self, ctx: TerritoryToolContext) -> None:
         super().__init__(ctx)
-        self._judged: str | None = None
+        self._judged: tuple[str, str] | None = None
+        """The unit and territory of the verdict shown (not judged again while the pointer stays)."""
 
     @property
     def rail(self) -> RailOptionsKit:
@@ -44,6 +46,7 @@ class RailOptionsTool(TerritoryTool):
 
     def activate(self) -> None:
         super().activate()
+        self._judged = None
         self.rail.dock_options.show()
         self.rail.dock_options.raise_()
         self.rail.refresh()
@@ -71,6 +74,7 @@ class RailOptionsTool(TerritoryTool):
 
     def press(self, ev: TerritoryMouseEvent) -> None:
         w = self.ctx
+        self._judged = None  # a unit selected or dropped: the place pointed at is judged again
         if ev.button == "right":
             w.select_unit(None)
             return
@@ -84,9 +88,10 @@ class RailOptionsTool(TerritoryTool):
 
     def move(self, ev: TerritoryMouseEvent) -> None:
         w = self.ctx
-        if w.selected_unit is None or ev.territory == self._judged:
+        judged = None if w.selected_unit is None or ev.territory is None else (w.selected_unit, ev.territory)
+        if w.selected_unit is None or judged == self._judged:
             return
-        self._judged = ev.territory
+        self._judged = judged
         if ev.territory is not None and ev.territory != w.scenario.unit(w.selected_unit).at:
             try:
                 v = self.rail.rail_options().judge(w.selected_unit, ev.territory)

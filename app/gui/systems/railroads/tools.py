@@ -26,6 +26,7 @@ class RailPlanTool(TerritoryTool):
     name = "Rail plan"
     shortcut = "R"
     tip = "Drag units to destinations: rail orders, capacity, bottleneck"
+    judges = True
 
     def __init__(self, ctx: TerritoryToolContext) -> None:
         super().__init__(ctx)

@@ -34,6 +34,9 @@ class TerritoryTool(Tool):
     The base class ignores every mouse event."""
 
     ctx: TerritoryToolContext
+    judges = False
+    """Whether the mode says a verdict on what the pointer is at (the
+    Verdict dock comes to the front of its tabs while it is the mode)."""
 
     def __init__(self, ctx: TerritoryToolContext) -> None:
         super().__init__(ctx)
