@@ -109,3 +109,23 @@ def test_parse_plain_reads_what_parse_reads(first: int, order: str, sep: str) ->
     ["-1"], ["1-"], ["1--2"], ["12"], ["1-2\x003"], ["1\n2"], [""], ["1-2 "], ["+1-2"]])
 def test_parse_plain_declines_anything_not_plain(labels: list[Any]) -> None:
     assert NumericNumbering().parse_plain(labels) is None
+
+
+def test_long_digit_runs_are_found_as_the_regular_expression_finds_them() -> None:
+    """:func:`engine.io.common.has_long_digits` (read as one array) answers
+    as ``re.search("[0-9]{301,}")`` does, non-ASCII digits and letters
+    and lone surrogates included."""
+    import re
+
+    from engine.io.common import MAX_NUMBER_DIGITS, has_long_digits
+
+    pattern = re.compile("[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
+    rng = random.Random(7)
+    pieces = ["a", "\u00e9", "\ud800", "-", "\n", "\u0663" * 400, "1", "9" * 299, "0" * 300, "5" * 301, "7" * 302]
+    found = 0
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 7)))
+        want = bool(pattern.search(text))
+        found += want
+        assert has_long_digits(text) == want, text[:40]
+    assert 100 < found < 1900

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
 from ..paths import resource_path
 from .inputs import read_regular
@@ -156,7 +158,7 @@ def parse_json(text: str, source: str) -> Any:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits
         raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
-    if _LONG_DIGITS.search(text):
+    if has_long_digits(text):
         problems = huge_number_problems(data, source)
         if problems:
             raise ScenarioError(capped(problems, source))
@@ -190,7 +192,19 @@ def _with_lines(doc: str, lines: JournalLines, nonce: str) -> Any:
 MAX_NUMBER_DIGITS = 300
 """Most digits an integer in a JSON input may have: more is beyond a
 float's range (about 1.8e308), so no coordinate or count can use it."""
-_LONG_DIGITS = re.compile("[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
+
+
+def has_long_digits(text: str) -> bool:
+    """Whether ``text`` holds more than :data:`MAX_NUMBER_DIGITS` ASCII
+    digits in a row (what ``re.search("[0-9]{301,}", text)`` finds), read
+    as one array: a regular expression tries a match at every digit of a
+    file's thousands of labels."""
+    if len(text) <= MAX_NUMBER_DIGITS:
+        return False
+    b = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+    digit = ((b >= 48) & (b <= 57)).view(np.int8)
+    bounds = np.flatnonzero(np.diff(digit, prepend=np.int8(0), append=np.int8(0)))  # run starts, ends
+    return bool(len(bounds)) and int((bounds[1::2] - bounds[0::2]).max()) > MAX_NUMBER_DIGITS
 
 
 def huge_number_problems(data: Any, source: str) -> list[Problem]:
