@@ -111,3 +111,25 @@ def test_a_valid_file_loads_without_importing_jsonschema_and_a_bad_one_is_told_b
     first, second = out.splitlines()[:2]
     assert first == "False"
     assert second == "['bad.json: $.turn: expected integer, got \"x\"']", second
+
+
+@pytest.mark.parametrize("where,path", [
+    (lambda d: d["units"][0]["props"].update(x=float("nan")), "$.units[0].props.x"),
+    (lambda d: d["state"]["reinforcement_points"].update(Union=float("inf")), "$.state.reinforcement_points.Union"),
+    (lambda d: d["ruleset"]["options"]["demo"].update(limit=[1, float("-inf")]), "$.ruleset.options.demo.limit[1]"),
+    (lambda d: d["map"].update(underlay={"image": "a.png", "points": [{"x": float("nan"), "y": 1.0,
+                                                                      "label": "0101"}]}),
+     "$.map.underlay.points[0].x"),
+])
+def test_non_finite_numbers_are_still_found_where_they_may_be(where: Any, path: str) -> None:
+    """The non-finite check of an accepted grid scenario leaves out the map's
+    text-only lists (rows, rivers, links, bridges); everything else is
+    searched as before."""
+    from engine.io import ScenarioError, scenario_from_data
+    from tests.test_scenario_format import base_data
+
+    d = base_data()
+    where(d)
+    with pytest.raises(ScenarioError) as e:
+        scenario_from_data(d, "bad.json")
+    assert any(str(p).startswith(f"bad.json: {path}: ") for p in e.value.problems), [str(p) for p in e.value.problems]

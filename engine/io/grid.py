@@ -91,11 +91,25 @@ def scenario_from_data(data: Any, source: str = "<data>") -> Scenario:
     scenario = builder.build()
     if builder.problems:
         raise ScenarioError(capped(builder.problems, source))
-    non_finite = non_finite_problems(data, source)
+    non_finite = non_finite_problems(_where_numbers_may_be(data), source)
     if non_finite:
         raise ScenarioError(non_finite)
     assert scenario is not None
     return scenario
+
+
+_TEXT_ONLY = ("terrain", "control", "rivers", "links", "bridges")
+"""The map's lists that hold text alone once the schema check and the
+build have accepted them (rows, label pairs and chains, bridges of two
+labels and a kind)."""
+
+
+def _where_numbers_may_be(data: dict[str, Any]) -> dict[str, Any]:
+    """An accepted scenario's ``data`` without the map's text-only lists:
+    what :func:`non_finite_problems` need look through (it finds the same
+    first non-finite number, none being in what is left out)."""
+    m = data["map"]
+    return {**data, "map": {k: v for k, v in m.items() if k not in _TEXT_ONLY}}
 
 
 class GridBuilder(HeaderBuilder):
