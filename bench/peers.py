@@ -33,7 +33,7 @@ whole processes the children's ``getrusage``), median and p95, the ratio
 of the medians measured in the same run, and the machine's load average.
 
 Beside the 200 x 200 squares at 4 px, the floor of any render command
-built on Python, numpy, jsonschema and PySide6 is printed: those start-ups
+built on Python, numpy and PySide6 is printed: those start-ups
 alone (and the scenario's load), as whole processes alternated with
 ``tmxrasterizer``'s whole render.
 
@@ -364,7 +364,8 @@ def render_floor(src: Path, tmx: Path, size: int, out: Path, runs: int) -> None:
     """What every ``adjutant render`` pays before drawing, as whole
     processes alternated with ``tmxrasterizer`` on the same map: the
     interpreter alone, numpy imported, the scenario loaded (engine.io,
-    its schema check by jsonschema, the model's arrays), PySide6.QtGui
+    its schema check, jsonschema not imported for a valid file, the
+    model's arrays), PySide6.QtGui
     imported, a QGuiApplication made (OpenBLAS at one thread, as the
     command runs it).  Printed as CPU and wall medians and p95: the least a
     render command built on these libraries can cost."""
@@ -372,7 +373,7 @@ def render_floor(src: Path, tmx: Path, size: int, out: Path, runs: int) -> None:
     cases = [
         ("python -c pass", [py, "-c", "pass"]),
         ("python -c 'import numpy'", [py, "-c", "import numpy"]),
-        ("the scenario loaded (engine.io.load_text_checked: numpy, jsonschema, the model)",
+        ("the scenario loaded (engine.io.load_text_checked: numpy, the schema check, the model)",
          [py, "-c", f"from engine.io import load_text_checked; load_text_checked({str(src)!r})"]),
         ("python -c 'import PySide6.QtGui'", [py, "-c", "import PySide6.QtGui"]),
         ("PySide6.QtGui imported and a QGuiApplication made",

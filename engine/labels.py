@@ -30,7 +30,10 @@ from __future__ import annotations
 
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any, Literal
+
+import numpy as np
 
 from .grids import Cell
 
@@ -52,6 +55,15 @@ class Numbering(ABC):
         """The cell a label names.  Raises :class:`LabelError` with the reason
         when ``text`` is not a label of this scheme.  Bounds are the map's
         business (:meth:`engine.model.GridMap.parse_label`)."""
+
+    def parse_plain(self, labels: Sequence[str]) -> np.ndarray | None:
+        """The cells of many labels at once, for a file's thousands: an
+        ``(n, 2)`` ``int64`` array of their columns and rows, the same as
+        :meth:`parse` gives one by one, when every label is in the scheme's
+        plain form; ``None`` when any is not (or the scheme has no bulk
+        form, as here): then each label goes through :meth:`parse`, which
+        says what is wrong with a bad one."""
+        return None
 
     @abstractmethod
     def to_dict(self) -> dict[str, Any]: ...
@@ -103,11 +115,59 @@ class NumericNumbering(Numbering):
             raise LabelError(f"'{text}': numbering starts at {self.first}")
         return Cell(a, b)
 
+    def parse_plain(self, labels: Sequence[str]) -> np.ndarray | None:
+        """Plain form: ASCII digits (at most 18), the separator, ASCII
+        digits, nothing around them, each number at least :attr:`first`."""
+        nums = _plain_pairs(labels, self.separator)
+        if nums is None:
+            return None
+        nums -= self.first
+        if self.order == "row-col":
+            nums = nums[:, ::-1].copy()
+        if (nums < 0).any():
+            return None
+        return nums
+
     def to_dict(self) -> dict[str, Any]:
         return {"scheme": "numeric", "first": self.first, "separator": self.separator, "order": self.order}
 
     def describe(self) -> str:
         return f"numeric {self.order} from {self.first}, e.g. {self.example()}"
+
+
+def _plain_pairs(labels: Sequence[str], separator: str) -> np.ndarray | None:
+    """The two numbers of each label of the form ``<digits><separator><digits>``
+    (ASCII digits, 1 to 18 of them, nothing else) as an ``(n, 2)`` ``int64``
+    array, read all at once; ``None`` when any label is not of that form."""
+    if not labels or not separator or "\n" in separator or "\0" in separator:
+        return None
+    try:
+        text = "\n".join(labels)
+    except TypeError:
+        return None
+    if "\0" in text:
+        return None
+    try:
+        raw = text.replace(separator, "\0").encode("ascii")
+    except UnicodeEncodeError:
+        return None
+    b = np.frombuffer(raw, np.uint8)
+    digit = (b >= 48) & (b <= 57)
+    stops = np.flatnonzero(~digit)  # the separators and newlines, in order
+    n = len(labels)
+    if len(stops) != 2 * n - 1 or (b[stops[0::2]] != 0).any() or (b[stops[1::2]] != 10).any():
+        return None
+    starts = np.concatenate(([0], stops + 1))
+    ends = np.concatenate((stops, [len(b)]))
+    width = ends - starts
+    if width.min() < 1 or width.max() > 18:
+        return None
+    run = np.cumsum(~digit)  # which number each byte belongs to (a stop counts with the next)
+    place = ends[run] - np.arange(len(b)) - 1  # digits after this one in its number
+    powers = 10 ** np.arange(18, dtype=np.int64)
+    values = (b.astype(np.int64) - 48) * powers[np.where(digit, place, 0)]
+    values[~digit] = 0
+    return np.add.reduceat(values, starts).reshape(n, 2)
 
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

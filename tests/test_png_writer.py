@@ -102,3 +102,37 @@ def test_image_data_of_the_wrong_size_or_unfinished_is_refused() -> None:
     unfinished = z.compress(bytes(310)) + z.flush(zlib.Z_SYNC_FLUSH)
     with pytest.raises(ValueError, match="does not end"):
         check_png(_with_idat(data, unfinished))
+
+
+def test_without_inflating_the_chunks_are_still_checked() -> None:
+    """``inflate=False`` (the check of a file read back as the encoder's own
+    bytes) skips only the image data's decompression."""
+    rgb = np.random.default_rng(4).integers(0, 256, size=(12, 9, 3), dtype=np.uint8)
+    data = png_from_rgb32(rgb32(rgb))
+    assert check_png(data, inflate=False) == (9, 12)
+    with pytest.raises(ValueError, match="no IEND|cut short"):
+        check_png(data[:-20], inflate=False)
+    flipped = bytearray(data)
+    flipped[60] ^= 0xFF
+    with pytest.raises(ValueError, match="bad CRC"):
+        check_png(bytes(flipped), inflate=False)
+    no_idat = data[:data.index(b"IDAT") - 4] + data[-12:]
+    with pytest.raises(ValueError, match="no image data"):
+        check_png(no_idat, inflate=False)
+
+
+def test_an_exported_file_must_hold_the_bytes_encoded(qapp, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QSize
+
+    from app.gui.export import check_png_file
+
+    rgb = np.random.default_rng(5).integers(0, 256, size=(6, 8, 3), dtype=np.uint8)
+    data = png_from_rgb32(rgb32(rgb))
+    f = tmp_path / "a.png"
+    f.write_bytes(data)
+    check_png_file(f, QSize(8, 6), data)
+    other = png_from_rgb32(rgb32(255 - rgb))
+    with pytest.raises(ValueError, match="not the .* bytes encoded"):
+        check_png_file(f, QSize(8, 6), other)
+    with pytest.raises(ValueError, match="8 x 6, expected 6 x 8"):
+        check_png_file(f, QSize(6, 8), data)

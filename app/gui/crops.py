@@ -165,11 +165,13 @@ def write_crops(game: Any, positions: list[int], folder: Path, prefix: str) -> d
         name = f"{prefix}-{i + 1}.png"
         size = img.size()
 
-        def check(f: Path, size: QSize = size) -> None:
-            check_png_file(f, size)
+        data = png_bytes(img)
+
+        def check(f: Path, size: QSize = size, data: bytes = data) -> None:
+            check_png_file(f, size, data)
 
         try:
-            write_atomic(folder / name, png_bytes(img), verify=check)
+            write_atomic(folder / name, data, verify=check)
         except OutputError as e:
             raise ExportError(str(e)) from None
         out[i] = name

@@ -115,12 +115,18 @@ def png_bytes(img: QImage) -> bytes:
     return bytes(buf.data().data())
 
 
-def check_png_file(path: Path, size: QSize | None = None) -> None:
+def check_png_file(path: Path, size: QSize | None = None, encoded: bytes | None = None) -> None:
     """Raise unless ``path`` is a whole PNG (every chunk's CRC right, the
     image data decompressing to exactly its rows: :func:`engine.io.png.check_png`)
     of ``size``, when given: the check made of an exported PNG before it
-    replaces the old file."""
-    w, h = check_png(path.read_bytes())
+    replaces the old file.  With ``encoded``, the bytes the encoder made,
+    the file must hold exactly those; its chunks are then checked but its
+    image data not decompressed again (the encoder's own stream, read back
+    unchanged)."""
+    data = path.read_bytes()
+    if encoded is not None and data != encoded:
+        raise ValueError(f"the file holds {len(data)} bytes that are not the {len(encoded)} bytes encoded")
+    w, h = check_png(data, inflate=encoded is None)
     if size is not None and (w, h) != (size.width(), size.height()):
         raise ValueError(f"the PNG file is {w} x {h}, expected {size.width()} x {size.height()}")
 
@@ -147,8 +153,9 @@ def _write(path: Path, fmt: str, size: QSize, title: str, paint: Callable[[QPain
         paint(p)
         p.end()
         data = png_bytes(img)
-        def check_png(f: Path) -> None:
-            check_png_file(f, size)
+
+        def check_png(f: Path, encoded: bytes = data) -> None:
+            check_png_file(f, size, encoded)
 
         check: Callable[[Path], None] = check_png
     else:

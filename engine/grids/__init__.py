@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import Cell, Edge, Grid, GridError, GridKind, Layout, Link, Point, Step, StepTable, step_class
+from .base import Cell, Edge, Grid, GridError, GridKind, Layout, Link, Point, Step, StepTable, cells_of, step_class
 from .hexgrid import (
     HEX_DIRECTIONS,
     FractionalHex,
@@ -19,6 +19,7 @@ from .square import SquareGrid, SquareLayout
 __all__ = [
     "HEX_DIRECTIONS",
     "Cell",
+    "cells_of",
     "Edge",
     "FractionalHex",
     "Grid",

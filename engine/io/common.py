@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from ..model import NO_SIDE_SYMBOL, Faction, Ruleset, TerrainType, UnitType
 from ..paths import resource_path
 from .inputs import read_regular
@@ -156,7 +158,7 @@ def parse_json(text: str, source: str) -> Any:
         raise ScenarioError([Problem(source, "", "not a scenario: JSON nested too deeply")]) from None
     except ValueError as e:  # e.g. an integer of more than 4300 digits
         raise ScenarioError([Problem(source, "", f"not a scenario: {str(e).split(';')[0]}")]) from None
-    if _LONG_DIGITS.search(text):
+    if has_long_digits(text):
         problems = huge_number_problems(data, source)
         if problems:
             raise ScenarioError(capped(problems, source))
@@ -190,7 +192,19 @@ def _with_lines(doc: str, lines: JournalLines, nonce: str) -> Any:
 MAX_NUMBER_DIGITS = 300
 """Most digits an integer in a JSON input may have: more is beyond a
 float's range (about 1.8e308), so no coordinate or count can use it."""
-_LONG_DIGITS = re.compile("[0-9]{%d,}" % (MAX_NUMBER_DIGITS + 1))
+
+
+def has_long_digits(text: str) -> bool:
+    """Whether ``text`` holds more than :data:`MAX_NUMBER_DIGITS` ASCII
+    digits in a row (what ``re.search("[0-9]{301,}", text)`` finds), read
+    as one array: a regular expression tries a match at every digit of a
+    file's thousands of labels."""
+    if len(text) <= MAX_NUMBER_DIGITS:
+        return False
+    b = np.frombuffer(text.encode("utf-8", "surrogatepass"), np.uint8)
+    digit = ((b >= 48) & (b <= 57)).view(np.int8)
+    bounds = np.flatnonzero(np.diff(digit, prepend=np.int8(0), append=np.int8(0)))  # run starts, ends
+    return bool(len(bounds)) and int((bounds[1::2] - bounds[0::2]).max()) > MAX_NUMBER_DIGITS
 
 
 def huge_number_problems(data: Any, source: str) -> list[Problem]:
@@ -259,19 +273,167 @@ def grid_kind(data: Any) -> str | None:
 # ---------------------------------------------------------------------------
 # the schema
 
-@lru_cache(maxsize=1)
-def _validator() -> Any:
-    """The scenario schema's validator.  An ``integer`` is a JSON integer:
-    JSON Schema also counts ``40.0`` as one, which would reach the loader
-    as a float (a grid 40.0 cells wide cannot shape an array), and the
-    plain-Python checks of the bulk records already read it so."""
+class _Validator:
+    """The scenario schema (``schema``) and its jsonschema validator, made
+    (and jsonschema imported) only when a check needs it: a document
+    :func:`_conforms` accepts needs none."""
+
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self._made: Any = None
+
+    def __getattr__(self, name: str) -> Any:  # iter_errors, evolve, is_valid: the validator's own
+        if self._made is None:
+            self._made = _jsonschema_validator(self.schema)
+        return getattr(self._made, name)
+
+    def conforms(self, value: Any, schema: Any = None) -> bool:
+        """Whether ``value`` surely conforms to ``schema`` (the whole schema
+        when ``None``): :func:`_conforms`, False where it cannot decide."""
+        try:
+            return _conforms(value, self.schema if schema is None else schema, self.schema)
+        except (_Unknown, RecursionError, TypeError, re.error):
+            return False
+
+
+def _jsonschema_validator(schema: dict[str, Any]) -> Any:
+    """jsonschema's validator of the scenario schema.  An ``integer`` is a
+    JSON integer: JSON Schema also counts ``40.0`` as one, which would reach
+    the loader as a float (a grid 40.0 cells wide cannot shape an array),
+    and the plain-Python checks of the bulk records already read it so."""
     import jsonschema
 
-    schema = json.loads(resource_path("scenario.schema.json").read_text(encoding="utf-8"))
     base = jsonschema.Draft202012Validator
     strict = base.TYPE_CHECKER.redefine(
         "integer", lambda _checker, v: isinstance(v, int) and not isinstance(v, bool))
     return jsonschema.validators.extend(base, type_checker=strict)(schema)
+
+
+@lru_cache(maxsize=1)
+def _validator() -> Any:
+    """The scenario schema's validator (:class:`_Validator`)."""
+    return _Validator(json.loads(resource_path("scenario.schema.json").read_text(encoding="utf-8")))
+
+
+class _Unknown(Exception):
+    """A schema keyword or value :func:`_conforms` does not decide."""
+
+
+_TYPES: dict[str, Any] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+"""JSON Schema's types of decoded JSON (``integer`` as :func:`_validator` has it)."""
+
+_ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description"})
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON Schema's equality where one side is a scalar (``true`` is not
+    ``1``; an array or object is no scalar)."""
+    containers = isinstance(a, (list, dict)) + isinstance(b, (list, dict))
+    if containers == 2:
+        raise _Unknown
+    if containers == 1:
+        return False
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return bool(a == b)
+
+
+def _conforms(value: Any, schema: Any, root: dict[str, Any]) -> bool:
+    """Whether decoded JSON ``value`` conforms to ``schema`` (Draft 2020-12,
+    local ``$ref`` into ``root``), decided exactly for the keywords the
+    scenario schema uses; :class:`_Unknown` for any other.  What lets a
+    valid file skip importing and running jsonschema: only a file this
+    accepts skips it, and any other is validated by jsonschema, whose
+    problems are reported."""
+    if schema is True:
+        return True
+    if schema is False:
+        return False
+    if not isinstance(schema, dict):
+        raise _Unknown
+    for key, want in schema.items():
+        if key in _ANNOTATIONS:
+            continue
+        if key == "$ref":
+            if not (isinstance(want, str) and want.startswith("#/$defs/")):
+                raise _Unknown
+            sub = root.get("$defs", {}).get(want[len("#/$defs/"):])
+            if sub is None:
+                raise _Unknown
+            if not _conforms(value, sub, root):
+                return False
+        elif key == "type":
+            names = want if isinstance(want, list) else [want]
+            if any(n not in _TYPES for n in names):
+                raise _Unknown
+            if not any(_TYPES[n](value) for n in names):
+                return False
+        elif key == "enum":
+            if not any(_same(value, x) for x in want):
+                return False
+        elif key == "const":
+            if not _same(value, want):
+                return False
+        elif key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            if _TYPES["number"](value) and not (
+                    value >= want if key == "minimum" else value <= want if key == "maximum"
+                    else value > want if key == "exclusiveMinimum" else value < want):
+                return False
+        elif key in ("minLength", "maxLength"):
+            if isinstance(value, str) and not (len(value) >= want if key == "minLength" else len(value) <= want):
+                return False
+        elif key == "pattern":
+            if isinstance(value, str) and not re.search(want, value):
+                return False
+        elif key in ("minItems", "maxItems"):
+            if isinstance(value, list) and not (len(value) >= want if key == "minItems" else len(value) <= want):
+                return False
+        elif key == "items":
+            if "prefixItems" in schema:
+                raise _Unknown
+            if isinstance(value, list) and not all(_conforms(v, want, root) for v in value):
+                return False
+        elif key == "required":
+            if isinstance(value, dict) and any(k not in value for k in want):
+                return False
+        elif key == "properties":
+            if isinstance(value, dict) and not all(_conforms(value[k], sub, root)
+                                                   for k, sub in want.items() if k in value):
+                return False
+        elif key == "additionalProperties":
+            if "patternProperties" in schema:
+                raise _Unknown
+            if isinstance(value, dict):
+                known = schema.get("properties", {})
+                if not all(_conforms(v, want, root) for k, v in value.items() if k not in known):
+                    return False
+        elif key == "propertyNames":
+            if isinstance(value, dict) and not all(_conforms(k, want, root) for k in value):
+                return False
+        elif key == "oneOf":
+            if sum(_conforms(value, sub, root) for sub in want) != 1:
+                return False
+        elif key == "anyOf":
+            if not any(_conforms(value, sub, root) for sub in want):
+                return False
+        elif key == "if":
+            branch = schema.get("then" if _conforms(value, want, root) else "else", True)
+            if not _conforms(value, branch, root):
+                return False
+        elif key in ("then", "else"):
+            if "if" not in schema:
+                continue  # without "if", ignored
+        else:
+            raise _Unknown
+    return True
 
 
 def _json_path(parts: Any) -> str:
@@ -384,7 +546,10 @@ def _bridge_problems(bridges: list[Any], validator: Any, source: str) -> list[Pr
     defs = validator.schema.get("$defs", {})
     try:
         item = defs["grid_map"]["properties"]["bridges"]["items"]
-        ident = validator.evolve(schema=defs["ident"])
+        defs["ident"]  # noqa: B018  (present, or the schema checks them all)
+
+        def ident() -> Any:
+            return validator.evolve(schema=defs["ident"])
     except (KeyError, TypeError):
         return None
     kinds: dict[str, bool] = {}
@@ -403,7 +568,7 @@ def _bridge_problems(bridges: list[Any], validator: Any, source: str) -> list[Pr
                     and type(kind) is str:
                 ok = kinds.get(kind)
                 if ok is None:
-                    ok = kinds[kind] = bool(ident.is_valid(kind))
+                    ok = kinds[kind] = validator.conforms(kind, defs["ident"]) or bool(ident().is_valid(kind))
                 if ok:
                     continue
         if sub is None:
@@ -569,10 +734,12 @@ def schema_problems(data: Any, source: str) -> list[Problem]:
         tiled, more = _tiled_problems(state["tiled"], "$.state.tiled", source)
         problems += more
         data = {**data, "state": {**state, "tiled": tiled}}
-    try:
-        errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
-    except RecursionError:
-        return [Problem(source, "", "not a scenario: JSON nested too deeply")]
+    errors: list[Any] = []
+    if not validator.conforms(data):
+        try:
+            errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path)))
+        except RecursionError:
+            return [Problem(source, "", "not a scenario: JSON nested too deeply")]
     for err in errors:
         problems.append(Problem(source, _json_path(err.absolute_path), _schema_message(err)))
     problems.sort(key=lambda p: p.path)

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..grids import Cell, Edge, GridError, HexGrid, SquareGrid
+from ..grids import Cell, Edge, GridError, HexGrid, SquareGrid, cells_of
 from ..labels import LabelError
 from ..model import (
     NO_SIDE,
@@ -91,11 +91,25 @@ def scenario_from_data(data: Any, source: str = "<data>") -> Scenario:
     scenario = builder.build()
     if builder.problems:
         raise ScenarioError(capped(builder.problems, source))
-    non_finite = non_finite_problems(data, source)
+    non_finite = non_finite_problems(_where_numbers_may_be(data), source)
     if non_finite:
         raise ScenarioError(non_finite)
     assert scenario is not None
     return scenario
+
+
+_TEXT_ONLY = ("terrain", "control", "rivers", "links", "bridges")
+"""The map's lists that hold text alone once the schema check and the
+build have accepted them (rows, label pairs and chains, bridges of two
+labels and a kind)."""
+
+
+def _where_numbers_may_be(data: dict[str, Any]) -> dict[str, Any]:
+    """An accepted scenario's ``data`` without the map's text-only lists:
+    what :func:`non_finite_problems` need look through (it finds the same
+    first non-finite number, none being in what is left out)."""
+    m = data["map"]
+    return {**data, "map": {k: v for k, v in m.items() if k not in _TEXT_ONLY}}
 
 
 class GridBuilder(HeaderBuilder):
@@ -176,13 +190,47 @@ class GridBuilder(HeaderBuilder):
                 got = shared[key] = grid.shares_side(a, b)
             return got
 
-        for i, (la, lb) in enumerate(m.get("rivers", [])):
-            a, b = cell(la, f"$.map.rivers[{i}][0]"), cell(lb, f"$.map.rivers[{i}][1]")
-            if a and b:
-                if not shares_side(a, b):
-                    self.bad(f"$.map.rivers[{i}]", f"'{la}' and '{lb}' share no side, so no river can lie between them")
-                else:
-                    gm.rivers.add(Edge.between(a, b))
+        def rivers_at_once(rivers: list[list[str]]) -> bool:
+            """Every river added in one pass over arrays when all are plain
+            labels (:meth:`Numbering.parse_plain`) of cells on the map that
+            share a side: the same edges, added in the file's order, and the
+            same cells remembered for the labels.  False, nothing added,
+            otherwise (the rivers are then read one by one, which names
+            each problem)."""
+            if not periodic or not rivers:
+                return False
+            labels = [lab for pair in rivers for lab in pair]
+            got = numbering.parse_plain(labels)
+            if got is None or (got[:, 0] >= w).any() or (got[:, 1] >= h).any():
+                return False
+            ends = got.reshape(-1, 4)
+            # one number per (parity of a's column and row, offset to b): what sharing a side depends on
+            keys = ((((ends[:, 0] & 1) * 2 + (ends[:, 1] & 1)) * (2 * w + 1) + ends[:, 2] - ends[:, 0] + w)
+                    * (2 * h + 1) + ends[:, 3] - ends[:, 1] + h)
+            for i in np.unique(keys, return_index=True)[1].tolist():
+                a0, a1, b0, b1 = ends[i].tolist()
+                if not shares_side(Cell(a0, a1), Cell(b0, b1)):
+                    return False
+            codes, at = np.unique(got[:, 0] * h + got[:, 1], return_inverse=True)
+            cells = cells_of((codes // h).tolist(), (codes % h).tolist())
+            at = at.reshape(-1, 2)
+            swap = (ends[:, 0] > ends[:, 2]) | ((ends[:, 0] == ends[:, 2]) & (ends[:, 1] > ends[:, 3]))
+            lo, hi = np.where(swap, at[:, 1], at[:, 0]).tolist(), np.where(swap, at[:, 0], at[:, 1]).tolist()
+            pick = cells.__getitem__
+            gm.rivers.update(map(Edge, map(pick, lo), map(pick, hi)))
+            for lab, c in zip(labels, map(pick, at.reshape(-1).tolist())):
+                parsed.setdefault(lab, c)
+            return True
+
+        if not rivers_at_once(m.get("rivers", [])):
+            for i, (la, lb) in enumerate(m.get("rivers", [])):
+                a, b = cell(la, f"$.map.rivers[{i}][0]"), cell(lb, f"$.map.rivers[{i}][1]")
+                if a and b:
+                    if not shares_side(a, b):
+                        self.bad(f"$.map.rivers[{i}]",
+                                 f"'{la}' and '{lb}' share no side, so no river can lie between them")
+                    else:
+                        gm.rivers.add(Edge.between(a, b))
         gm.links = {}
         for kind, chains in m.get("links", {}).items():
             edges = gm.links.setdefault(kind, set())

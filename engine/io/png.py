@@ -87,10 +87,13 @@ _CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 """Samples per pixel of each PNG colour type."""
 
 
-def check_png(data: bytes) -> tuple[int, int]:
+def check_png(data: bytes, inflate: bool = True) -> tuple[int, int]:
     """The (width, height) of a whole, decodable PNG (non-interlaced);
     :class:`ValueError` saying what is wrong otherwise: the signature, a
-    chunk's length or CRC, the header, the image data's size, a missing end."""
+    chunk's length or CRC, the header, the image data's size, a missing end.
+    ``inflate=False`` checks everything but the image data's size (its
+    stream is not decompressed): the check of a file known to hold bytes
+    an encoder produced, where only the writing is in question."""
     if not data.startswith(b"\x89PNG\r\n\x1a\n"):
         raise ValueError("not a PNG file (bad signature)")
     pos, idat, header = 8, [], None
@@ -114,6 +117,10 @@ def check_png(data: bytes) -> tuple[int, int]:
     if header is None or header[3] not in _CHANNELS or header[6] != 0:
         raise ValueError("missing or unsupported IHDR chunk")
     w, h, depth, ctype = header[:4]
+    if not inflate:
+        if not idat:
+            raise ValueError("no image data (no IDAT chunk)")
+        return w, h
     want = h * (1 + (w * _CHANNELS[ctype] * depth + 7) // 8)
     got = 0
     d = zlib.decompressobj()

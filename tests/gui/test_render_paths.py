@@ -37,3 +37,24 @@ def test_segments_path_is_the_path_built_call_by_call(qapp: Any) -> None:
     for i in range(want.elementCount()):
         a, b = got.elementAt(i), want.elementAt(i)
         assert (a.type, a.x, a.y) == (b.type, b.x, b.y)
+
+
+def test_polygons_path_is_the_path_built_call_by_call(qapp: Any) -> None:
+    from PySide6.QtCore import Qt
+
+    from app.gui.render.paths import polygons_path
+
+    rng = np.random.default_rng(6)
+    xs, ys = rng.normal(0, 1e3, (30, 6)), rng.normal(0, 1e3, (30, 6))
+    want = QPainterPath()
+    want.setFillRule(Qt.FillRule.WindingFill)
+    for rx, ry in zip(xs.tolist(), ys.tolist()):
+        want.moveTo(rx[0], ry[0])
+        for x, y in zip(rx[1:], ry[1:]):
+            want.lineTo(x, y)
+        want.lineTo(rx[0], ry[0])
+    got = polygons_path(xs, ys)
+    assert got.fillRule() == Qt.FillRule.WindingFill and got.elementCount() == want.elementCount()
+    for i in range(want.elementCount()):
+        a, b = got.elementAt(i), want.elementAt(i)
+        assert (a.type, a.x, a.y) == (b.type, b.x, b.y)

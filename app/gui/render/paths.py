@@ -20,6 +20,26 @@ _ELEMENT = np.dtype([("type", ">i4"), ("x", ">f8"), ("y", ">f8")])
 _MOVE, _LINE = 0, 1  # QPainterPath.ElementType
 
 
+def _elements(n: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The buffer of a path of ``n`` elements in Qt's serialised form (the
+    count written, the rest to be filled) and its elements' records, a view
+    into it."""
+    buf = np.empty(4 + _ELEMENT.itemsize * n + 8, np.uint8)
+    buf[:4].view(">i4")[0] = n
+    return buf, buf[4:4 + _ELEMENT.itemsize * n].view(_ELEMENT)
+
+
+def _read(buf: np.ndarray[Any, Any], start: int, fill: Qt.FillRule) -> QPainterPath:
+    """The path serialised in ``buf`` (:func:`_elements`, its records
+    filled), ``start`` the index of its last subpath's first element."""
+    buf[-8:].view(">i4")[:] = (start, 1 if fill == Qt.FillRule.WindingFill else 0)
+    path = QPainterPath()
+    data = QByteArray(buf.tobytes())  # held here while the stream reads it
+    stream = QDataStream(data, QIODevice.OpenModeFlag.ReadOnly)
+    stream >> path
+    return path
+
+
 def _path(types: np.ndarray[Any, Any], xs: np.ndarray[Any, Any], ys: np.ndarray[Any, Any],
           fill: Qt.FillRule) -> QPainterPath:
     n = len(types)
@@ -27,25 +47,21 @@ def _path(types: np.ndarray[Any, Any], xs: np.ndarray[Any, Any], ys: np.ndarray[
         path = QPainterPath()
         path.setFillRule(fill)
         return path
-    rec = np.empty(n, _ELEMENT)
+    buf, rec = _elements(n)
     rec["type"], rec["x"], rec["y"] = types, xs, ys
-    start = int(np.flatnonzero(types == _MOVE)[-1])
-    data = (np.array([n], ">i4").tobytes() + rec.tobytes()
-            + np.array([start, 1 if fill == Qt.FillRule.WindingFill else 0], ">i4").tobytes())
-    path = QPainterPath()
-    buf = QByteArray(data)  # held here while the stream reads it
-    stream = QDataStream(buf, QIODevice.OpenModeFlag.ReadOnly)
-    stream >> path
-    return path
+    return _read(buf, int(np.flatnonzero(types == _MOVE)[-1]), fill)
 
 
 def segments_path(x0: Any, y0: Any, x1: Any, y1: Any) -> QPainterPath:
     """Line segments (arrays of their ends) as one path, a subpath each."""
     n = len(x0)
-    types = np.tile(np.array([_MOVE, _LINE], np.int32), n)
-    xs = np.column_stack([x0, x1]).reshape(-1)
-    ys = np.column_stack([y0, y1]).reshape(-1)
-    return _path(types, xs, ys, Qt.FillRule.OddEvenFill)
+    if n == 0:
+        return _path(np.zeros(0, np.int32), np.zeros(0), np.zeros(0), Qt.FillRule.OddEvenFill)
+    buf, rec = _elements(2 * n)
+    rec["type"][0::2], rec["type"][1::2] = _MOVE, _LINE
+    rec["x"][0::2], rec["x"][1::2] = x0, x1
+    rec["y"][0::2], rec["y"][1::2] = y0, y1
+    return _read(buf, 2 * n - 2, Qt.FillRule.OddEvenFill)
 
 
 def polygons_path(xs: Any, ys: Any) -> QPainterPath:
