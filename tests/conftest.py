@@ -71,6 +71,22 @@ def triplea_g40() -> Path:
 
 
 
+@pytest.fixture(scope="session")
+def acw_cli_campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """The scripted ACW campaign (``scripts/acw_campaign.py``) played once
+    through ``adjutant`` for the session: its report's text and the
+    finished game file (read it; copy it to change it)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("acw_campaign", ROOT / "scripts" / "acw_campaign.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    folder = tmp_path_factory.mktemp("acw-cli-campaign")
+    text = mod.run(folder / "report.md", folder / "game.json")
+    return text, folder / "game.json"
+
+
 # -- a modal dialog nobody answers fails the test instead of hanging CI -------
 
 MODAL_PATIENCE_S = 30
