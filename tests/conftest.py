@@ -7,14 +7,26 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-if "ADJUTANT_CACHE_DIR" not in os.environ:  # verified journals and tile pyramids: never the user's own cache
+
+
+def _test_folder(var: str, prefix: str, keep_given: bool) -> None:
+    """Point ``var`` at a new temporary folder, one per test process: not
+    when it names a folder the user gave (``keep_given``), never the one
+    this file made for another process (a pytest-xdist worker inherits its
+    controller's environment and makes its own)."""
     import tempfile
 
-    os.environ["ADJUTANT_CACHE_DIR"] = tempfile.mkdtemp(prefix="adjutant-test-cache-")
-if "ADJUTANT_CONFIG_DIR" not in os.environ:  # dice seeds and signing keys: never the user's own
-    import tempfile
+    mark = f"ADJUTANT_TEST_MADE_{var}"
+    me = os.environ.get("PYTEST_XDIST_WORKER", "controller")
+    if os.environ.get(mark) == me or (keep_given and var in os.environ and mark not in os.environ):
+        return
+    os.environ[var] = tempfile.mkdtemp(prefix=prefix)
+    os.environ[mark] = me
 
-    os.environ["ADJUTANT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="adjutant-test-config-")
+
+_test_folder("ADJUTANT_CACHE_DIR", "adjutant-test-cache-", True)  # verified journals, tile pyramids
+_test_folder("ADJUTANT_CONFIG_DIR", "adjutant-test-config-", True)  # dice seeds, signing keys
+_test_folder("XDG_CONFIG_HOME", "adjutant-test-xdg-", False)  # QSettings' file: layout, recent files
 
 import pytest  # noqa: E402
 
@@ -57,6 +69,22 @@ def triplea_g40() -> Path:
                     f"holding {TRIPLEA_G40_XML} (TripleA's ww2global40 map, games/) to run this test")
     return path
 
+
+
+@pytest.fixture(scope="session")
+def acw_cli_campaign(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """The scripted ACW campaign (``scripts/acw_campaign.py``) played once
+    through ``adjutant`` for the session: its report's text and the
+    finished game file (read it; copy it to change it)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("acw_campaign", ROOT / "scripts" / "acw_campaign.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    folder = tmp_path_factory.mktemp("acw-cli-campaign")
+    text = mod.run(folder / "report.md", folder / "game.json")
+    return text, folder / "game.json"
 
 
 # -- a modal dialog nobody answers fails the test instead of hanging CI -------
@@ -135,6 +163,30 @@ def qapp(qapp: Any) -> Any:
     return qapp
 
 
+_old_generation = {"kept": 0, "since": 0}
+"""Objects the last whole collection between tests kept, and how many have
+joined the old generation since."""
+
+
+def _collect_between_tests() -> None:
+    """The collection between tests, generation by generation as CPython's
+    automatic collector does: the young generations (what the test made)
+    every time, the whole heap once what joined the old generation since
+    the last whole collection passes a quarter of what that one kept (the
+    rule CPython applies to its oldest generation).  A whole collection
+    visits every object the session holds (modules, cached samples,
+    pytest's items: millions), so one after every test cost more than the
+    tests themselves."""
+    import gc
+
+    young = len(gc.get_objects(0)) + len(gc.get_objects(1))
+    _old_generation["since"] += max(0, young - gc.collect(1))
+    if _old_generation["since"] > _old_generation["kept"] // 4:
+        gc.collect()
+        _old_generation["kept"] = len(gc.get_objects(2))
+        _old_generation["since"] = 0
+
+
 @pytest.fixture(autouse=True)
 def _no_cycle_collection_off_the_gui_thread() -> object:
     """A collection in another thread destroys the GUI thread's garbage
@@ -147,7 +199,7 @@ def _no_cycle_collection_off_the_gui_thread() -> object:
     collected between tests, where no Qt call is under way.  Automatic
     collection may start inside any allocation, also inside a Qt call that
     holds one of Qt's own locks, and a widget it destroys there waits on that
-    lock for ever."""
+    lock for ever (:func:`_collect_between_tests`)."""
     import gc
     import sys
 
@@ -163,7 +215,7 @@ def _no_cycle_collection_off_the_gui_thread() -> object:
     if collector is None:
         collector = sys.modules.get("app.gui.collector")
     if collector is not None and collector.installed() is not None:
-        gc.collect()
+        _collect_between_tests()
     gc.callbacks.remove(_note_collection)
     assert not _collections_elsewhere, f"Python's cycle collector ran off the GUI thread: {_collections_elsewhere}"
 

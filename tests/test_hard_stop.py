@@ -30,7 +30,7 @@ def test_a_test_stuck_holding_pythons_lock_ends_the_run(tmp_path: Path) -> None:
     (tmp_path / "test_stuck.py").write_text(STUCK)
     env = {**os.environ, "ADJUTANT_HARD_STOP_AFTER_S": "1"}
     start = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "--rootdir", str(tmp_path),
                            "-c", str(ROOT / "pyproject.toml"), str(tmp_path / "test_stuck.py")],
                           cwd=tmp_path, env=env, capture_output=True, text=True, timeout=50)
     took = time.monotonic() - start

@@ -333,8 +333,9 @@ def test_a_printed_territory_measures_its_map_units_at_the_scale(tmp_path: Path,
     assert main(["print", str(src), "--width-mm", "600", "--out", str(out), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["grid"] == "territory" and data["mm_per_unit"] == 1.5 and data["map_mm"] == [600.0, 420.0]
-    page = raster_pdf(out, tmp_path, "page")[0]
-    assert len(raster_pdf(out, tmp_path, "page")) == data["pages"] == 4 * 2
+    pages = raster_pdf(out, tmp_path, "page")
+    assert len(pages) == data["pages"] == 4 * 2
+    page = pages[0]
     y = round((10 + 40 * 1.5) * PX_PER_MM)  # 10 map units below the UK's top, clear of its name
     left, right = run_of(page[y], round((10 + 60 * 1.5) * PX_PER_MM))
     assert abs(left - 85.0) < 0.25 and abs(right - 145.0) < 0.25, (left, right)

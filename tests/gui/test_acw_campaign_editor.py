@@ -12,7 +12,6 @@ control a person would use, never by calling the engine."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -31,16 +30,10 @@ ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "maps" / "acw_short_campaign.json"
 
 
-def cli_campaign(tmp_path: Path) -> dict[str, Any]:
-    """Run the scripted game through ``adjutant`` (as the script does) and
-    return the finished file's game data."""
-    spec = importlib.util.spec_from_file_location("acw_campaign", ROOT / "scripts" / "acw_campaign.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    keep = tmp_path / "cli-game.json"
-    mod.run(tmp_path / "report.md", keep)
-    game: dict[str, Any] = json.loads(keep.read_text(encoding="utf-8"))["state"]["game"]
+def cli_campaign(played: tuple[str, Path]) -> dict[str, Any]:
+    """The game data of the scripted game run through ``adjutant`` (as the
+    script does: the ``acw_cli_campaign`` fixture)."""
+    game: dict[str, Any] = json.loads(played[1].read_text(encoding="utf-8"))["state"]["game"]
     return game
 
 
@@ -148,8 +141,8 @@ def play_in_editor(qtbot: Any, tmp_path: Path, entries: list[dict[str, Any]], la
     return w
 
 
-def test_the_campaigns_first_turns_played_in_the_editor_give_the_cli_journal(qtbot, tmp_path) -> None:
-    entries = cli_campaign(tmp_path)["journal"]["entries"]
+def test_the_campaigns_first_turns_played_in_the_editor_give_the_cli_journal(qtbot, tmp_path, acw_cli_campaign) -> None:
+    entries = cli_campaign(acw_cli_campaign)["journal"]["entries"]
     w = play_in_editor(qtbot, tmp_path, entries, 3)
     given = len(w.turns.game().journal)
     assert given == sum(1 for e in entries if e["turn"] <= 3)
@@ -157,8 +150,8 @@ def test_the_campaigns_first_turns_played_in_the_editor_give_the_cli_journal(qtb
 
 
 @pytest.mark.slow
-def test_the_campaign_played_in_the_editor_gives_the_cli_journal(qtbot, tmp_path) -> None:
-    by_cli = cli_campaign(tmp_path)
+def test_the_campaign_played_in_the_editor_gives_the_cli_journal(qtbot, tmp_path, acw_cli_campaign) -> None:
+    by_cli = cli_campaign(acw_cli_campaign)
     entries = by_cli["journal"]["entries"]
     kinds = {next((k for k in ("attack", "withdraw", "stand", "retreat", "reinforcement_post", "factors")
                    if k in e["order"]), "move") for e in entries if e["kind"] == "order"}

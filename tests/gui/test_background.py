@@ -21,7 +21,8 @@ pytestmark = pytest.mark.gui
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_quick_work_returns_without_a_dialog(qapp: Any) -> None:
+def test_quick_work_returns_without_a_dialog(qapp: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(background, "last_dialog", None)  # not an earlier test's (maybe deleted) dialog
     assert background.run(None, "adding", lambda a, b: a + b, 2, 3) == 5
     assert background.last_dialog is None or not background.last_dialog.isVisible()
 

@@ -225,7 +225,7 @@ def test_slow_tests_run_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None
     assert long_runs_requested(_Config("slow and gui"))  # type: ignore[arg-type]
     monkeypatch.setenv("ADJUTANT_LONG", "1")
     assert long_runs_requested(_Config(""))  # type: ignore[arg-type]
-    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-n", "0", "-p", "no:cacheprovider",
                         "tests/reliability/test_soak.py::test_soak_long"], cwd=ROOT, capture_output=True, text=True,
                        timeout=300, check=False, env={k: v for k, v in __import__("os").environ.items()
                                                       if k != "ADJUTANT_LONG"})
