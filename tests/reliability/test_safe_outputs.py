@@ -453,7 +453,14 @@ def _kill_harness(tmp_path: Path, kills: int, kinds: tuple[str, ...] = tuple(WRI
                 (folder / n).write_bytes(refs[0][n])
             seen = {0: 0, 1: 0}
             interrupted = 0
-            for k in range(kills):
+            k = 0
+            # every kill checks old-or-new; past ``kills``, more kills (at most
+            # as many again, each window doubled) until both versions were
+            # seen: a loaded machine can make every write outlast the window
+            while k < kills or (not (seen[0] and seen[1]) and k < 2 * kills):
+                if k >= kills:
+                    window *= 2
+                k += 1
                 pid = int(zyg.ask(kind, "loop", folder / names[0]))
                 time.sleep(rng.uniform(0.0, window))
                 os.kill(pid, signal.SIGKILL)
@@ -461,13 +468,13 @@ def _kill_harness(tmp_path: Path, kills: int, kinds: tuple[str, ...] = tuple(WRI
                 for n in names:
                     data = (folder / n).read_bytes()
                     assert data in (refs[0][n], refs[1][n]), (
-                        f"{kind}, kill {k + 1}: {n} is neither the old nor the new file ({len(data)} bytes)")
+                        f"{kind}, kill {k}: {n} is neither the old nor the new file ({len(data)} bytes)")
                     seen[0 if data == refs[0][n] else 1] += 1
                 leftovers = _temps(folder)
                 interrupted += bool(leftovers)
                 for t in leftovers:
                     (folder / t).unlink()
-            report.append(f"{kind}: {kills} kills, files old {seen[0]}x / new {seen[1]}x, "
+            report.append(f"{kind}: {k} kills, files old {seen[0]}x / new {seen[1]}x, "
                           f"{interrupted} kills interrupted a write")
             assert seen[0] and seen[1], f"{kind}: the kills never saw both versions; the harness tested nothing"
         print("\n".join(report))
