@@ -18,13 +18,12 @@ from layout_kit import SIZE_IDS, SIZES, check, cut_titles, in_view, pump, showin
 from PySide6.QtCore import QRect, QSettings, Qt
 from PySide6.QtWidgets import QAbstractButton
 from system_parts import combat, plan, rail
-from test_combat_panel import choose, worked
+from test_combat_panel import choose, window, worked
 from window_kit import open_map
 
 from app.gui.layouts import COLUMN_WIDTH, DESIGNER, GAME_MASTER
 from app.gui.main_window import MainWindow
 from app.gui.plan_orders import start_plan
-from app.gui.systems import previews_for
 from engine.rules.rail_options import RailOptionsAdjudicator
 
 pytestmark = pytest.mark.gui
@@ -32,16 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def grid_window(qtbot: Any, tmp_path: Path, scenario: Any, size: tuple[int, int]) -> MainWindow:
-    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    w = MainWindow(scenario, None, settings, tmp_path / "state", previews=previews_for())
-    w.ask_unsaved = lambda: "discard"  # type: ignore[method-assign]
-    qtbot.addWidget(w)
-    w.resize(*size)
-    w.show()
-    qtbot.waitExposed(w)
-    pump()
-    w.canvas.fit()
-    return w
+    return window(qtbot, tmp_path, scenario, None, size)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
