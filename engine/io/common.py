@@ -142,7 +142,7 @@ def parse_json(text: str, source: str) -> Any:
         doc = document(prefix, tail, nonce)
         data = _with_lines(doc, lines, nonce)
         if data is not None:
-            lines.origin.set("", None, prefix, tail, lines.lines)  # the file is named by load_any
+            lines.origin.set("", None, prefix, tail, lines)  # the file is named by load_any
             if "\\u" in doc:
                 problems = text_problems(data, source, _XML_FORBIDDEN)
                 if problems:

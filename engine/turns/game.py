@@ -164,6 +164,8 @@ class Game:
             position = _cache_key(self.position(), fmt) if isinstance(lines, JournalLines) else ""
             record = recorded(lines, position) if position and isinstance(lines, JournalLines) else None
             trusted = record is not None
+            if record is not None and isinstance(lines, JournalLines) and type(record.get("count")) is int:
+                lines.known_count(record["count"])  # the record is of this very text: its count need not be found
             self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
                                              trusted=trusted)
             self._records = [None] * len(self.journal)
