@@ -443,9 +443,9 @@ class Game:
         seen, last, found = self._dice_scan
         if not 0 < seen <= n or self.journal.hash_at(seen - 1) != last:
             seen, found = 0, -1  # a new journal, or entries taken back: looked for from the start
-        lines = self.journal.lines.lines if n > seen else ()
+        lines = self.journal.lines.after(seen) if n > seen else []
         for i in range(n - 1, seen - 1, -1):
-            line = lines[i]
+            line = lines[i - seen]
             if ('"kind":"seed"' in line or '"kind":"reveal"' in line) and self.journal[i].kind in ("seed", "reveal"):
                 found = i
                 break
