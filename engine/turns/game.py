@@ -326,7 +326,8 @@ class Game:
         return "this turn"
 
     def give(self, order: Mapping[str, Any], time: str | None = None, summary: str | None = None,
-             side: str | None = None, source: Mapping[str, Any] | None = None) -> Entry:
+             side: str | None = None, source: Mapping[str, Any] | None = None,
+             checked: TurnVerdict | None = None) -> Entry:
         """Check ``order`` and carry it out, or refuse it; either way the
         journal gets an entry, which is returned (``kind`` ``"order"`` or
         ``"refused"``).  ``time`` is the time of the post where the rules
@@ -338,10 +339,13 @@ class Game:
         is kept in the verdict as ``source``; the dice the rules need are
         rolled from the open commitment when :attr:`dice_seed` holds its
         seed (``engine/turns/dice.py``), kept in the verdict as ``dice``,
-        and the order is journalled carrying them."""
+        and the order is journalled carrying them.  ``checked`` is the
+        verdict :meth:`check` gave on this very order and ``side`` with the
+        game as it is now (the caller vouches that nothing changed since): it
+        is not asked for again, unless dice are rolled for the order."""
         text = summary or self.order_text(order)
         order, dice = self._dice(order, source)
-        verdict = self.check(order, side)
+        verdict = checked if checked is not None and dice is None and checked.author == side else self.check(order, side)
         extra: dict[str, Any] = {}
         if source is not None:
             extra["source"] = dict(source)

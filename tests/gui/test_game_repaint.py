@@ -73,3 +73,21 @@ def test_the_units_list_follows_a_game_step(qapp: Any, qtbot: Any, tmp_path: Pat
     s = w.document.scenario
     assert rows[o["unit"]].text(4) == s.map.label(s.unit(o["unit"]).at) != o["to"]
     assert tree.topLevelItemCount() == len(s.units)
+
+
+def test_an_order_given_in_the_editor_is_checked_by_the_rules_once(qapp: Any, qtbot: Any, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdict that lets the editor give an order (or refuse it without
+    an undo step) is the one the game journals; undo and redo ask again."""
+    w = game_window(qtbot, tmp_path, 3)
+    game = w.turns.game()
+    checks: list[Any] = []
+    real = type(game.system).check
+    monkeypatch.setattr(type(game.system), "check", lambda self, *a: (checks.append(a[1]), real(self, *a))[1])
+    o = order(w)
+    ok, why = w.turns.give(o)
+    assert ok, why
+    assert len(checks) == 1 and game.journal[-1].kind == "order"
+    w.document.undo_stack.undo()
+    w.document.undo_stack.redo()
+    assert len(checks) == 2 and game.journal[-1].kind == "order"
