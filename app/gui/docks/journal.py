@@ -180,6 +180,8 @@ class JournalPanel(QWidget):
                 e = game.journal[i]
                 parent = self._turn_items.get(e.turn)
                 if parent is None:
+                    for earlier in self._turn_items.values():  # the turns before are listed collapsed
+                        earlier.setExpanded(False)
                     parent = QTreeWidgetItem([f"Turn {e.turn}"])
                     parent.setData(0, ROLE, i + 1)
                     self.tree.addTopLevelItem(parent)
