@@ -107,6 +107,10 @@ def test_the_journal_dock_lists_the_turns_before_the_last_collapsed(qapp: Any, q
     qapp.processEvents()
     turns = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
     assert [t.isExpanded() for t in turns] == [False] * (len(turns) - 1) + [True]
+    w.document.undo_stack.undo()  # the End Turn taken back: the turn before is the last, open again
+    qapp.processEvents()
+    turns = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    assert [t.isExpanded() for t in turns] == [False] * (len(turns) - 1) + [True]
     panel.go(2)
     item = panel.entry_item(2)
     assert tree.currentItem() is item and item.parent().isExpanded()
