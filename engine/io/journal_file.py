@@ -50,6 +50,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -267,15 +268,21 @@ class JournalLines:
     Immutable but for its origin (and the count of its lines, once known);
     a copy is itself."""
 
-    __slots__ = ("_all", "_digest", "_hasher", "_lines", "origin")
+    __slots__ = ("_all", "_basis", "_digest", "_hasher", "_lines", "origin", "stamp")
 
     def __init__(self, lines: Sequence[str] | LineList = (), origin: Origin | None = None,
-                 hasher: Any = None) -> None:
+                 hasher: Any = None, basis: JournalLines | None = None) -> None:
         self._lines = lines.copy() if isinstance(lines, LineList) else LineList(lines)
         self._all: tuple[str, ...] | None = None
         self._digest: str | None = None
         self._hasher = hasher  # a SHA-256 state over exactly the lines' text, when one was kept
+        self._basis = basis  # lines whose text begins this one's (the journal as read): hashed from theirs
         self.origin = origin if origin is not None else Origin()
+        self.stamp: tuple[Any, ...] | None = None
+        """The file these lines were read from, as :func:`file_stamp` gave
+        it before and after the read, when it was unchanged for
+        :data:`QUIET_S` seconds: the digest recorded for that file is
+        theirs (:func:`recorded`)."""
 
     @classmethod
     def from_text(cls, text: str) -> JournalLines:
@@ -338,12 +345,33 @@ class JournalLines:
         """SHA-256 of the lines' text as a file holds them
         (:func:`entries_region`)."""
         if self._digest is None:
-            self._digest = self.hasher().hexdigest()
+            if self._basis is not None and len(self) == len(self._basis):
+                self._digest = self._basis.digest()
+            else:
+                self._digest = self._stamped() or self.hasher().hexdigest()
         return self._digest
+
+    def _stamped(self) -> str | None:
+        """The digest recorded for the file these lines were read from, as
+        it is (:attr:`stamp`), or ``None``."""
+        if self.stamp is None:
+            return None
+        try:
+            data = json.loads((cache_folder() / _stamp_name(self.stamp)).read_text(encoding="utf-8"))
+        except (OSError, ValueError, AttributeError):
+            return None
+        digest = data.get("digest") if isinstance(data, dict) else None
+        return digest if isinstance(digest, str) and len(digest) == 64 else None
 
     def hasher(self) -> Any:
         """The SHA-256 state over the lines' text (a copy may be extended
         by the text :func:`appended_text` adds for more lines)."""
+        if self._hasher is None and self._basis is not None and len(self) >= len(self._basis):
+            n = len(self._basis)
+            self._hasher = self._basis.hasher().copy()
+            added = self._lines.after(n)
+            if added:
+                self._hasher.update(appended_text(n, added).encode("utf-8", "surrogatepass"))
         if self._hasher is None:
             text = self._lines.text()
             self._hasher = hashlib.sha256()
@@ -657,6 +685,37 @@ def cache_folder() -> Path:
     return Path(platformdirs.user_cache_dir("adjutant", appauthor=False)) / "journals"
 
 
+QUIET_S = 2.0
+"""How long a file must have been left unchanged (by its change time) for
+its identity and times to stand for its content in the record of journals
+verified (:func:`file_stamp`): a write in the same tick of the clock as a
+read could otherwise leave them as they were."""
+
+
+def file_stamp(path: str | os.PathLike[str]) -> tuple[Any, ...] | None:
+    """``(real path, device, inode, size, modification time, change time)``
+    of the file at ``path`` (nanoseconds), or ``None``.  Every write to a
+    file, and every change of its times, sets its change time to the
+    present, which no user can set back (short of the system's clock):
+    while the stamp is the same, so is the file's content."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (os.path.realpath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def quiet(stamp: tuple[Any, ...] | None) -> bool:
+    """Whether the file ``stamp`` describes was last changed at least
+    :data:`QUIET_S` seconds ago (and its system keeps change times)."""
+    return (stamp is not None and os.name == "posix" and stamp[5] > 0
+            and stamp[5] <= time.time_ns() - int(QUIET_S * 1e9))
+
+
+def _stamp_name(stamp: tuple[Any, ...]) -> str:
+    return "stamp-" + hashlib.sha256(json.dumps(list(stamp)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _key(lines: JournalLines, position: str) -> str:
     return hashlib.sha256(f"{lines.digest()}\n{position}".encode()).hexdigest()
 
@@ -669,7 +728,13 @@ def recorded(lines: JournalLines, position: str) -> dict[str, Any] | None:
         data = json.loads((cache_folder() / _key(lines, position)).read_text(encoding="utf-8"))
     except (OSError, ValueError, AttributeError):
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    try:
+        _remember_stamp(lines, cache_folder())  # read again unchanged: found by its stamp next time
+    except OSError:
+        pass
+    return data
 
 
 def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> bool:
@@ -688,6 +753,18 @@ def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> b
         return False
 
 
+def _remember_stamp(lines: JournalLines, folder: Path) -> None:
+    """Record the digest of lines read from a quiet file by its stamp."""
+    if lines.stamp is None or not quiet(lines.stamp):
+        return
+    name = _stamp_name(lines.stamp)
+    if (folder / name).is_file():
+        return
+    tmp = folder / f".{name}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps({"digest": lines.digest()}), encoding="utf-8")
+    os.replace(tmp, folder / name)
+
+
 def remember_verified(lines: JournalLines, position: str, adjudicated: bool = False,
                       facts: dict[str, Any] | None = None) -> None:
     """Record that these entries were verified and replayed to ``position``,
@@ -699,17 +776,19 @@ def remember_verified(lines: JournalLines, position: str, adjudicated: bool = Fa
     name = _key(lines, position)
     try:
         if not adjudicated and (folder / name).is_file():
+            _remember_stamp(lines, folder)
             return
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".{name}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps({**(facts or {}), "count": len(lines), "adjudicated": adjudicated}),
                        encoding="utf-8")
         os.replace(tmp, folder / name)
+        _remember_stamp(lines, folder)
     except OSError:
         pass
 
 
 __all__ = ["MARKER", "JournalLines", "LineList", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
-           "appended_text", "entries_region", "file_stat", "journal_parts", "journal_tail", "lines_of", "recorded", "recover", "remember_verified",
+           "appended_text", "entries_region", "file_stamp", "file_stat", "quiet", "journal_parts", "journal_tail", "lines_of", "recorded", "recover", "remember_verified",
            "split_entries",
            "undo_path", "verified"]

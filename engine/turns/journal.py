@@ -301,6 +301,7 @@ class Journal:
         self._origin = Origin()  # the file the lines were read from or written to (shared with their writer)
         self._hasher: Any = None  # a SHA-256 state over the lines' text, kept up as entries are added
         self._hashed = 0
+        self._read: JournalLines | None = None  # the lines it was read with, all still its first ones
         self.branch_of = branch_of
         self.where = "journal"
         self.format = FORMAT
@@ -343,7 +344,8 @@ class Journal:
         """Every entry's line, as a file holds them, with the file they
         were read from or last written to."""
         hasher = self._hasher.copy() if self._hasher is not None and self._hashed == len(self._lines) else None
-        return JournalLines(self._lines, self._origin, hasher=hasher)
+        return JournalLines(self._lines, self._origin, hasher=hasher,
+                            basis=self._read if hasher is None else None)
 
     @property
     def head(self) -> str:
@@ -380,6 +382,8 @@ class Journal:
         if e.salt:
             self._undone.append(e)
         self._hasher = None
+        if self._read is not None and len(self._lines) < len(self._read):
+            self._read = None
         if len(self._lines) < self._origin.count:
             self._origin.forget()
         return e
@@ -482,7 +486,7 @@ class Journal:
         j.format = COMMITTED if fmt >= COMMITTED else 2
         if isinstance(raw, JournalLines):
             j._origin = raw.origin
-            j._hasher, j._hashed = raw.hasher().copy(), len(raw)
+            j._read = raw  # its digest (and hash state) taken from the lines read, when asked
         return j
 
 

@@ -341,3 +341,36 @@ def test_entries_laid_out_otherwise_inside_are_read_as_their_json(game_text: str
     g, want = Game(loads_any(text, "other.json")), Game(loads_any(game_text, "game.json"))
     assert len(g.journal) == len(want.journal) and g.journal.head == want.journal.head
     assert [e.hash for e in g.journal] == [e.hash for e in want.journal]
+
+
+def test_a_file_read_again_unchanged_is_found_by_its_stamp(tmp_path: Path, game_text: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file left unchanged since it was verified (its device, inode,
+    size, modification and change times the same, and older than
+    QUIET_S) is known by them: its entries are not hashed again.  Any
+    write changes the change time, so an entry edited in the middle (its
+    hash, the size and the end kept) is hashed, and refused."""
+    import engine.io.journal_file as jf
+
+    monkeypatch.setenv("ADJUTANT_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "game.json"
+    f.write_text(game_text, encoding="utf-8")
+    Game(load_any(f))  # verified; the file was written just now: no stamp kept
+    assert not list((tmp_path / "cache" / "journals").glob("stamp-*"))
+    monkeypatch.setattr(jf, "QUIET_S", 0.0)  # (the file is taken as long left alone)
+    hashed: list[int] = []
+    real = jf.JournalLines.hasher
+    monkeypatch.setattr(jf.JournalLines, "hasher", lambda self: (hashed.append(1), real(self))[1])
+    Game(load_any(f))  # found by its digest; its stamp is kept
+    assert hashed and list((tmp_path / "cache" / "journals").glob("stamp-*"))
+    hashed.clear()
+    g = Game(load_any(f))
+    assert hashed == [] and len(g.journal) == len(Game(loads_any(game_text, "x")).journal)
+    lines = game_text.split("\n")
+    orders = [k for k, x in enumerate(lines) if '"kind":"order"' in x and '"to":"0312"' in x]
+    i = orders[len(orders) // 2]
+    lines[i] = lines[i].replace('"to":"0312"', '"to":"0313"')
+    with open(f, "r+", encoding="utf-8") as out:  # the same file (inode), rewritten in place
+        out.write("\n".join(lines))
+    with pytest.raises(ModelError, match="was changed after it was written"):
+        Game(load_any(f))
