@@ -31,7 +31,7 @@ from .common import (
     read_text,
     text_problems,
 )
-from .journal_file import JournalLines, append_in_place, file_stamp, file_stat, journal_parts, quiet
+from .journal_file import JournalLines, append_in_place, file_stamp, file_stat, journal_parts, quiet, undo_path
 
 if TYPE_CHECKING:
     from ..territory.model import TerritoryScenario
@@ -118,7 +118,8 @@ def remember_origin(s: AnyScenario, path: str | os.PathLike[str], before: Any) -
         after = file_stat(path)
         o = lines.origin
         o.set(os.path.realpath(path) if after == before else "", after, o.prefix, o.tail, lines)
-        stamp = file_stamp(path) if after == before and after is not None else None
+        stamp = (file_stamp(path) if after == before and after is not None and not undo_path(path).exists()
+                 else None)  # (an append under way: the text read may be the file's before it)
         lines.stamp = stamp if stamp is not None and tuple(stamp[1:5]) == after and quiet(stamp) else None
 
 
