@@ -60,6 +60,10 @@ class TurnController(QObject):
         self._fresh = False
         """The scenario had no game data when the game was made: undoing back
         to an empty journal takes the data away again."""
+        self._checked: tuple[Game, dict[str, Any], int, TurnVerdict] | None = None
+        """The order being given by :meth:`give`, checked: the game, the
+        order, the journal's length then and the verdict (:meth:`run` hands
+        it to the game, which does not ask the rules again)."""
         self._problem: str | None = None
         self._refused: Any = None
         """The scenario whose game :attr:`problem` refuses (looked at once)."""
@@ -271,13 +275,18 @@ class TurnController(QObject):
             g = self.game()
             if g is None:
                 raise ModelError("this scenario is not a game (its ruleset names no rules system)")
-            verdict = g.check(post_order(g, order)[0], side)
+            given = post_order(g, order)[0]
+            verdict = g.check(given, side or g.author(given))  # the side the game is given it as (run)
         except ModelError as e:
             return False, str(e)
         if not verdict.ok:
             return False, " ".join(verdict.reasons) or "refused"
         cmd = GameCommand(self, "give", dict(order), text, {"side": side} if side is not None else None)
-        cmd.perform()
+        self._checked = (g, given, len(g.journal), verdict)
+        try:
+            cmd.perform()
+        finally:
+            self._checked = None
         self.document.undo_stack.push(cmd)
         if self.plan is not None:
             self.plan.note(dict(order))
@@ -325,7 +334,11 @@ class TurnController(QObject):
         if kind == "give":
             given, time = post_order(g, order)
             meta = meta or {}
-            out = [g.give(given, time=time, side=meta.get("side") or g.author(given), source=meta.get("source"))]
+            checked = self._checked
+            verdict = (checked[3] if checked is not None and checked[0] is g and checked[1] == given
+                       and checked[2] == len(g.journal) and meta.get("source") is None else None)
+            out = [g.give(given, time=time, side=meta.get("side") or g.author(given), source=meta.get("source"),
+                          checked=verdict)]
         elif kind == "adjust":
             out = [g.adjust(str(order["summary"]), order["change"])]
         elif kind == "end_phase":

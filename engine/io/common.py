@@ -144,7 +144,7 @@ def parse_json(text: str, source: str) -> Any:
         doc = document(prefix, tail, nonce)
         data = _with_lines(doc, lines, nonce)
         if data is not None:
-            lines.origin.set("", None, prefix, tail, lines.lines)  # the file is named by load_any
+            lines.origin.set("", None, prefix, tail, lines)  # the file is named by load_any
             if "\\u" in doc:
                 problems = text_problems(data, source, _XML_FORBIDDEN)
                 if problems:
@@ -891,6 +891,10 @@ ROW_KEYS = frozenset({"terrain", "control"})
 """Keys whose lists of strings are map rows: always one row per line."""
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(value, ensure_ascii=False)``, without making an encoder at each call."""
+
+
 def _short_json(value: Any, limit: int) -> str | None:
     """``json.dumps(value, ensure_ascii=False)`` when it is at most ``limit``
     characters long, else ``None``, without writing out a long value: a
@@ -908,7 +912,7 @@ def _short_json(value: Any, limit: int) -> str | None:
             stack.extend(v.values())
         elif isinstance(v, (list, tuple)):
             stack.extend(v)
-    text = json.dumps(value, ensure_ascii=False)
+    text = _ENCODE(value)
     return text if len(text) <= limit else None
 
 
@@ -928,7 +932,7 @@ def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
 
     has_rows = rows or (isinstance(value, dict) and any(k in ROW_KEYS for k in value))
     if not value or (not has_rows and record(value)):
-        return json.dumps(value, ensure_ascii=False)
+        return _ENCODE(value)
     if not has_rows and not any(isinstance(x, list) and len(x) > 2
                                 for x in (value.values() if isinstance(value, dict) else value)):
         short = _short_json(value, 100)  # not the whole subtree at every level: a journal is deep
@@ -939,7 +943,7 @@ def dumps_compact(value: Any, indent: int = 0, rows: bool = False) -> str:
     if isinstance(value, list):
         items = [pad + dumps_compact(v, indent + 1) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + end + "]"
-    items = [pad + json.dumps(k, ensure_ascii=False) + ": "
+    items = [pad + _ENCODE(k) + ": "
              + dumps_compact(v, indent + 1, rows=k in ROW_KEYS and isinstance(v, list) and all(isinstance(x, str) for x in v))
              for k, v in value.items()]
     return "{\n" + ",\n".join(items) + "\n" + end + "}"

@@ -50,9 +50,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,6 @@ UNDO_SUFFIX = ".journal-undo"
 (``.NAME.journal-undo``): how to put the file back as it was."""
 
 
-@dataclass
 class Origin:
     """Where a journal's lines were read from or last written to: the file
     (its real path and ``(device, inode, size, mtime)`` then), the text
@@ -81,50 +80,248 @@ class Origin:
     save that finds the file as it was and the text before the entries
     unchanged appends the new entries in place (:func:`append_in_place`)."""
 
-    path: str = ""
-    stat: tuple[int, int, int, int] = (0, 0, 0, 0)
-    prefix: str = ""
-    tail: str = ""
-    count: int = 0
-    last: str = ""
-    """The hash of the last entry the file holds (it commits to every one before)."""
+    __slots__ = ("_count", "_of", "last", "path", "prefix", "stat", "tail")
+
+    def __init__(self) -> None:
+        self.path = ""
+        self.stat: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self.prefix = ""
+        self.tail = ""
+        self._count = 0
+        self._of: JournalLines | None = None  # lines whose count is the file's, counted when asked
+        self.last = ""
+        """The hash of the last entry the file holds (it commits to every one before)."""
+
+    @property
+    def count(self) -> int:
+        """How many entries the file holds."""
+        if self._of is not None:
+            self._count, self._of = len(self._of), None
+        return self._count
 
     def set(self, path: str, stat: tuple[int, int, int, int] | None, prefix: str, tail: str,
-            lines: Sequence[str]) -> None:
+            lines: JournalLines | Sequence[str]) -> None:
         """Now the file at ``path`` (``""``: none), as ``stat`` says, holding
         ``lines`` between ``prefix`` and ``tail``."""
         self.path, self.stat = (path, stat) if stat is not None else ("", (0, 0, 0, 0))
-        self.prefix, self.tail, self.count = prefix, tail, len(lines)
-        self.last = JournalLines.hash_of(lines[-1]) if lines else ""
+        self.prefix, self.tail = prefix, tail
+        if isinstance(lines, JournalLines):  # its count may not be known before its lines are split
+            self._of, self.last = lines, lines.last_hash()
+        else:
+            self._of, self._count = None, len(lines)
+            self.last = JournalLines.hash_of(lines[-1]) if lines else ""
 
-    def holds_start_of(self, lines: Sequence[str]) -> bool:
+    def holds_start_of(self, lines: JournalLines | Sequence[str]) -> bool:
         """Whether the entries the file holds are the first of ``lines``."""
-        return len(lines) >= self.count and (self.count == 0
-                                              or JournalLines.hash_of(lines[self.count - 1]) == self.last)
+        count = self.count
+        if len(lines) < count:
+            return False
+        last = (lines.line_at(count - 1) if isinstance(lines, JournalLines) else lines[count - 1]) if count else ""
+        return count == 0 or JournalLines.hash_of(last) == self.last
 
     def forget(self) -> None:
         """No file holds these lines as they are (an entry was taken back)."""
         self.path = ""
 
 
+class LineList:
+    """A journal's lines, in order: the first ones as the text a file holds
+    them in (lines joined by ``"\n,"``), split into lines only when one
+    before the last of them is asked for, and the rest as lines.  Appending
+    and asking for the last line, the count (once it is known) or the lines
+    after the text do not split it; a count not known is found by splitting."""
+
+    __slots__ = ("_count", "_more", "_text")
+
+    def __init__(self, lines: Sequence[str] = (), text: str = "", count: int | None = None) -> None:
+        self._text = text
+        self._count: int | None = count if text else 0
+        self._more: list[str] = list(lines)
+
+    def copy(self) -> LineList:
+        return LineList(self._more, self._text, self._count)
+
+    def known_count(self, n: int) -> None:
+        """Take ``n`` as the number of lines of the text (from a record of
+        this very text: :func:`recorded`), so that it need not be split to
+        be counted."""
+        if self._text and self._count is None:
+            self._count = n
+
+    def _split(self) -> None:
+        if self._text:
+            lines = split_lines(self._text)
+            if self._count is not None and len(lines) != self._count:
+                raise ValueError(f"the journal's text holds {len(lines)} entries, not the {self._count} recorded")
+            self._more[:0] = lines
+        self._text, self._count = "", 0
+
+    def _head(self) -> int:
+        if self._count is None:
+            self._split()
+        return self._count or 0
+
+    def __len__(self) -> int:
+        return self._head() + len(self._more)
+
+    def __iter__(self) -> Iterator[str]:
+        self._split()
+        return iter(self._more)
+
+    def last(self) -> str | None:
+        """The last line (``None`` when there is none), without counting."""
+        if self._more:
+            return self._more[-1]
+        return self._text_last() if self._text else None
+
+    def _text_last(self) -> str:
+        at = self._text.rfind("\n,")  # the last line's start, found from the end
+        return self._text[at + 2:] if at >= 0 else self._text
+
+    def __getitem__(self, i: int) -> str:
+        if i == -1:
+            last = self.last()
+            if last is None:
+                raise IndexError(i)
+            return last
+        n = len(self)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError(i)
+        head = self._count or 0
+        if i >= head:
+            return self._more[i - head]
+        if i == head - 1:
+            return self._text_last()
+        if i == 0:
+            at = self._text.find("\n,")  # the first line, found from the start
+            return self._text[:at]
+        self._peel(head - i)
+        return self[i]
+
+    def _peel(self, k: int) -> None:
+        """Split the last ``k`` lines off the text (found from its end: the
+        text before them is not looked at), or all of it when they are not
+        lines as the journal writes them."""
+        parts = self._text.rsplit("\n,", k) if k < (self._count or 0) else []
+        if len(parts) != k + 1 or not all(_line_shaped(x) and "\n" not in x for x in parts[1:]):
+            self._split()
+            return
+        self._text = parts[0]
+        self._count = (self._count or 0) - k
+        self._more[:0] = parts[1:]
+
+    def after(self, k: int) -> list[str]:
+        """The lines from the ``k``-th (0-based) on."""
+        head = self._head()
+        if 0 < k < head:
+            self._peel(head - k)
+        elif k < head:
+            self._split()
+        return self._more[k - (self._count or 0):]
+
+    def append(self, line: str) -> None:
+        self._more.append(line)
+
+    def pop(self) -> str:
+        if not self._more:
+            if self._head() > 1:
+                self._peel(1)
+            else:
+                self._split()
+        return self._more.pop()
+
+    def text(self) -> str:
+        """The lines' text as a file holds them (:func:`entries_region`)."""
+        if not self._more:
+            return self._text
+        return self._text + "\n," + entries_region(self._more) if self._text else entries_region(self._more)
+
+    def as_tuple(self) -> tuple[str, ...]:
+        self._split()
+        return tuple(self._more)
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of entries' text (:func:`entries_region`).  Text that is
+    not one entry a line (a line break inside an entry, as another program
+    may lay it out) is read as the JSON array it is and its entries given
+    their lines (:func:`lines_of`); ``ValueError`` when it is not one."""
+    lines = text.split("\n,")
+    if text.count("\n") == len(lines) - 1 and all(map(_line_shaped, (lines[0], lines[-1]))):
+        return lines
+    try:
+        data = json.loads("[" + text + "]")
+    except (ValueError, RecursionError):
+        raise ValueError("the journal's entries are not a list of entries") from None
+    if not all(isinstance(e, dict) and isinstance(e.get("hash"), str) and len(e["hash"]) == 64 for e in data):
+        raise ValueError("the journal's entries are not a list of entries, each with its hash")
+    return list(lines_of(data).lines)
+
+
 class JournalLines:
     """The entries of a journal as their lines (see the module docstring),
     decoded one at a time when asked, and where they came from
-    (:class:`Origin`, or None).  Immutable but for its origin; a copy is
-    itself."""
+    (:class:`Origin`, or None).  The lines read from a file are kept as its
+    text until one before the last is asked for (:class:`LineList`).
+    Immutable but for its origin (and the count of its lines, once known);
+    a copy is itself."""
 
-    __slots__ = ("_digest", "_hasher", "_region", "lines", "origin")
+    __slots__ = ("_all", "_basis", "_digest", "_hasher", "_lines", "origin", "stamp")
 
-    def __init__(self, lines: Sequence[str], origin: Origin | None = None, region: str | None = None,
-                 hasher: Any = None) -> None:
-        self.lines: tuple[str, ...] = tuple(lines)
+    def __init__(self, lines: Sequence[str] | LineList = (), origin: Origin | None = None,
+                 hasher: Any = None, basis: JournalLines | None = None) -> None:
+        self._lines = lines.copy() if isinstance(lines, LineList) else LineList(lines)
+        self._all: tuple[str, ...] | None = None
         self._digest: str | None = None
-        self._region = region  # the lines' text as the file holds them, when it was read
-        self._hasher = hasher  # a SHA-256 state over exactly that text, when one was kept
+        self._hasher = hasher  # a SHA-256 state over exactly the lines' text, when one was kept
+        self._basis = basis  # lines whose text begins this one's (the journal as read): hashed from theirs
         self.origin = origin if origin is not None else Origin()
+        self.stamp: tuple[Any, ...] | None = None
+        """The file these lines were read from, as :func:`file_stamp` gave
+        it before and after the read, when it was unchanged for
+        :data:`QUIET_S` seconds: the digest recorded for that file is
+        theirs (:func:`recorded`)."""
+
+    @classmethod
+    def from_text(cls, text: str) -> JournalLines:
+        """The lines of entries' text as a file holds it (:func:`entries_region`), not split yet."""
+        return cls(LineList(text=text))
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """Every line (the text split, when it was not)."""
+        if self._all is None:
+            self._all = self._lines.as_tuple()
+        return self._all
+
+    def store(self) -> LineList:
+        """A copy of the lines to keep adding to (:class:`LineList`)."""
+        return self._lines.copy()
+
+    def known_count(self, n: int) -> None:
+        """See :meth:`LineList.known_count`."""
+        self._lines.known_count(n)
+
+    def line_at(self, i: int) -> str:
+        return self._lines[i]
+
+    def last_hash(self) -> str:
+        """The hash of the last line (``""`` when there is none)."""
+        last = self._lines.last()
+        return "" if last is None else self.hash_of(last)
+
+    def after(self, k: int) -> list[str]:
+        """The lines from the ``k``-th (0-based) on."""
+        return self._lines.after(k)
+
+    def region(self) -> str:
+        """The lines' text as a file holds them (:func:`entries_region`)."""
+        return self._lines.text()
 
     def __len__(self) -> int:
-        return len(self.lines)
+        return len(self._lines)
 
     def __iter__(self) -> Iterator[Any]:
         return (json.loads(line) for line in self.lines)
@@ -148,14 +345,35 @@ class JournalLines:
         """SHA-256 of the lines' text as a file holds them
         (:func:`entries_region`)."""
         if self._digest is None:
-            self._digest = self.hasher().hexdigest()
+            if self._basis is not None and len(self) == len(self._basis):
+                self._digest = self._basis.digest()
+            else:
+                self._digest = self._stamped() or self.hasher().hexdigest()
         return self._digest
+
+    def _stamped(self) -> str | None:
+        """The digest recorded for the file these lines were read from, as
+        it is (:attr:`stamp`), or ``None``."""
+        if self.stamp is None:
+            return None
+        try:
+            data = json.loads((cache_folder() / _stamp_name(self.stamp)).read_text(encoding="utf-8"))
+        except (OSError, ValueError, AttributeError):
+            return None
+        digest = data.get("digest") if isinstance(data, dict) else None
+        return digest if isinstance(digest, str) and len(digest) == 64 else None
 
     def hasher(self) -> Any:
         """The SHA-256 state over the lines' text (a copy may be extended
         by the text :func:`appended_text` adds for more lines)."""
+        if self._hasher is None and self._basis is not None and len(self) >= len(self._basis):
+            n = len(self._basis)
+            self._hasher = self._basis.hasher().copy()
+            added = self._lines.after(n)
+            if added:
+                self._hasher.update(appended_text(n, added).encode("utf-8", "surrogatepass"))
         if self._hasher is None:
-            text = self._region if self._region is not None else entries_region(self.lines)
+            text = self._lines.text()
             self._hasher = hashlib.sha256()
             for at in range(0, len(text), _HASH_CHUNK):  # encoded a piece at a time: no second copy of it all
                 self._hasher.update(text[at:at + _HASH_CHUNK].encode("utf-8", "surrogatepass"))
@@ -178,7 +396,9 @@ def split_entries(text: str) -> tuple[str, str, JournalLines, str] | None:
     the ``\\n]`` that closes them), the entries as lines, and a random text
     to stand for them in the document to decode (:func:`document`).  ``None``
     when the text is not in the one-entry-per-line layout (then it is read
-    whole)."""
+    whole).  The entries' text is not split or counted here, only its first
+    and last lines looked at: :class:`LineList` splits it when a line before
+    the last is asked for."""
     start = text.find(MARKER)
     if start < 0:
         return None
@@ -191,17 +411,14 @@ def split_entries(text: str) -> tuple[str, str, JournalLines, str] | None:
     if end < 0:
         return None
     region = text[at:end]
-    if not region:
-        lines: list[str] = []
-    else:
-        lines = region.split("\n,")
-        if region.count("\n") != len(lines) - 1:  # a line break without the comma of the next entry
+    if region:
+        first = region.find("\n,")
+        last = region.rfind("\n,")
+        if not (_line_shaped(region[:first] if first >= 0 else region)
+                and _line_shaped(region[last + 2:] if last >= 0 else region)):
             return None
-        for line in (lines[0], lines[-1]):
-            if not _line_shaped(line):
-                return None
     nonce = uuid.uuid4().hex
-    return text[:at], text[end:], JournalLines(lines, region=region), nonce
+    return text[:at], text[end:], JournalLines.from_text(region), nonce
 
 
 def document(prefix: str, tail: str, nonce: str) -> str:
@@ -281,7 +498,7 @@ def dumps_with_journal(data: dict[str, Any], dumps: Callable[[Any], str]) -> str
     if parts is None:
         return None
     prefix, entries, tail = parts
-    return prefix + entries_region(entries.lines) + tail
+    return prefix + entries.region() + tail
 
 
 def lines_of(entries: Sequence[dict[str, Any]]) -> JournalLines:
@@ -324,12 +541,12 @@ def append_in_place(path: str | os.PathLike[str], prefix: str, lines: JournalLin
     new document before anything is written (it raises to refuse)."""
     origin = lines.origin
     real = os.path.realpath(path)
-    if (not origin.path or origin.path != real or origin.prefix != prefix or not origin.holds_start_of(lines.lines)
+    if (not origin.path or origin.path != real or origin.prefix != prefix or not origin.holds_start_of(lines)
             or file_stat(real) != origin.stat or undo_path(real).exists()):
         return False
     nonce = uuid.uuid4().hex
     check(document(prefix, tail, nonce))
-    new = lines.lines[origin.count:]
+    new = lines.after(origin.count)
     old_end = origin.tail.encode("utf-8")
     offset = origin.stat[2] - len(old_end)
     text = appended_text(origin.count, new) + tail
@@ -353,7 +570,7 @@ def append_in_place(path: str | os.PathLike[str], prefix: str, lines: JournalLin
             os.close(undo)  # its lock goes with it
     finally:
         os.close(fd)
-    origin.set(real, file_stat(real), prefix, tail, lines.lines)
+    origin.set(real, file_stat(real), prefix, tail, lines)
     return True
 
 
@@ -468,6 +685,37 @@ def cache_folder() -> Path:
     return Path(platformdirs.user_cache_dir("adjutant", appauthor=False)) / "journals"
 
 
+QUIET_S = 2.0
+"""How long a file must have been left unchanged (by its change time) for
+its identity and times to stand for its content in the record of journals
+verified (:func:`file_stamp`): a write in the same tick of the clock as a
+read could otherwise leave them as they were."""
+
+
+def file_stamp(path: str | os.PathLike[str]) -> tuple[Any, ...] | None:
+    """``(real path, device, inode, size, modification time, change time)``
+    of the file at ``path`` (nanoseconds), or ``None``.  Every write to a
+    file, and every change of its times, sets its change time to the
+    present, which no user can set back (short of the system's clock):
+    while the stamp is the same, so is the file's content."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (os.path.realpath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def quiet(stamp: tuple[Any, ...] | None) -> bool:
+    """Whether the file ``stamp`` describes was last changed at least
+    :data:`QUIET_S` seconds ago (and its system keeps change times)."""
+    return (stamp is not None and os.name == "posix" and stamp[5] > 0
+            and stamp[5] <= time.time_ns() - int(QUIET_S * 1e9))
+
+
+def _stamp_name(stamp: tuple[Any, ...]) -> str:
+    return "stamp-" + hashlib.sha256(json.dumps(list(stamp)).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def _key(lines: JournalLines, position: str) -> str:
     return hashlib.sha256(f"{lines.digest()}\n{position}".encode()).hexdigest()
 
@@ -480,7 +728,13 @@ def recorded(lines: JournalLines, position: str) -> dict[str, Any] | None:
         data = json.loads((cache_folder() / _key(lines, position)).read_text(encoding="utf-8"))
     except (OSError, ValueError, AttributeError):
         return None
-    return data if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        return None
+    try:
+        _remember_stamp(lines, cache_folder())  # read again unchanged: found by its stamp next time
+    except OSError:
+        pass
+    return data
 
 
 def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> bool:
@@ -499,6 +753,18 @@ def verified(lines: JournalLines, position: str, adjudicated: bool = False) -> b
         return False
 
 
+def _remember_stamp(lines: JournalLines, folder: Path) -> None:
+    """Record the digest of lines read from a quiet file by its stamp."""
+    if lines.stamp is None or not quiet(lines.stamp):
+        return
+    name = _stamp_name(lines.stamp)
+    if (folder / name).is_file():
+        return
+    tmp = folder / f".{name}.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps({"digest": lines.digest()}), encoding="utf-8")
+    os.replace(tmp, folder / name)
+
+
 def remember_verified(lines: JournalLines, position: str, adjudicated: bool = False,
                       facts: dict[str, Any] | None = None) -> None:
     """Record that these entries were verified and replayed to ``position``,
@@ -510,17 +776,19 @@ def remember_verified(lines: JournalLines, position: str, adjudicated: bool = Fa
     name = _key(lines, position)
     try:
         if not adjudicated and (folder / name).is_file():
+            _remember_stamp(lines, folder)
             return
         folder.mkdir(parents=True, exist_ok=True)
         tmp = folder / f".{name}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps({**(facts or {}), "count": len(lines), "adjudicated": adjudicated}),
                        encoding="utf-8")
         os.replace(tmp, folder / name)
+        _remember_stamp(lines, folder)
     except OSError:
         pass
 
 
-__all__ = ["MARKER", "JournalLines", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
-           "appended_text", "entries_region", "file_stat", "journal_parts", "journal_tail", "lines_of", "recorded", "recover", "remember_verified",
+__all__ = ["MARKER", "JournalLines", "LineList", "Origin", "append_in_place", "cache_folder", "document", "dumps_with_journal",
+           "appended_text", "entries_region", "file_stamp", "file_stat", "quiet", "journal_parts", "journal_tail", "lines_of", "recorded", "recover", "remember_verified",
            "split_entries",
            "undo_path", "verified"]

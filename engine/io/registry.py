@@ -31,7 +31,7 @@ from .common import (
     read_text,
     text_problems,
 )
-from .journal_file import JournalLines, append_in_place, entries_region, file_stat, journal_parts
+from .journal_file import JournalLines, append_in_place, file_stamp, file_stat, journal_parts, quiet, undo_path
 
 if TYPE_CHECKING:
     from ..territory.model import TerritoryScenario
@@ -117,7 +117,10 @@ def remember_origin(s: AnyScenario, path: str | os.PathLike[str], before: Any) -
     if lines is not None:
         after = file_stat(path)
         o = lines.origin
-        o.set(os.path.realpath(path) if after == before else "", after, o.prefix, o.tail, lines.lines)
+        o.set(os.path.realpath(path) if after == before else "", after, o.prefix, o.tail, lines)
+        stamp = (file_stamp(path) if after == before and after is not None and not undo_path(path).exists()
+                 else None)  # (an append under way: the text read may be the file's before it)
+        lines.stamp = stamp if stamp is not None and tuple(stamp[1:5]) == after and quiet(stamp) else None
 
 
 def _journal_lines(s: Any) -> JournalLines | None:
@@ -173,8 +176,8 @@ def _append_game(s: AnyScenario, path: str | os.PathLike[str]) -> bool:
             return True
     except (OSError, ValueError):
         pass
-    write_text_atomic(path, prefix + entries_region(entries.lines) + tail, verify=verify)
-    entries.origin.set(os.path.realpath(path), file_stat(path), prefix, tail, entries.lines)
+    write_text_atomic(path, prefix + entries.region() + tail, verify=verify)
+    entries.origin.set(os.path.realpath(path), file_stat(path), prefix, tail, entries)
     return True
 
 

@@ -164,6 +164,8 @@ class Game:
             position = _cache_key(self.position(), fmt) if isinstance(lines, JournalLines) else ""
             record = recorded(lines, position) if position and isinstance(lines, JournalLines) else None
             trusted = record is not None
+            if record is not None and isinstance(lines, JournalLines) and type(record.get("count")) is int:
+                lines.known_count(record["count"])  # the record is of this very text: its count need not be found
             self.journal = Journal.from_data(journal, f"state.{GAME_KEY}.journal", self.turn.to_data(),
                                              trusted=trusted)
             self._records = [None] * len(self.journal)
@@ -324,7 +326,8 @@ class Game:
         return "this turn"
 
     def give(self, order: Mapping[str, Any], time: str | None = None, summary: str | None = None,
-             side: str | None = None, source: Mapping[str, Any] | None = None) -> Entry:
+             side: str | None = None, source: Mapping[str, Any] | None = None,
+             checked: TurnVerdict | None = None) -> Entry:
         """Check ``order`` and carry it out, or refuse it; either way the
         journal gets an entry, which is returned (``kind`` ``"order"`` or
         ``"refused"``).  ``time`` is the time of the post where the rules
@@ -336,10 +339,13 @@ class Game:
         is kept in the verdict as ``source``; the dice the rules need are
         rolled from the open commitment when :attr:`dice_seed` holds its
         seed (``engine/turns/dice.py``), kept in the verdict as ``dice``,
-        and the order is journalled carrying them."""
+        and the order is journalled carrying them.  ``checked`` is the
+        verdict :meth:`check` gave on this very order and ``side`` with the
+        game as it is now (the caller vouches that nothing changed since): it
+        is not asked for again, unless dice are rolled for the order."""
         text = summary or self.order_text(order)
         order, dice = self._dice(order, source)
-        verdict = self.check(order, side)
+        verdict = checked if checked is not None and dice is None and checked.author == side else self.check(order, side)
         extra: dict[str, Any] = {}
         if source is not None:
             extra["source"] = dict(source)
@@ -441,9 +447,9 @@ class Game:
         seen, last, found = self._dice_scan
         if not 0 < seen <= n or self.journal.hash_at(seen - 1) != last:
             seen, found = 0, -1  # a new journal, or entries taken back: looked for from the start
-        lines = self.journal.lines.lines if n > seen else ()
+        lines = self.journal.lines.after(seen) if n > seen else []
         for i in range(n - 1, seen - 1, -1):
-            line = lines[i]
+            line = lines[i - seen]
             if ('"kind":"seed"' in line or '"kind":"reveal"' in line) and self.journal[i].kind in ("seed", "reveal"):
                 found = i
                 break

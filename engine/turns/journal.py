@@ -37,7 +37,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
-from engine.io.journal_file import JournalLines, Origin, appended_text
+from engine.io.journal_file import JournalLines, LineList, Origin, appended_text
 from engine.model import ModelError
 
 FORMAT = 3
@@ -297,10 +297,11 @@ class Journal:
 
     def __init__(self, entries: Sequence[Entry] = (), branch_of: BranchOrigin | None = None) -> None:
         self._entries: list[Entry | None] = []  # None: not decoded from its line yet
-        self._lines: list[str] = []
+        self._lines = LineList()
         self._origin = Origin()  # the file the lines were read from or written to (shared with their writer)
         self._hasher: Any = None  # a SHA-256 state over the lines' text, kept up as entries are added
         self._hashed = 0
+        self._read: JournalLines | None = None  # the lines it was read with, all still its first ones
         self.branch_of = branch_of
         self.where = "journal"
         self.format = FORMAT
@@ -343,12 +344,14 @@ class Journal:
         """Every entry's line, as a file holds them, with the file they
         were read from or last written to."""
         hasher = self._hasher.copy() if self._hasher is not None and self._hashed == len(self._lines) else None
-        return JournalLines(self._lines, self._origin, hasher=hasher)
+        return JournalLines(self._lines, self._origin, hasher=hasher,
+                            basis=self._read if hasher is None else None)
 
     @property
     def head(self) -> str:
         """The hash of the last entry (:data:`GENESIS` when empty)."""
-        return JournalLines.hash_of(self._lines[-1]) if self._lines else GENESIS
+        last = self._lines.last()
+        return GENESIS if last is None else JournalLines.hash_of(last)
 
     def append(self, entry: Entry) -> Entry:
         """Seal ``entry`` after the head and keep it; returns the sealed entry."""
@@ -371,7 +374,7 @@ class Journal:
 
     def pop(self) -> Entry:
         """Take back the last entry (``JournalError`` when there is none)."""
-        if not self._lines:
+        if not len(self._lines):
             raise JournalError("the journal is empty: there is no entry to take back")
         e = self[-1]
         self._lines.pop()
@@ -379,6 +382,8 @@ class Journal:
         if e.salt:
             self._undone.append(e)
         self._hasher = None
+        if self._read is not None and len(self._lines) < len(self._read):
+            self._read = None
         if len(self._lines) < self._origin.count:
             self._origin.forget()
         return e
@@ -389,7 +394,7 @@ class Journal:
             raise JournalError(f"no entry {n}: the journal has {len(self._lines)} entries")
         j = Journal(branch_of=self.branch_of)
         j._entries = self._entries[:n]
-        j._lines = self._lines[:n]
+        j._lines = LineList(self._lines.after(0)[:n]) if n < len(self._lines) else self._lines.copy()
         j.where = self.where
         j.format = self.format
         return j
@@ -459,8 +464,8 @@ class Journal:
         branch_of = _branch(data.get("branch_of"), f"{where}.branch_of")
         if isinstance(raw, JournalLines) and trusted:
             entries: list[Entry | None] = [None] * len(raw)
-            lines = list(raw.lines)
-            prev = JournalLines.hash_of(lines[-1]) if lines else GENESIS
+            lines = raw.store()
+            prev = raw.last_hash() or GENESIS
         elif isinstance(raw, JournalLines):
             entries, lines, prev = _verify_lines(raw, where, fmt)
         else:
@@ -481,7 +486,7 @@ class Journal:
         j.format = COMMITTED if fmt >= COMMITTED else 2
         if isinstance(raw, JournalLines):
             j._origin = raw.origin
-            j._hasher, j._hashed = raw.hasher().copy(), len(raw)
+            j._read = raw  # its digest (and hash state) taken from the lines read, when asked
         return j
 
 
@@ -493,7 +498,7 @@ def _out_of_order(where: str, e: Entry, pos: int, hashes: Sequence[str]) -> Jour
     return JournalError(f"{where}: {e.label(pos)} is out of order: {how}")
 
 
-def _verify_data(raw: list[Any], where: str, fmt: int = 1) -> tuple[list[Entry | None], list[str], str]:
+def _verify_data(raw: list[Any], where: str, fmt: int = 1) -> tuple[list[Entry | None], LineList, str]:
     """Entries given as data: each read, hashed and chained; their lines."""
     salted = fmt >= COMMITTED
     entries = [_entry(e, f"{where}.entries[{i}]", salted) for i, e in enumerate(raw)]
@@ -520,13 +525,16 @@ def _verify_data(raw: list[Any], where: str, fmt: int = 1) -> tuple[list[Entry |
             raise _out_of_order(where, e, pos, [o.hash for o in entries])
         prev = e.hash
         lines.append(JournalLines.line(compact_json(same if same is not None else e.body(), "hash"), e.hash))
-    return list(entries), lines, prev
+    return list(entries), LineList(lines), prev
 
 
-def _verify_lines(raw: JournalLines, where: str, fmt: int = 2) -> tuple[list[Entry | None], list[str], str]:
+def _verify_lines(raw: JournalLines, where: str, fmt: int = 2) -> tuple[list[Entry | None], LineList, str]:
     """Entries given as lines: each decoded, its text checked to be its
     canonical body, hashed and chained."""
-    lines = list(raw.lines)
+    try:
+        lines = list(raw.lines)
+    except ValueError as err:
+        raise JournalError(f"{where}.entries: {err}") from None
     entries: list[Entry | None] = []
     prev = GENESIS
     salted = fmt >= COMMITTED
@@ -556,7 +564,7 @@ def _verify_lines(raw: JournalLines, where: str, fmt: int = 2) -> tuple[list[Ent
             raise _out_of_order(where, e, pos, hashes)
         prev = e.hash
         entries.append(e)
-    return entries, lines, prev
+    return entries, LineList(lines), prev
 
 
 def _decode(line: str, where: str, salted: bool = False) -> Entry:

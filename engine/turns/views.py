@@ -219,8 +219,9 @@ def side_view(game: Any, side: str, sign: Any = None) -> Any:
     entries = []
     withheld = 0
     committed = game.journal.format >= COMMITTED
+    lines = game.journal.lines.lines
     for i in range(len(game.journal)):
-        line = game.journal.lines.lines[i]
+        line = lines[i]
         e = game.journal[i]
         data = e.to_data()
         if _mentions(line, tokens):

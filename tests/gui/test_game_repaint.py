@@ -73,3 +73,45 @@ def test_the_units_list_follows_a_game_step(qapp: Any, qtbot: Any, tmp_path: Pat
     s = w.document.scenario
     assert rows[o["unit"]].text(4) == s.map.label(s.unit(o["unit"]).at) != o["to"]
     assert tree.topLevelItemCount() == len(s.units)
+
+
+def test_an_order_given_in_the_editor_is_checked_by_the_rules_once(qapp: Any, qtbot: Any, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The verdict that lets the editor give an order (or refuse it without
+    an undo step) is the one the game journals; undo and redo ask again."""
+    w = game_window(qtbot, tmp_path, 3)
+    game = w.turns.game()
+    o = order(w)  # found by checking orders: before counting
+    checks: list[Any] = []
+    real = type(game.system).check
+    monkeypatch.setattr(type(game.system), "check", lambda self, *a: (checks.append(a[1]), real(self, *a))[1])
+    ok, why = w.turns.give(o)
+    assert ok, why
+    assert len(checks) == 1 and game.journal[-1].kind == "order"
+    w.document.undo_stack.undo()
+    w.document.undo_stack.redo()
+    assert len(checks) == 2 and game.journal[-1].kind == "order"
+
+
+def test_the_journal_dock_lists_the_turns_before_the_last_collapsed(qapp: Any, qtbot: Any, tmp_path: Path) -> None:
+    """A long journal's dock lays out one row per earlier turn, not one per
+    entry: only the last turn is expanded; an entry chosen in an earlier
+    turn (a replay step) is shown, its turn expanded."""
+    w = game_window(qtbot, tmp_path, 3)
+    panel = w.game.journal_panel
+    tree = panel.tree
+    turns = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    assert len(turns) >= 3
+    assert [t.isExpanded() for t in turns] == [False] * (len(turns) - 1) + [True]
+    assert w.turns.end() is None
+    qapp.processEvents()
+    turns = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    assert [t.isExpanded() for t in turns] == [False] * (len(turns) - 1) + [True]
+    w.document.undo_stack.undo()  # the End Turn taken back: the turn before is the last, open again
+    qapp.processEvents()
+    turns = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+    assert [t.isExpanded() for t in turns] == [False] * (len(turns) - 1) + [True]
+    panel.go(2)
+    item = panel.entry_item(2)
+    assert tree.currentItem() is item and item.parent().isExpanded()
+    panel.go(None)

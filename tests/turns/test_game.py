@@ -210,3 +210,30 @@ def test_unknown_units_and_systems_are_named(step: Step) -> None:
     bad.state["game"] = {"system": "test_step", "turn": {"turn": 0}, "journal": Journal().to_data()}
     with pytest.raises(ModelError, match=r"state.game.turn.turn: expected a whole number from 1"):
         Game(bad)
+
+
+def test_a_verdict_given_with_the_order_is_not_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Game.give(..., checked=)`` journals the verdict the caller had
+    just checked on the same order and side; another side's verdict is
+    not taken."""
+    from pathlib import Path
+
+    from engine.io import loads_any
+
+    sample = Path(__file__).resolve().parents[2] / "maps" / "acw_short_campaign.json"
+    s = loads_any(sample.read_text(encoding="utf-8"), str(sample))
+    g = Game(s, "acw")
+    calls: list[int] = []
+    real = type(g.system).check
+    monkeypatch.setattr(type(g.system), "check", lambda self, *a: (calls.append(1), real(self, *a))[1])
+    order = {"unit": "US-14", "to": "0311"}
+    verdict = g.check(order, "union")
+    assert verdict.ok and len(calls) == 1
+    g.give(order, side="union", checked=verdict)
+    assert len(calls) == 1 and g.journal[-1].kind == "order"
+    g.undo()
+    g.give(order, side="rebel", checked=verdict)  # not the side it was checked for: checked again (refused by
+    assert g.journal[-1].kind == "refused"  # the turn's own reasons, before the system is asked)
+    g.undo()
+    g.give(order, side="union")
+    assert len(calls) == 2 and g.journal[-1].kind == "order"

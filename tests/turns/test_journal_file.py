@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.io import dumps_any, dumps_compact, load_any, loads_any, scenario_to_data
+from engine.io import dumps_any, dumps_compact, load_any, loads_any, save_any, scenario_to_data
 from engine.io.journal_file import MARKER, JournalLines, split_entries
 from engine.model import ModelError, Scenario
 from engine.turns.game import Game
@@ -284,3 +284,93 @@ def test_a_game_read_again_decodes_only_the_entries_asked_for(tmp_path: Path, ga
     assert decoded == []
     g.give({"unit": "US-13", "to": "0618"} if g.turn.side == "union" else {"unit": "CS-40", "to": "1609"})
     assert len(decoded) <= 3, decoded  # the entries of this turn, that say whether the unit acted already
+
+
+def test_a_journal_verified_before_is_not_split_into_its_lines(tmp_path: Path, game_text: str,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The entries' text of a file verified before is neither split nor
+    counted on load, nor by an order (which looks at this turn's entries,
+    found from the text's end), nor by the save that appends it."""
+    import engine.io.journal_file as jf
+
+    monkeypatch.setenv("ADJUTANT_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "game.json"
+    f.write_text(game_text, encoding="utf-8")
+    first = Game(load_any(f))  # verified: split once
+    splits: list[int] = []
+    real = jf.split_lines
+    monkeypatch.setattr(jf, "split_lines", lambda text: (splits.append(len(text)), real(text))[1])
+    g = Game(load_any(f))
+    assert len(g.journal) == len(first.journal) and g.journal.head == first.journal.head
+    g.give({"unit": "US-13", "to": "0618"} if g.turn.side == "union" else {"unit": "CS-40", "to": "1609"})
+    save_any(g.scenario, f)
+    assert splits == []
+    again = Game(load_any(f))
+    assert len(again.journal) == len(first.journal) + 1 and again.journal.head == g.journal.head
+    assert [e.hash for e in again.journal] == [e.hash for e in first.journal] + [g.journal[-1].hash]  # split now
+
+
+def test_an_entry_changed_in_the_middle_is_found_whatever_else_stays(tmp_path: Path, game_text: str,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record of a verified journal is found by a digest of all of its
+    text: an entry in the middle changed by hand, with its stated hash, the
+    file's size, the last entry (and so the head, count and seal) and
+    everything around it kept, is not taken for the journal verified."""
+    monkeypatch.setenv("ADJUTANT_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "game.json"
+    f.write_text(game_text, encoding="utf-8")
+    Game(load_any(f))
+    lines = game_text.split("\n")
+    orders = [k for k, x in enumerate(lines) if '"kind":"order"' in x and '"to":"0312"' in x]
+    i = orders[len(orders) // 2]
+    lines[i] = lines[i].replace('"to":"0312"', '"to":"0313"')  # the same length: the same file size
+    forged = "\n".join(lines)
+    assert len(forged) == len(game_text) and forged[-2000:] == game_text[-2000:]
+    f.write_text(forged, encoding="utf-8")
+    with pytest.raises(ModelError, match="was changed after it was written"):
+        Game(load_any(f))
+
+
+def test_entries_laid_out_otherwise_inside_are_read_as_their_json(game_text: str) -> None:
+    """An entry between the first and the last broken over lines (by
+    another program) is read as the JSON says; the game is the same."""
+    lines = game_text.split("\n")
+    start = next(k for k, x in enumerate(lines) if x.startswith('{"hash":"'))
+    lines[start + 2] = lines[start + 2].replace(',"turn":', ',\n  "turn":', 1)
+    text = "\n".join(lines)
+    g, want = Game(loads_any(text, "other.json")), Game(loads_any(game_text, "game.json"))
+    assert len(g.journal) == len(want.journal) and g.journal.head == want.journal.head
+    assert [e.hash for e in g.journal] == [e.hash for e in want.journal]
+
+
+def test_a_file_read_again_unchanged_is_found_by_its_stamp(tmp_path: Path, game_text: str,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file left unchanged since it was verified (its device, inode,
+    size, modification and change times the same, and older than
+    QUIET_S) is known by them: its entries are not hashed again.  Any
+    write changes the change time, so an entry edited in the middle (its
+    hash, the size and the end kept) is hashed, and refused."""
+    import engine.io.journal_file as jf
+
+    monkeypatch.setenv("ADJUTANT_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "game.json"
+    f.write_text(game_text, encoding="utf-8")
+    Game(load_any(f))  # verified; the file was written just now: no stamp kept
+    assert not list((tmp_path / "cache" / "journals").glob("stamp-*"))
+    monkeypatch.setattr(jf, "QUIET_S", 0.0)  # (the file is taken as long left alone)
+    hashed: list[int] = []
+    real = jf.JournalLines.hasher
+    monkeypatch.setattr(jf.JournalLines, "hasher", lambda self: (hashed.append(1), real(self))[1])
+    Game(load_any(f))  # found by its digest; its stamp is kept
+    assert hashed and list((tmp_path / "cache" / "journals").glob("stamp-*"))
+    hashed.clear()
+    g = Game(load_any(f))
+    assert hashed == [] and len(g.journal) == len(Game(loads_any(game_text, "x")).journal)
+    lines = game_text.split("\n")
+    orders = [k for k, x in enumerate(lines) if '"kind":"order"' in x and '"to":"0312"' in x]
+    i = orders[len(orders) // 2]
+    lines[i] = lines[i].replace('"to":"0312"', '"to":"0313"')
+    with open(f, "r+", encoding="utf-8") as out:  # the same file (inode), rewritten in place
+        out.write("\n".join(lines))
+    with pytest.raises(ModelError, match="was changed after it was written"):
+        Game(load_any(f))

@@ -176,10 +176,14 @@ class JournalPanel(QWidget):
                     if parent.childCount() == 0:
                         self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(parent))
                         self._turn_items = {t: p for t, p in self._turn_items.items() if p is not parent}
+                        if self._turn_items:  # the turn now last is listed open again
+                            self._turn_items[next(reversed(self._turn_items))].setExpanded(True)
             for i in range(kept, len(game.journal)):
                 e = game.journal[i]
                 parent = self._turn_items.get(e.turn)
                 if parent is None:
+                    if self._turn_items:  # the turns before are listed collapsed
+                        self._turn_items[next(reversed(self._turn_items))].setExpanded(False)
                     parent = QTreeWidgetItem([f"Turn {e.turn}"])
                     parent.setData(0, ROLE, i + 1)
                     self.tree.addTopLevelItem(parent)

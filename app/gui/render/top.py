@@ -180,7 +180,15 @@ class TopPass:
                           for left in (cx - w / 2, cx - 0.2 * w, cx - 0.8 * w)]
             candidates.append(QRectF(round(cx + 0.35 * half), round(cy - h / 2), w, h))
             candidates.append(QRectF(round(cx - 0.35 * half - w), round(cy - h / 2), w, h))
-            costs = [(placed.meeting(r), boxes.meeting(r), i) for i, r in enumerate(candidates)]
+            costs = []
+            for i, r in enumerate(candidates):  # the first that meets nothing wins: the rest are not looked at
+                cost = (placed.meeting(r), 0, i)
+                if not cost[0]:
+                    cost = (0, boxes.meeting(r), i)
+                    if not cost[1]:
+                        costs = [cost]
+                        break
+                costs.append(cost)
             named, _, i = min(costs)
             if named:
                 continue
