@@ -66,12 +66,7 @@ def parse_control(scenario: Scenario, items: list[str]) -> dict[Cell, str | None
 
 def as_text(s: Scenario, r: RailMove) -> str:
     lab = s.map.label
-    head = {
-        "arrived": f"{r.unit_id}: arrives at {lab(r.stop)} after {r.moved} squares",
-        "stopped_short": f"{r.unit_id}: stops short at {lab(r.stop)} after {r.moved} of {r.path_length} squares",
-        "no_valid_path": f"{r.unit_id}: no valid rail path, stays at {lab(r.stop)}",
-    }[r.status]
-    lines = [head, f"  reason: {r.reason}"]
+    lines = [r.headline, f"  reason: {r.reason}"]
     if r.path is not None:
         lines.append("  path:   " + " ".join(lab(c) for c in r.path))
     if r.ties:

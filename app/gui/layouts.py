@@ -111,9 +111,9 @@ LAYOUTS: dict[str, dict[str, Layout]] = {
         )),
         GAME_MASTER: Layout(GAME_MASTER, (
             Group(("railOptionsDock", "nationRailDock", "territoryInspectorDock", "railPlanDock",
-                   "territoryPreviewDock*", "railToolsDock", "paintDock"), 0.6, front=("railOptionsDock",)),
+                   "territoryPreviewDock*", "railToolsDock", "paintDock"), 0.75, front=("railOptionsDock",)),
             Group(("territoryVerdictDock", "journalDock", "territoryLegendDock", "ordersPlanDock",
-                   "territoryHistoryDock", "territoryUnderlayDock"), 0.4, front=("territoryVerdictDock",),
+                   "territoryHistoryDock", "territoryUnderlayDock"), 0.25, front=("territoryVerdictDock",),
                   hidden=("territoryHistoryDock",)),
         )),
     },

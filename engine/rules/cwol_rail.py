@@ -249,7 +249,10 @@ class RailMove:
     squares the search touched but refused (wrong control, or an enemy unit);
     ``over_limit_length`` is the diagnostic length of the shortest valid path
     when it is longer than ``max_path`` (``None`` when not measured or there
-    is none).
+    is none).  ``cause``: why there is no valid path when that was decided
+    before any search (a square off the rail net, held by the wrong side or
+    by an enemy unit) or when no valid rail line joins the two squares at
+    any length, short, squares by their labels; empty otherwise.
     """
 
     unit_id: str
@@ -270,6 +273,25 @@ class RailMove:
     notes: tuple[str, ...] = field(default=())
     label: Callable[[Cell], str] = field(default=str, compare=False, repr=False)
     """How the map labels a square (for :meth:`to_data`)."""
+    cause: str = ""
+
+    @property
+    def headline(self) -> str:
+        """The verdict in one short line (the command line's first line and
+        the editor's status bar): where the unit ends and, when it does not
+        move, the actual reason why."""
+        lab = self.label
+        if self.status == ARRIVED:
+            return f"{self.unit_id} arrives at {lab(self.stop)} after {self.moved} square{'s' if self.moved != 1 else ''}"
+        if self.status == STOPPED_SHORT:
+            return f"{self.unit_id} stops short at {lab(self.stop)} after {self.moved} of {self.path_length} squares"
+        if self.cause:
+            return f"{self.unit_id}: {self.cause}; stays at {lab(self.start)}"
+        if self.over_limit_length is not None:
+            return (f"{self.unit_id}: the shortest valid rail path to {lab(self.destination)} is "
+                    f"{self.over_limit_length} squares, over {self.max_path}; stays at {lab(self.start)}")
+        return (f"{self.unit_id}: no valid rail path to {lab(self.destination)} within {self.max_path} squares; "
+                f"stays at {lab(self.start)}")
 
     @property
     def path_length(self) -> int | None:
@@ -374,29 +396,33 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
         return RailMove(u.id, side.id, u.at, dest, NO_VALID_PATH, None, 0, u.at, (), _sentence(reason),
                         opts.max_move, opts.max_path, label=label, **kw)
 
-    def refusal(i: int) -> str | None:
-        """Why square ``i`` cannot be on a valid path, or ``None``."""
+    def refusal(i: int, name: Callable[[Cell], str] = where) -> str | None:
+        """Why square ``i`` cannot be on a valid path, or ``None``; the
+        square as ``name`` calls it."""
         c = net.cell(i)
         who = control.item(i)
         if who not in ok_sides:
             holder = "nobody" if who < 0 else s.sides[who].name
-            return f"{where(c)} is rail-controlled by {holder}, not {side.name}"
+            return f"{name(c)} is rail-controlled by {holder}, not {side.name}"
         if i in enemy_at:
             e = enemy_at[i]
-            return f"{where(c)} holds {s.side(e.side).name} unit {e.id}"
+            return f"{name(c)} holds {s.side(e.side).name} unit {e.id}"
         return None
 
     stays = f"so {u.id} does not move"
     if start_i not in adj:
-        return no(f"{u.id}'s square {where(u.at)} is not on a rail line, {stays}.")
+        return no(f"{u.id}'s square {where(u.at)} is not on a rail line, {stays}.",
+                  cause=f"its square {label(u.at)} is not on a rail line")
     if dest_i not in adj:
-        return no(f"{where(dest)} is not on a rail line, {stays}.")
+        return no(f"{where(dest)} is not on a rail line, {stays}.", cause=f"{label(dest)} is not on a rail line")
     why = refusal(start_i)
     if why is not None:
-        return no(f"{why}, so {u.id} cannot start a rail move there.", blocked=(u.at,))
+        return no(f"{why}, so {u.id} cannot start a rail move there.", blocked=(u.at,),
+                  cause=str(refusal(start_i, label)))
     why = refusal(dest_i)
     if why is not None:
-        return no(f"{why}, so no valid rail path can end there; {u.id} does not move.", blocked=(dest,))
+        return no(f"{why}, so no valid rail path can end there; {u.id} does not move.", blocked=(dest,),
+                  cause=str(refusal(dest_i, label)))
     if start_i == dest_i:
         return RailMove(u.id, side.id, u.at, dest, ARRIVED, (u.at,), 0, u.at, (),
                         f"{u.id} is already at {where(dest)}.", opts.max_move, opts.max_path, searched=1, label=label)
@@ -432,11 +458,12 @@ def rail_move(scenario: Scenario, unit: Unit | str, destination: Cell | str, *,
             more = f" and {len(blocked) - 3} more" if len(blocked) > 3 else ""
             why_not = f" ({'; '.join(w for w in shown if w)}{more})"
         none_at_all = f"no {held_by} rail line joins {where(u.at)} to {where(dest)}{why_not}, {stays}."
+        unjoined = f"no {held_by} rail line joins {label(u.at)} to {label(dest)}"
         if not bound_hit:
-            return no(none_at_all, searched=searched, blocked=blocked_cells)
+            return no(none_at_all, searched=searched, blocked=blocked_cells, cause=unjoined)
         longer = _measure(adj, start_i, dest_i, valid) if measure else None
         if longer is None and measure:
-            return no(none_at_all, searched=searched, blocked=blocked_cells)
+            return no(none_at_all, searched=searched, blocked=blocked_cells, cause=unjoined)
         if longer is not None:
             return no(f"the shortest {held_by} rail path from {where(u.at)} to {where(dest)} is {longer} squares, "
                       f"longer than {opts.max_path}, {stays}.",

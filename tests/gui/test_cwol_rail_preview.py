@@ -17,7 +17,7 @@ from engine.grids import Cell, Edge, SquareGrid
 from engine.io import load_scenario
 from engine.labels import NumericNumbering
 from engine.model import Faction, GridMap, Ruleset, Scenario, TerrainType, Unit
-from engine.rules.cwol_rail import with_control
+from engine.rules.cwol_rail import rail_move, with_control
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SAMPLE = ROOT / "maps" / "cwol_mobile_columbus.json"
@@ -93,6 +93,15 @@ def test_no_valid_path_crosses_the_target_and_refuses_the_click(s: Scenario) -> 
     assert ov.ok is False and not lines(ov) and "112 squares" in ov.message
     assert any(m.shape == "cross" and m.cell == at(s, "E4-X4") for m in markers(ov))
     assert p.apply(s, unit, at(s, "E4-X4")) is None
+
+
+def test_the_headline_names_why_there_is_no_path(s: Scenario) -> None:
+    """Off the rail net, the short form says so (not "no valid rail path
+    ... within 80 squares"), word for word the command line's first line."""
+    ov = CwolRailPreview().hover(s, s.unit("CS1IN"), at(s, "E5-Y1"))
+    assert ov.ok is False
+    assert ov.short() == "CS1IN: E5-Y1 is not on a rail line; stays at E6-Y4"
+    assert ov.short() == rail_move(s, "CS1IN", at(s, "E5-Y1")).headline
 
 
 def test_a_broken_line_outlines_the_refused_square(s: Scenario) -> None:

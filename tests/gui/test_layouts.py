@@ -107,6 +107,11 @@ def test_a_rail_options_game_in_the_game_masters_layout(qtbot: Any, tmp_path: Pa
     assert w.dock_verdict in showing(w)
     if mode == "railoptions":
         assert w.verdict.overlay is not None and w.verdict.overlay.message == verdict.reason
+        nations = rail(w).options_panel.nations
+        view = nations.viewport().rect()
+        for i in range(nations.rowCount()):  # every nation's row whole, none cut by the table's edge
+            row = nations.visualRect(nations.model().index(i, 0))
+            assert view.contains(row), f"the nations' row {i} shows cut ({row.bottom()} > {view.bottom()})"
     mode_dock = {"railplan": plan(w).dock_plan, "station": rail(w).dock_rail_tools, "paint": w.dock_paint}.get(mode)
     assert mode_dock is None or mode_dock in showing(w), f"{mode}: its dock is behind another tab"
     if mode == "railplan":

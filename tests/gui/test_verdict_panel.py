@@ -35,7 +35,7 @@ CASES = {  # squares: (Union-held squares, what the verdict says, the short form
     68: (("E3-X1",), ("more than 40 but not more than 80, so CS1IN moves 40 squares and stops at Water Valley MS "
                       "(D8-W0), 28 short."), "CS1IN stops short at D8-W0 after 40 of 68 squares"),
     112: (("E3-X1", "E4-V4"), "is 112 squares, longer than 80, so CS1IN does not move.",
-          "CS1IN: no valid rail path to E4-X4 within 80 squares; stays at E6-Y4"),
+          "CS1IN: the shortest valid rail path to E4-X4 is 112 squares, over 80; stays at E6-Y4"),
 }
 
 

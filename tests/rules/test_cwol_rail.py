@@ -393,7 +393,29 @@ def test_cli_control_none_and_text_output(in_root: Path, capsys: pytest.CaptureF
                  "--control", "E3-X1=none"])
     text = capsys.readouterr().out
     assert code == 0
-    assert text.startswith("CS1IN: stops short at D8-W0 after 40 of 68 squares")
+    assert text.startswith("CS1IN stops short at D8-W0 after 40 of 68 squares")
+
+
+@pytest.mark.parametrize(("extra", "headline"), [
+    (["--to", "E5-Y1"], "CS1IN: E5-Y1 is not on a rail line; stays at E6-Y4"),
+    (["--to", "E4-X4", "--control", "E4-X4=Union"],
+     "CS1IN: E4-X4 is rail-controlled by Union, not Confederate; stays at E6-Y4"),
+    (["--to", "E4-X4", "--control", "E3-X1=Union", "--control", "E4-V4=Union"],
+     "CS1IN: the shortest valid rail path to E4-X4 is 112 squares, over 80; stays at E6-Y4"),
+])
+def test_cli_headline_names_the_actual_reason(extra: list[str], headline: str, in_root: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """The first line says why the unit stays (not "no valid rail path"
+    when the square is off the rail net): the verdict's headline, which
+    the editor's status bar shows too."""
+    code = main(["rail", "maps/cwol_mobile_columbus.json", "--unit", "CS1IN", *extra])
+    first = capsys.readouterr().out.splitlines()[0]
+    assert code == 1 and first == headline
+    s = load_scenario("maps/cwol_mobile_columbus.json")
+    for item in extra[2:][1::2]:
+        label, side = item.split("=")
+        s.set_control(s.map.parse_label(label), s.side(side).id)
+    assert rail_move(s, "CS1IN", s.map.parse_label(extra[1])).headline == headline
 
 
 def test_cached_network_follows_a_same_size_link_swap() -> None:

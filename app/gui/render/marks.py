@@ -14,6 +14,9 @@ would, at a cost that does not grow with the items the frame cannot see:
   stroked and filled again on every frame; all the texts of a run are
   drawn after its shapes, so a neighbour's translucent fill never covers
   part of a text wider than its cell;
+* the unit counters under the overlay stay readable: no mark text on a
+  cell with a counter, a circle marker there rings the counter, a path
+  starts and ends at a counter's edge;
 * the items an overlay marks as not changing with the mouse
   (``Overlay.layer_count`` items under ``Overlay.layer_key``, e.g. the ACW
   reach) are painted once per key and zoom into an image of their scene
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -303,7 +306,7 @@ class OverlayPainter:
 
     def __init__(self, r: MapRenderer) -> None:
         self.r = r
-        self._layer: tuple[object, int, float, QRect, QRect, QImage | None] | None = None
+        self._layer: tuple[object, int, float, QRect, QRect, QImage | None, bool] | None = None
         """The cached layer (see :meth:`_render_layer`)."""
         self.bounds: dict[tuple[int, int], tuple[Overlay, float, QRect | None]] = {}
         """The scene bounds of the latest overlays (without their first
@@ -318,31 +321,46 @@ class OverlayPainter:
 
     # -- whole overlays -----------------------------------------------------------
 
-    def paint(self, p: QPainter, zoom: float, ov: Overlay, scene: QRectF, cols: range, rows: range) -> None:
+    def counter_boxes(self, zoom: float, cols: range, rows: range, shown: bool) -> dict[Cell, QRectF]:
+        """The scene rectangles of the unit counters (stacks) on the cells
+        ``cols`` x ``rows`` when counters are ``shown`` (empty otherwise, or
+        when the renderer draws none)."""
+        rects = getattr(self.r, "counter_rects", None)
+        if not shown or rects is None or self.r.cell_px(zoom) < style.COUNTER_MIN_PX:
+            return {}
+        got: dict[Cell, QRectF] = rects(zoom, cols, rows)
+        return got
+
+    def paint(self, p: QPainter, zoom: float, ov: Overlay, scene: QRectF, cols: range, rows: range,
+              counters: bool = False) -> None:
         """Paint ``ov``; ``p`` is translated to scene pixels, ``scene`` is the
         scene rectangle being painted and ``cols`` x ``rows`` the cells it
-        shows (with a margin)."""
+        shows (with a margin); with ``counters`` (the unit counters are
+        drawn under it) the overlay keeps them readable
+        (:meth:`paint_items`)."""
         items = ov.items
         n = ov.layer_count if ov.layer_key is not None else 0
         n = max(0, min(n, len(items)))
         if n:
-            self._paint_layer(p, zoom, ov, n, scene, cols, rows)
-        self.paint_items(p, zoom, items[n:] if n else items, cols, rows, scene)
+            self._paint_layer(p, zoom, ov, n, scene, cols, rows, counters)
+        self.paint_items(p, zoom, items[n:] if n else items, cols, rows, scene,
+                         self.counter_boxes(zoom, cols, rows, counters))
 
     def _paint_layer(self, p: QPainter, zoom: float, ov: Overlay, n: int, scene: QRectF,
-                     cols: range, rows: range) -> None:
+                     cols: range, rows: range, counters: bool = False) -> None:
         want = scene.toAlignedRect()
         c = self._layer
-        if c is None or c[0] is not ov.layer_key or c[1] != n or c[2] != zoom or not c[3].contains(want):
-            c = self._layer = self._render_layer(zoom, ov, n, want)
+        if c is None or c[0] is not ov.layer_key or c[1] != n or c[2] != zoom or not c[3].contains(want) \
+                or c[6] != counters:
+            c = self._layer = self._render_layer(zoom, ov, n, want, counters)
         at, img = c[4], c[5]
         if img is None:  # too large to cache
-            self.paint_items(p, zoom, ov.items[:n], cols, rows, scene)
+            self.paint_items(p, zoom, ov.items[:n], cols, rows, scene, self.counter_boxes(zoom, cols, rows, counters))
         elif not img.isNull():
             p.drawImage(QPointF(at.x(), at.y()), img)
 
-    def _render_layer(self, zoom: float, ov: Overlay, n: int, want: QRect
-                      ) -> tuple[object, int, float, QRect, QRect, QImage | None]:
+    def _render_layer(self, zoom: float, ov: Overlay, n: int, want: QRect, counters: bool = False
+                      ) -> tuple[object, int, float, QRect, QRect, QImage | None, bool]:
         """The layer of the first ``n`` items around scene rect ``want``:
         key, count, zoom, the scene rect it is complete for, where its image
         goes and the image (empty: nothing there; None: too large)."""
@@ -352,9 +370,9 @@ class OverlayPainter:
         bounds = overlay_scene_rect(self.r, zoom, ov, items)
         area = QRect() if bounds is None else bounds.intersected(covers)
         if area.isEmpty():
-            return (ov.layer_key, n, zoom, covers, area, QImage())
+            return (ov.layer_key, n, zoom, covers, area, QImage(), counters)
         if area.width() * area.height() > LAYER_MAX_PIXELS:
-            return (ov.layer_key, n, zoom, QRect(), area, None)
+            return (ov.layer_key, n, zoom, QRect(), area, None, counters)
         img = QImage(area.width(), area.height(), QImage.Format.Format_ARGB32_Premultiplied)
         img.fill(Qt.GlobalColor.transparent)
         q = QPainter(img)
@@ -362,20 +380,27 @@ class OverlayPainter:
         q.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         q.translate(-area.x(), -area.y())
         cols, rows = self.r.cell_ranges(zoom, QRectF(area), pad=2)
-        self.paint_items(q, zoom, items, cols, rows, QRectF(area))
+        self.paint_items(q, zoom, items, cols, rows, QRectF(area), self.counter_boxes(zoom, cols, rows, counters))
         q.end()
-        return (ov.layer_key, n, zoom, covers, area, img)
+        return (ov.layer_key, n, zoom, covers, area, img, counters)
 
     # -- items --------------------------------------------------------------------
 
     def paint_items(self, p: QPainter, zoom: float, items: Sequence[Item], cols: range, rows: range,
-                    clip: QRectF | None = None) -> None:
+                    clip: QRectF | None = None, counters: Mapping[Cell, QRectF] | None = None) -> None:
         """Paint ``items`` in order; a run of cell marks is painted grouped
         by look (in the order each look first appears in the run: the marks
         of one look in one call); the marks' texts come after every item, so
         no line or marker is drawn over them; marks on cells
         outside ``cols`` x ``rows`` are skipped, and long paths drawn only
-        near ``clip`` (scene pixels; the dashes as if drawn whole)."""
+        near ``clip`` (scene pixels; the dashes as if drawn whole).
+
+        ``counters`` (the scene rectangles of the unit counters drawn
+        under the overlay, by cell) stay readable: a mark's text is left
+        out on a cell with a counter (its tooltip still says it), a circle
+        marker there is a ring around the counter, and a path starts and
+        ends at the edge of a counter on its first or last cell."""
+        boxes: Mapping[Cell, QRectF] = counters or {}
         r = self.r
         px = r.cell_px(zoom)
         square = r.layout.size if isinstance(r.layout, SquareLayout) else None
@@ -421,7 +446,7 @@ class OverlayPainter:
                     shapes.append(QRectF(x0, y0, (x + square) * zoom - x0, (y + square) * zoom - y0))
                 else:
                     shapes.append(self._poly(cell, zoom))
-                if it.text and with_text:
+                if it.text and with_text and cell not in boxes:
                     x, y = r.layout.center(cell)
                     texts.append((x * zoom, y * zoom, it.text, it.outline))
                 continue
@@ -430,16 +455,16 @@ class OverlayPainter:
                 shapes = looks.get(key)
                 if shapes is None:
                     shapes = looks[key] = []
-                self._batch(shapes, texts if it.text and with_text else None, it, zoom, cols, rows)
+                self._batch(shapes, texts if it.text and with_text else None, it, zoom, cols, rows, boxes)
                 continue
             if looks:
                 flush()
             if isinstance(it, PathLine):
-                self._path(p, zoom, it, clip)
+                self._path(p, zoom, it, clip, boxes)
             elif isinstance(it, EdgeMark):
                 self._edge(p, zoom, it)
             elif isinstance(it, Marker):
-                self._marker(p, zoom, it)
+                self._marker(p, zoom, it, boxes.get(it.cell))
         flush()
         # the marks' texts last, over every line and marker: a march line
         # never strikes through "T/U"
@@ -447,7 +472,7 @@ class OverlayPainter:
             self._text(p, x, y, text, tsize, style.qcolor(outline or "#111111"))
 
     def _batch(self, shapes: list[Any], texts: list[tuple[float, float, str, str | None]] | None, it: CellMarks,
-               zoom: float, cols: range, rows: range) -> None:
+               zoom: float, cols: range, rows: range, boxes: Mapping[Cell, QRectF] | None = None) -> None:
         """Add the shapes (and texts) of ``it``'s cells in view to a run."""
         n = len(it.cells)
         if n == 0:
@@ -486,6 +511,10 @@ class OverlayPainter:
             shapes.append(_Cells((np.asarray(cx, np.float64)[:, None] + off[None, :, 0]) * zoom,
                                  (np.asarray(cy, np.float64)[:, None] + off[None, :, 1]) * zoom))
         if texts is not None and it.text:
+            if boxes:
+                free = np.array([Cell(c_, r_) not in boxes for c_, r_ in zip(cs.tolist(), rs.tolist(), strict=True)],
+                                bool)
+                cs, rs = cs[free], rs[free]
             xs, ys = r.centers(cs, rs)
             texts.extend((x_ * zoom, y_ * zoom, it.text, it.outline)
                          for x_, y_ in zip(np.asarray(xs).tolist(), np.asarray(ys).tolist(), strict=True))
@@ -497,7 +526,8 @@ class OverlayPainter:
         img, cx, cy = halo_sprite(text, size, colour)
         p.drawImage(QPointF(round(x - cx), round(y - cy)), img)
 
-    def _path(self, p: QPainter, zoom: float, it: PathLine, clip: QRectF | None = None) -> None:
+    def _path(self, p: QPainter, zoom: float, it: PathLine, clip: QRectF | None = None,
+              boxes: Mapping[Cell, QRectF] | None = None) -> None:
         cells = it.cells
         if len(cells) < 2:
             return
@@ -506,6 +536,18 @@ class OverlayPainter:
             runs = [(QPolygonF([QPointF(x * zoom, y * zoom) for x, y in (lay.center(c) for c in cells)]), 0.0)]
         else:
             runs = self._long_path(cells, zoom, clip, it.width + 6.0)
+        if boxes and runs:
+            pad = it.width / 2 + 2.0
+            first, last = boxes.get(cells[0]), boxes.get(cells[-1])
+            if first is not None:
+                poly, before = runs[0]
+                runs[0] = (_from_edge(poly, first.adjusted(-pad, -pad, pad, pad)), before)
+            if last is not None:
+                poly, before = runs[-1]
+                back = _from_edge(QPolygonF(list(reversed([poly.at(i) for i in range(poly.size())]))),
+                                  last.adjusted(-pad, -pad, pad, pad))
+                runs[-1] = (QPolygonF(list(reversed([back.at(i) for i in range(back.size())]))), before)
+            runs = [(poly, before) for poly, before in runs if poly.size() >= 2]
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.setPen(QPen(QColor(255, 255, 255, 170), it.width + 2.5, Qt.PenStyle.SolidLine,
                       Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
@@ -573,11 +615,23 @@ class OverlayPainter:
         p.setPen(QPen(style.qcolor(it.color), it.width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
         p.drawLine(QPointF(a[0] * zoom, a[1] * zoom), QPointF(b[0] * zoom, b[1] * zoom))
 
-    def _marker(self, p: QPainter, zoom: float, it: Marker) -> None:
+    def _marker(self, p: QPainter, zoom: float, it: Marker, box: QRectF | None = None) -> None:
         x, y = self.r.layout.center(it.cell)
         c = QPointF(x * zoom, y * zoom)
         r = max(3.0, it.size * self.r.cell_px(zoom) / 2)
         colour = style.qcolor(it.color)
+        if box is not None and it.shape == "circle":  # a ring around the counter, which stays readable
+            ring = math.hypot(box.width(), box.height()) / 2 + 2.5
+            w = max(2.5, min(5.0, ring * 0.12))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(QColor(20, 20, 20, 220), w + 2))
+            p.drawEllipse(box.center(), ring + w / 2, ring + w / 2)
+            p.setPen(QPen(colour, w))
+            p.drawEllipse(box.center(), ring + w / 2, ring + w / 2)
+            if it.text:
+                self._text(p, c.x(), box.center().y() + ring + w + 7, it.text, int(min(16, max(8, r * 0.9))),
+                           QColor("#111111"))
+            return
         p.setPen(QPen(QColor(20, 20, 20, 220), max(1.0, r * 0.12), Qt.PenStyle.SolidLine,
                       Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin))
         p.setBrush(colour)
@@ -606,6 +660,32 @@ class OverlayPainter:
             p.drawLines(segs)
         if it.text:
             self._text(p, c.x(), c.y() + r + 7, it.text, int(min(16, max(8, r * 0.9))), QColor("#111111"))
+
+
+def _from_edge(poly: QPolygonF, box: QRectF) -> QPolygonF:
+    """``poly`` starting where it leaves ``box`` (its points inside the
+    box dropped, the first segment cut at the box's edge); as it is when
+    it does not start inside the box, empty when it never leaves it."""
+    pts = [poly.at(i) for i in range(poly.size())]
+    if not pts or not box.contains(pts[0]):
+        return poly
+    i = 0
+    while i < len(pts) and box.contains(pts[i]):
+        i += 1
+    if i == len(pts):
+        return QPolygonF()
+    a, b = pts[i - 1], pts[i]
+    dx, dy = b.x() - a.x(), b.y() - a.y()
+    t = 1.0
+    if dx > 0:
+        t = min(t, (box.right() - a.x()) / dx)
+    elif dx < 0:
+        t = min(t, (box.left() - a.x()) / dx)
+    if dy > 0:
+        t = min(t, (box.bottom() - a.y()) / dy)
+    elif dy < 0:
+        t = min(t, (box.top() - a.y()) / dy)
+    return QPolygonF([QPointF(a.x() + dx * t, a.y() + dy * t), *pts[i:]])
 
 
 __all__ = ["OverlayPainter", "halo_sprite", "overlay_change_rect", "overlay_scene_rect", "text_size"]

@@ -101,7 +101,7 @@ class TopPass:
         if overlays:
             op = self.overlay_painter()
             for ov in overlays:
-                op.paint(p, zoom, ov, scene, cols, rows)
+                op.paint(p, zoom, ov, scene, cols, rows, "units" in layers)
         p.restore()
 
     def _places_in(self, cols: range, rows: range) -> list[tuple[Cell, Any]]:

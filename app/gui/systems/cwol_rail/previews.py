@@ -17,6 +17,8 @@ repainting control changes the next hover at once.
 
 from __future__ import annotations
 
+import dataclasses
+
 from engine.grids import Cell
 from engine.model import Scenario, Unit
 from engine.rules.cwol_rail import SYSTEM, RailMove, RailOptions, rail_move, rail_network
@@ -134,13 +136,10 @@ def overlay_for(scenario: Scenario, r: RailMove) -> Overlay:
 
 
 def summary_of(scenario: Scenario, r: RailMove) -> str:
-    """The verdict's short form for the status bar (the CLI's headline)."""
-    lab = scenario.map.label
-    if r.status == "arrived":
-        return f"{r.unit_id} arrives at {lab(r.stop)} after {counted(r.moved, 'square')}"
-    if r.status == "stopped_short":
-        return f"{r.unit_id} stops short at {lab(r.stop)} after {r.moved} of {r.path_length} squares"
-    return f"{r.unit_id}: no valid rail path to {lab(r.destination)} within {r.max_path} squares; stays at {lab(r.start)}"
+    """The verdict's short form for the status bar: the engine's headline
+    (:attr:`~engine.rules.cwol_rail.RailMove.headline`, the command line's
+    first line too), squares as ``scenario``'s map labels them."""
+    return dataclasses.replace(r, label=scenario.map.label).headline
 
 
 def reasons_of(scenario: Scenario, r: RailMove) -> tuple[str, ...]:

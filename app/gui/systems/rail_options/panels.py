@@ -63,12 +63,15 @@ class RailOptionsPanel(QWidget):
         self.nations = QTableWidget(0, 4)
         self.nations.setHorizontalHeaderLabels(["nation", "used", "limit", "left"])
         self.nations.verticalHeader().setVisible(False)
-        lay.addWidget(self.nations, 2)
+        lay.addWidget(self.nations, 0)
         lay.addWidget(QLabel("Stations: throughput this turn"))
         self.stations = QTableWidget(0, 4)
         self.stations.setHorizontalHeaderLabels(["station", "used", "limit", "left"])
         self.stations.verticalHeader().setVisible(False)
         lay.addWidget(self.stations, 2)
+        for t in (self.nations, self.stations):  # rows as tall as their text, not Qt's roomy default
+            t.verticalHeader().setDefaultSectionSize(t.fontMetrics().height() + 6)
+        self._fit_nations()
         self.option.activated.connect(lambda _i: self.optionChosen.emit(int(self.option.currentData())))
         self.reach.itemActivated.connect(
             lambda it: self.destinationChosen.emit(str(it.data(Qt.ItemDataRole.UserRole))))
@@ -115,6 +118,21 @@ class RailOptionsPanel(QWidget):
                 self.stations.setItem(i, j, QTableWidgetItem(v))
         self.nations.resizeColumnsToContents()
         self.stations.resizeColumnsToContents()
+        self._fit_nations()
+
+    NATION_ROWS = 8
+    """The most nations' rows the panel keeps in view at once (more scroll)."""
+
+    def _fit_nations(self) -> None:
+        """The nations' table exactly as tall as its rows (at most
+        :data:`NATION_ROWS`, at least one), so none shows cut; the
+        stations' table and the rail list take the height left."""
+        t = self.nations
+        rows = max(1, min(t.rowCount(), self.NATION_ROWS))
+        height = (t.horizontalHeader().sizeHint().height() + rows * t.verticalHeader().defaultSectionSize()
+                  + 2 * t.frameWidth())
+        t.setMinimumHeight(height)
+        t.setMaximumHeight(height if t.rowCount() <= self.NATION_ROWS else 16777215)
 
     def nation_left(self, name: str) -> str | None:
         for i in range(self.nations.rowCount()):
