@@ -1,5 +1,5 @@
 """Edit cost stays flat as the undo history grows, with the History dock
-shown (issue 22, "History"): 6,000 one-cell paints (the long form, marked
+shown: 6,000 one-cell paints (the long form, marked
 ``slow``; the default run makes 2,000) in an editor window whose
 History dock is raised, then 500 more there alternating with 500 in a new
 window on the same map (``bench.history.time_interleaved``), each timed in
