@@ -17,7 +17,6 @@ from system_parts import plan as plan_of
 from system_parts import rail
 
 from app.cli import main as cli_main
-from app.gui.render.territory import TerritoryRenderer
 from app.gui.systems.railroads.planner import BOTTLENECK, RailPlanner
 from app.gui.territory import TerritoryWindow
 from app.gui.territory.canvas import land_color
@@ -550,41 +549,3 @@ def test_counters_fold_to_side_counts_then_dots_as_territories_shrink(qtbot, tmp
     assert dot.label == "" and dot.rect.width() < 10
     assert all(k.label == "" or k.rect.width() <= 30 for k in c.counters())
     w.canvas.viewport().repaint()  # the dots and folded counters paint without error
-
-
-def _same_as_full_redraw(qtbot: Any, w: TerritoryWindow) -> int:
-    """The largest channel difference between the canvas as an edit left it
-    (patched) and drawn whole again; the lines across gaps the canvas draws
-    are those a renderer made afresh for the edited map draws."""
-    c = w.canvas
-    qtbot.wait(50)
-    z = c.zoom()
-    fresh = TerritoryRenderer(w.scenario, c.font()).border_lines_at(z)
-    assert c._renderer is not None and c._renderer.border_lines_at(z) == fresh, "stale lines across gaps"
-    patched = c.grab().toImage()
-    c.invalidate(None)
-    full = c.grab().toImage()
-    a = np.frombuffer(patched.convertToFormat(QImage.Format.Format_ARGB32).constBits(), np.uint8).astype(int)
-    b = np.frombuffer(full.convertToFormat(QImage.Format.Format_ARGB32).constBits(), np.uint8).astype(int)
-    return int(np.abs(a - b).max())
-
-
-@pytest.mark.parametrize("path", [EUROPE, RAIL_OPTIONS], ids=lambda p: p.name)
-def test_an_edit_beside_a_strait_redraws_the_line_it_moves(qtbot, tmp_path, path: Path) -> None:
-    """A line across a gap (a strait, a canal) stops short of the labels and
-    rail marks beside it: an edit that changes those (a longer name, a rail
-    station or railroad added or removed) moves where the line stops, and
-    the picture after the edit is the one a full redraw gives."""
-    w = open_window(qtbot, tmp_path, path)
-    s = w.scenario
-    beside = sorted({t for b in s.map.borders() if b.kind not in (BorderKind.ORDINARY, BorderKind.CLOSED)
-                     for t in (b.a, b.b) if not s.territory(t).sea})
-    assert beside, "the sample has a strait or canal between land territories"
-    for tid in beside:
-        w.canvas.grab()
-        t = s.territory(tid)
-        for feature in ("rail_station", "railroad"):
-            w.document.set_feature(tid, feature, None if isinstance(t.features.get(feature), dict) else {})
-            assert _same_as_full_redraw(qtbot, w) <= 6, f"{tid}: {feature} changed"
-        w.document.set_attribute(tid, "name", t.name + " and a much longer name")
-        assert _same_as_full_redraw(qtbot, w) <= 6, f"{tid}: renamed"

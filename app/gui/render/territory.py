@@ -103,8 +103,6 @@ class TerritoryRenderer:
         self._line_cache: tuple[object, list[tuple[BorderKind, list[QPolygonF]]]] | None = None
         self.labels: dict[str, tuple[float, float]] = {}
         """Label point of each territory that has a shape."""
-        self._labels_rev = 0
-        """How many times the label points were found (a cache key's part)."""
         self._font = QFont(font)
         self._font.setPixelSize(11)
         self._small = QFont(font)
@@ -137,7 +135,6 @@ class TerritoryRenderer:
         self._label_cache.clear()
         self._counter_cache = None
         self.labels = {}
-        self._labels_rev += 1
         for k, t in self.s.map.territories.items():
             p = t.label_point()
             if p is not None:
@@ -308,20 +305,6 @@ class TerritoryRenderer:
         self._paint_borders(p, z)
         p.restore()
 
-    def _obstacles_key(self, z: float) -> tuple[object, ...]:
-        """Everything the labels, rail marks and crossing notes of
-        :meth:`label_obstacles` (counters aside) depend on at zoom ``z``:
-        the label points (their generation), each territory's name and
-        value, which rail features it has and its crossing's name."""
-        def crossing(t: Territory) -> object:
-            c = t.features.get("crossing")
-            return c.get("name") if isinstance(c, dict) else None
-
-        return (z, self._labels_rev,
-                tuple((tid, t.name, t.value, isinstance(t.features.get("rail_station"), dict),
-                       isinstance(t.features.get("railroad"), dict), crossing(t))
-                      for tid, t in self.s.map.territories.items()))
-
     def border_lines_at(self, z: float) -> list[tuple[BorderKind, list[QPolygonF]]]:
         """:attr:`border_lines` as drawn at zoom ``z``: a short line across
         a gap (a strait, a canal) stops before it reaches a territory's
@@ -329,7 +312,7 @@ class TerritoryRenderer:
         lines along a shared boundary as they are."""
         if all(kind == BorderKind.CLOSED for kind, _ in self.border_lines):
             return self.border_lines
-        key = self._obstacles_key(z)
+        key = (z, tuple((tid, t.name, t.value) for tid, t in self.s.map.territories.items()))
         got = self._line_cache
         if got is not None and got[0] == key:
             return got[1]
@@ -785,7 +768,8 @@ class TerritoryRenderer:
         that overlaps them least."""
         if not self._border_names:
             return []
-        key = (self._obstacles_key(z), tuple(self._border_names),
+        key = (z, id(self.labels), tuple(self._border_names),
+               tuple((tid, t.name, t.value) for tid, t in self.s.map.territories.items()),
                tuple((u.id, u.at, u.side, u.type) for u in self.s.units))
         got = self._name_cache
         if got is not None and got[0] == key:

@@ -71,8 +71,6 @@ class TerritoryCanvas(MapView):
         self._pick: PickIndex | None = None
         self._cache: tuple[tuple[float, int], QRectF, QPixmap] | None = None
         self._static_rev = 0
-        self._lines_drawn: object = None
-        """The border lines (:meth:`TerritoryRenderer.border_lines_at`) the cached static layer was drawn with."""
         self._overlay: TerritoryOverlay = EMPTY
         self._selected: set[str] = set()
         self._selected_unit: str | None = None
@@ -141,12 +139,6 @@ class TerritoryCanvas(MapView):
         self.viewport().update()
         self._layers.clear()
         if territories is None or self._cache is None or self._s is None:
-            self._static_rev += 1
-            self._cache = None
-            return
-        if self._renderer is not None and self._renderer.border_lines_at(self._zoom) != self._lines_drawn:
-            # the edit moved where a line across a gap stops (a label or rail
-            # mark came or went), anywhere on the map: all of it again
             self._static_rev += 1
             self._cache = None
             return
@@ -442,7 +434,6 @@ class TerritoryCanvas(MapView):
         painter.end()
         self.render_count += 1
         self._cache = (key, region, pix)
-        self._lines_drawn = None if self._renderer is None else self._renderer.border_lines_at(z)
         return pix, region
 
 
