@@ -310,8 +310,6 @@ class TerritoryRenderer:
         a gap (a strait, a canal) stops before it reaches a territory's
         label or rail marks (the line from Italy ends above "Sicily 1");
         lines along a shared boundary as they are."""
-        if all(kind == BorderKind.CLOSED for kind, _ in self.border_lines):
-            return self.border_lines
         key = (z, tuple((tid, t.name, t.value) for tid, t in self.s.map.territories.items()))
         got = self._line_cache
         if got is not None and got[0] == key:
@@ -766,8 +764,6 @@ class TerritoryRenderer:
         on the map and meets no territory label, rail mark, crossing note,
         unit counter or name placed before; where none is free, the place
         that overlaps them least."""
-        if not self._border_names:
-            return []
         key = (z, id(self.labels), tuple(self._border_names),
                tuple((tid, t.name, t.value) for tid, t in self.s.map.territories.items()),
                tuple((u.id, u.at, u.side, u.type) for u in self.s.units))
