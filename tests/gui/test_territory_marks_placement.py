@@ -1,8 +1,8 @@
 """Territory drawing keeps its marks readable at the window's sizes: a
 rail station box never runs past its territory or the map's edge (Egypt's
 strip on the Rail Options map's bottom edge: beside the label instead),
-and a border's name (the Suez Canal beside Syria's armour) is painted
-with the counters and reads."""
+and a border's name a unit counter would cover (the Suez Canal under
+Syria's armour) is painted over the counter."""
 
 from __future__ import annotations
 
@@ -44,19 +44,21 @@ def test_station_boxes_stay_inside_and_the_canal_reads(qtbot: Any, tmp_path: Pat
     lp = r.labels["egypt"]
     ex, etop = r.rail_marks_at("egypt", fm.horizontalAdvance(placed["egypt"]), z)
     assert etop < lp[1] * z  # beside the label: the strip has no room under it
-    # the Suez Canal's name is painted with the counters and reads
+    # the Suez Canal's name is painted over Syria's counter
     base = (0.0, 0.0)
     names = {name: (start, rect) for name, start, rect in r.border_name_rects(base, z)}
     assert "Suez Canal" in names
     start, rect = names["Suez Canal"]
+    counters = r.counters(base, z)
+    assert any(rect.intersects(c.rect) for c in counters), "the test case: a counter meets the name"
     img = QImage(int(r.map_width * z) + 1, int(r.map_height * z) + 1, QImage.Format.Format_ARGB32)
     img.fill(QColor("#000000"))
     p = QPainter(img)
     r.paint_counters(p, base, z, None)
-    r.paint_border_names(p, base, z)
+    r.paint_border_names_over_counters(p, base, z)
     p.end()
     ink = [img.pixelColor(x, y) for x in range(int(rect.left()), int(rect.right()))
            for y in range(int(rect.top()), int(rect.bottom()))]
     assert sum(1 for c in ink if abs(c.red() - STRAIT.red()) < 40 and abs(c.blue() - STRAIT.blue()) < 40
-               and abs(c.green() - STRAIT.green()) < 40) > 20, "the name's ink shows"
+               and abs(c.green() - STRAIT.green()) < 40) > 20, "the name's ink shows over the counter"
     w.grab().save(str(tmp_path / f"marks-{size[0]}x{size[1]}.png"))

@@ -7,18 +7,15 @@ the grid renderers (:mod:`app.gui.render.base`) do:
   controller's colour, sea blue, occupied territories hatched in the
   original owner's colour), outlines, borders by kind (closed: dashed red
   along the shared boundary; rail crossing: a dotted rail line across the
-  water; strait: dotted blue; a line across water stops short of the
-  labels), labels at the engine's label points (name and value), rail
-  stations (with their damage count) and railroad markers.
+  water; strait: dotted blue), labels at the engine's label points (name and
+  value), rail stations (with their damage count) and railroad markers.
   The canvas caches its output per zoom and only blits it while the mouse
   moves; export and tests call it directly.
 * :meth:`TerritoryRenderer.paint_top` — the mode's
   :class:`~app.gui.territory.overlay.TerritoryOverlay` (painting grid and
   cells, shades, routes), the selection and the unit counters
-  (:mod:`.counters`) and the borders' names (placed clear of labels, rail
-  marks and counters: :meth:`border_name_layout`), in parts the canvas
-  may cache (:meth:`paint_shades`, :meth:`paint_names_over`,
-  :meth:`paint_shade_texts`) or paint each frame.
+  (:mod:`.counters`), in parts the canvas may cache (:meth:`paint_shades`,
+  :meth:`paint_names_over`, :meth:`paint_shade_texts`) or paint each frame.
 
 Shapes are turned into ``QPainterPath`` s once per level of detail (shapely
 ``simplify`` with a tolerance of about half a screen pixel), so a world map
@@ -97,10 +94,7 @@ class TerritoryRenderer:
         """The counters of the last zoom and units, laid out at (0, 0)."""
         self.border_lines: list[tuple[BorderKind, list[QPolygonF]]] = []
         """Drawn non-ordinary borders: kind and polylines (map coordinates)."""
-        self._border_names: list[tuple[str, QPolygonF]] = []
-        """Named drawn borders: name and the longest of its lines (map coordinates)."""
-        self._name_cache: tuple[object, list[tuple[str, QRectF]]] | None = None
-        self._line_cache: tuple[object, list[tuple[BorderKind, list[QPolygonF]]]] | None = None
+        self._border_names: list[tuple[str, QPointF]] = []
         self.labels: dict[str, tuple[float, float]] = {}
         """Label point of each territory that has a shape."""
         self._font = QFont(font)
@@ -145,8 +139,6 @@ class TerritoryRenderer:
         """Borders changed (kinds, names): find their lines again."""
         self.border_lines = []
         self._border_names = []
-        self._name_cache = None
-        self._line_cache = None
         m = self.s.map
         for b in m.borders():
             if b.kind == BorderKind.ORDINARY:
@@ -160,7 +152,7 @@ class TerritoryRenderer:
             self.border_lines.append((b.kind, polys))
             if b.name:
                 longest = max(polys, key=lambda q: q.boundingRect().width() + q.boundingRect().height())
-                self._border_names.append((b.name, longest))
+                self._border_names.append((b.name, longest.boundingRect().center()))
 
     # ------------------------------------------------------------------
     # paths
@@ -305,53 +297,8 @@ class TerritoryRenderer:
         self._paint_borders(p, z)
         p.restore()
 
-    def border_lines_at(self, z: float) -> list[tuple[BorderKind, list[QPolygonF]]]:
-        """:attr:`border_lines` as drawn at zoom ``z``: a short line across
-        a gap (a strait, a canal) stops before it reaches a territory's
-        label or rail marks (the line from Italy ends above "Sicily 1");
-        lines along a shared boundary as they are."""
-        key = (z, tuple((tid, t.name, t.value) for tid, t in self.s.map.territories.items()))
-        got = self._line_cache
-        if got is not None and got[0] == key:
-            return got[1]
-        keep = [r.adjusted(-2, -2, 2, 2) for r in self.label_obstacles(z, counters=False)]
-        out: list[tuple[BorderKind, list[QPolygonF]]] = []
-        for kind, polys in self.border_lines:
-            if kind == BorderKind.CLOSED:
-                out.append((kind, polys))
-                continue
-            out.append((kind, [self._trimmed(q, z, keep) for q in polys]))
-        self._line_cache = (key, out)
-        return out
-
-    @staticmethod
-    def _trimmed(line: QPolygonF, z: float, keep: list[QRectF]) -> QPolygonF:
-        """Two-point ``line`` (map units) cut back from each end to the
-        longest stretch around its middle that enters none of the ``keep``
-        rectangles (map pixels at zoom ``z``); as it is when its middle is
-        in one or it is not two points."""
-        if line.size() != 2:
-            return line
-        a, b = line.at(0), line.at(1)
-        steps = 64
-
-        def free(t: float) -> bool:
-            pt = QPointF((a.x() + (b.x() - a.x()) * t) * z, (a.y() + (b.y() - a.y()) * t) * z)
-            return not any(r.contains(pt) for r in keep)
-
-        if not free(0.5):
-            return line
-        lo = hi = steps // 2
-        while lo > 0 and free((lo - 1) / steps):
-            lo -= 1
-        while hi < steps and free((hi + 1) / steps):
-            hi += 1
-        t0, t1 = lo / steps, hi / steps
-        return QPolygonF([QPointF(a.x() + (b.x() - a.x()) * t0, a.y() + (b.y() - a.y()) * t0),
-                          QPointF(a.x() + (b.x() - a.x()) * t1, a.y() + (b.y() - a.y()) * t1)])
-
     def _paint_borders(self, p: QPainter, z: float) -> None:
-        for kind, polys in self.border_lines_at(z):
+        for kind, polys in self.border_lines:
             if kind == BorderKind.CLOSED:
                 pen = QPen(CLOSED, 2.6, Qt.PenStyle.DashLine)
                 pen.setCosmetic(True)
@@ -399,28 +346,19 @@ class TerritoryRenderer:
 
         p.setFont(self._italic)
         for dx in self.copies(region):
-            for _tid, text, rect in self._crossing_rects(z):
-                at = rect.bottomLeft() + QPointF((dx - region.x()) * z + 1,
-                                                 -region.y() * z - 1 - QFontMetricsF(self._italic).descent())
-                self._halo_text(p, at, text, CLOSED)
-
-    def _crossing_rects(self, z: float) -> list[tuple[str, str, QRectF]]:
-        """Each territory's crossing note ("× Turkish Straits"): territory,
-        text and the rectangle it covers (map pixels at zoom ``z``), above
-        the territory's label."""
-        fm = QFontMetricsF(self._font)
-        fi = QFontMetricsF(self._italic)
-        out = []
-        for tid, t in self.s.map.territories.items():
-            c = t.features.get("crossing")
-            lp = self.labels.get(tid)
-            if not isinstance(c, dict) or not isinstance(c.get("name"), str) or lp is None:
-                continue
-            text = f"× {c['name']}"
-            tw = fi.horizontalAdvance(text)
-            x, base = lp[0] * z - tw / 2, lp[1] * z - fm.height() * 0.9
-            out.append((tid, text, QRectF(x - 1, base - fi.ascent() - 1, tw + 2, fi.height() + 2)))
-        return out
+            for name, at in self._border_names:
+                x, y = (at.x() + dx - region.x()) * z, (at.y() - region.y()) * z
+                if -200 < x < region.width() * z + 200 and -40 < y < region.height() * z + 40:
+                    self._halo_text(p, QPointF(x + 6, y - 4), name, STRAIT)
+            for tid, t in s.map.territories.items():
+                c = t.features.get("crossing")
+                lp = self.labels.get(tid)
+                if not isinstance(c, dict) or not isinstance(c.get("name"), str) or lp is None:
+                    continue
+                x, y = (lp[0] + dx - region.x()) * z, (lp[1] - region.y()) * z
+                text = f"× {c['name']}"
+                tw = QFontMetricsF(self._italic).horizontalAdvance(text)
+                self._halo_text(p, QPointF(x - tw / 2, y - fm.height() * 0.9), text, CLOSED)
 
     def label_rect(self, tid: str, text: str, z: float) -> QRectF:
         """The rectangle (map pixels at zoom ``z``) label ``text`` of
@@ -588,7 +526,7 @@ class TerritoryRenderer:
             self.paint_names_over(p, self.shaded(ov), base, z)
             self.paint_shade_texts(p, ov, base, z)
             self.paint_counters(p, base, z, selected_unit)
-            self.paint_border_names(p, base, z)
+            self.paint_border_names_over_counters(p, base, z)
         p.restore()
 
     @staticmethod
@@ -736,115 +674,32 @@ class TerritoryRenderer:
             counters = [c for c in counters if near.intersects(c.rect)]
         paint_counters(p, self.s, counters, selected_unit, self._small)
 
-    def label_obstacles(self, z: float, counters: bool = True) -> list[QRectF]:
-        """What a border's name must not cover at zoom ``z`` (map pixels):
-        the territories' placed labels, their rail station and railroad
-        marks, their crossing notes and (with ``counters``) the unit
-        counters."""
-        fm = QFontMetricsF(self._font)
-        placed = self.label_layout(z)
-        paths = self.paths(z)
-        out: list[QRectF] = []
-        for tid, text in placed.items():
-            out.append(self.label_rect(tid, text, z))
-            t = self.s.map.territories[tid]
-            w = self.rail_features_width(t)
-            if w:
-                x, top = self.rail_marks_at(tid, fm.horizontalAdvance(text), z, paths)
-                out.append(QRectF(x - w / 2 - 1, top - 1, w + 2, RAIL_MARK_H + 2))
-        out.extend(rect for _tid, _text, rect in self._crossing_rects(z))
-        if counters:
-            out.extend(c.rect for c in self.counters((0.0, 0.0), z))
-        return out
-
-    def border_name_layout(self, z: float) -> list[tuple[str, QRectF]]:
-        """Where each named border's name (a strait, a canal) goes at zoom
-        ``z``: its text's rectangle in map pixels.  Beside its drawn line,
-        at the first of a few places along and around the line that stays
-        on the map and meets no territory label, rail mark, crossing note,
-        unit counter or name placed before; where none is free, the place
-        that overlaps them least."""
-        key = (z, id(self.labels), tuple(self._border_names),
-               tuple((tid, t.name, t.value) for tid, t in self.s.map.territories.items()),
-               tuple((u.id, u.at, u.side, u.type) for u in self.s.units))
-        got = self._name_cache
-        if got is not None and got[0] == key:
-            return got[1]
-        fm = QFontMetricsF(self._italic)
-        taken = self.label_obstacles(z) if self._border_names else []
-        world = QRectF(0, 0, self.map_width * z, self.map_height * z)
-        out: list[tuple[str, QRectF]] = []
-        for name, line in self._border_names:
-            w, h = fm.horizontalAdvance(name) + 2, fm.height() + 2
-            best: tuple[float, QRectF] | None = None
-            for rect in self._name_spots(line, z, w, h):
-                if not self.wrap and not world.contains(rect):
-                    continue
-                cost = sum(rect.intersected(o).width() * rect.intersected(o).height() for o in taken
-                           if rect.intersects(o))
-                if best is None or cost < best[0]:
-                    best = (cost, rect)
-                if cost == 0:
-                    break
-            if best is None:
-                at = line.boundingRect().center()
-                best = (0.0, QRectF(at.x() * z + 5, at.y() * z - 4 - fm.ascent() - 1, w, h))
-            out.append((name, best[1]))
-            taken.append(best[1])
-        self._name_cache = (key, out)
-        return out
-
-    @staticmethod
-    def _name_spots(line: QPolygonF, z: float, w: float, h: float) -> list[QRectF]:
-        """Places for a ``w`` x ``h`` name beside polyline ``line`` (map
-        units) at zoom ``z``, best first: beside its middle, then along it
-        towards its ends, each to the right, left, above and below, near
-        then farther."""
-        pts = [QPointF(q.x() * z, q.y() * z) for q in (line.at(i) for i in range(line.size()))]
-        if len(pts) == 1:
-            pts = pts * 2
-        spots: list[QRectF] = []
-        for f in (0.5, 0.3, 0.7, 0.1, 0.9, 0.0, 1.0):
-            pos = f * (len(pts) - 1)
-            i = min(int(pos), len(pts) - 2)
-            a, b = pts[i], pts[i + 1]
-            t = pos - i
-            x, y = a.x() + (b.x() - a.x()) * t, a.y() + (b.y() - a.y()) * t
-            for gap in (5.0, 16.0, 30.0):
-                spots += [QRectF(x + gap, y - h + 1, w, h), QRectF(x + gap, y - 1, w, h),
-                          QRectF(x - gap - w, y - h + 1, w, h), QRectF(x - gap - w, y - 1, w, h),
-                          QRectF(x - w / 2, y - gap - h, w, h), QRectF(x - w / 2, y + gap, w, h)]
-        return spots
-
     def border_name_rects(self, base: tuple[float, float], z: float) -> list[tuple[str, QPointF, QRectF]]:
         """Each named border's name (a strait, a canal): where its text
         starts and the rectangle it covers, the map's (0, 0) at viewport
-        point ``base`` (:meth:`border_name_layout`)."""
+        point ``base``."""
         fm = QFontMetricsF(self._italic)
         out = []
-        for name, rect in self.border_name_layout(z):
-            r = rect.translated(base[0], base[1])
-            out.append((name, QPointF(r.left() + 1, r.top() + 1 + fm.ascent()), r))
+        for name, at in self._border_names:
+            start = QPointF(base[0] + at.x() * z + 6, base[1] + at.y() * z - 4)
+            out.append((name, start, QRectF(start.x() - 1, start.y() - fm.ascent() - 1,
+                                            fm.horizontalAdvance(name) + 2, fm.height() + 2)))
         return out
 
-    def paint_border_names(self, p: QPainter, base: tuple[float, float], z: float) -> None:
-        """The names of the borders (a strait, a canal) where
-        :meth:`border_name_layout` puts them, above the counters; one that
-        still meets a counter (no free place near its line) on a pale box
-        so it stays readable."""
+    def paint_border_names_over_counters(self, p: QPainter, base: tuple[float, float], z: float) -> None:
+        """The name of a border (the Suez Canal) that a unit counter would
+        cover, painted again over the counter so it stays readable."""
         if not self._border_names:
             return
         names = self.border_name_rects(base, z)
         boxes = [c.rect for c in self.counters(base, z)]
-        p.save()
         p.setFont(self._italic)
         for name, start, rect in names:
             if any(rect.intersects(b) for b in boxes):
                 p.setPen(Qt.PenStyle.NoPen)
                 p.setBrush(QColor(255, 252, 240, 225))
                 p.drawRoundedRect(rect, 2, 2)
-            self._halo_text(p, start, name, STRAIT)
-        p.restore()
+                self._halo_text(p, start, name, STRAIT)
 
     def paint_names_over(self, p: QPainter, tids: set[str], base: tuple[float, float], z: float) -> None:
         """Names of ``tids`` (the territories an overlay shades or its

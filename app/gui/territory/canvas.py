@@ -350,7 +350,7 @@ class TerritoryCanvas(MapView):
             r.paint_names_over(p, r.route_only(ov), base, z)
             self._blit_layer(p, "texts", base, z, dx)
             r.paint_counters(p, base, z, self._selected_unit, QRectF(self.viewport().rect()))
-            r.paint_border_names(p, base, z)
+            r.paint_border_names_over_counters(p, base, z)
         p.restore()
 
     def _blit_layer(self, p: QPainter, which: str, base: tuple[float, float], z: float, copy: float) -> None:
