@@ -170,3 +170,22 @@ def to_text(data: Any) -> str:
 def to_bytes(text: str) -> bytes:
     """UTF-8 bytes of ``text``; lone surrogates become invalid UTF-8 (itself hostile input)."""
     return text.encode("utf-8", errors="surrogatepass")
+
+
+def kill_when_ready(args: Sequence[str], after: float, cwd: Any, env: dict[str, str] | None = None) -> None:
+    """Start ``args``, wait for its first line ``ready``, let it run
+    ``after`` seconds and kill it with SIGKILL; asserts that it died of it."""
+    import signal
+    import subprocess
+
+    child = subprocess.Popen(list(args), stdout=subprocess.PIPE, cwd=cwd, env=env)
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == b"ready"
+        time.sleep(after)
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait(timeout=60)
+        if child.stdout is not None:
+            child.stdout.close()
+    assert child.returncode == -signal.SIGKILL

@@ -23,10 +23,10 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from reliability_kit import kill_when_ready
 
 from app.cli import main
 from engine.io import load_any, loads_any
@@ -112,18 +112,7 @@ def _kill_test(tmp_path: Path, turns: int, kills: int) -> None:
     interrupted = 0
     for k in range(kills):
         log.write_text("", encoding="utf-8")
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(log)], stdout=subprocess.PIPE,
-                                 cwd=ROOT)
-        try:
-            assert child.stdout is not None
-            assert child.stdout.readline().strip() == b"ready"
-            time.sleep(rng.uniform(0.05, 0.6))
-            child.send_signal(signal.SIGKILL)
-        finally:
-            child.wait(timeout=60)
-            if child.stdout is not None:
-                child.stdout.close()
-        assert child.returncode == -signal.SIGKILL
+        kill_when_ready([sys.executable, "-c", CHILD, str(path), str(log)], rng.uniform(0.05, 0.6), ROOT)
         events = log.read_text(encoding="utf-8").split("\n")
         pending = [(int(e.split()[1]), e.split()[2]) for e in events if e.startswith("pending ")]
         done = events.count("done")

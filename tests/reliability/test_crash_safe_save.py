@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from reliability_kit import kill_when_ready
 
 from engine.io import load_scenario
 
@@ -81,18 +80,9 @@ def _kill_test(tmp_path: Path, kills: int) -> None:
     interrupted_writes = 0
     for k in range(kills):
         mode = "save" if k % 2 == 0 else "write"
-        child = subprocess.Popen([sys.executable, "-c", CHILD, mode, str(path)], stdout=subprocess.PIPE,
-                                 env=_env(), cwd=ROOT)
-        try:
-            assert child.stdout is not None
-            assert child.stdout.readline().strip() == b"ready"
-            time.sleep(rng.uniform(0.0, 0.8 if mode == "save" else 0.2))  # anywhere in a cycle of two
-            child.send_signal(signal.SIGKILL)
-        finally:
-            child.wait(timeout=30)
-            if child.stdout is not None:
-                child.stdout.close()
-        assert child.returncode == -signal.SIGKILL
+        # killed anywhere in a cycle of two
+        kill_when_ready([sys.executable, "-c", CHILD, mode, str(path)],
+                        rng.uniform(0.0, 0.8 if mode == "save" else 0.2), ROOT, _env())
         data = path.read_bytes()
         assert data in (old, new), (f"kill {k + 1}: the file is neither scenario ({len(data)} bytes; old "
                                     f"{len(old)}, new {len(new)})")

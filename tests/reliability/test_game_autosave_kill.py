@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import os
 import random
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from reliability_kit import kill_when_ready
 
 from app.gui.autosave import find_recoveries
 from engine.turns.game import Game
@@ -83,18 +81,8 @@ def _kill_test(tmp_path: Path, turns: int, kills: int) -> None:
         state.mkdir()
         log = tmp_path / f"steps{k}.log"
         log.write_text("", encoding="utf-8")
-        child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(state), str(log)],
-                                 stdout=subprocess.PIPE, cwd=ROOT, env=env)
-        try:
-            assert child.stdout is not None
-            assert child.stdout.readline().strip() == b"ready"
-            time.sleep(rng.uniform(0.3, 1.5))
-            child.send_signal(signal.SIGKILL)
-        finally:
-            child.wait(timeout=60)
-            if child.stdout is not None:
-                child.stdout.close()
-        assert child.returncode == -signal.SIGKILL
+        kill_when_ready([sys.executable, "-c", CHILD, str(path), str(state), str(log)], rng.uniform(0.3, 1.5),
+                        ROOT, env)
         played = {(int(n), h) for x in log.read_text(encoding="utf-8").split("\n") if x.startswith("state ")
                   for _, n, h in [x.split()]}
         interrupted += any(p.name.endswith(".journal-undo") for p in (state / "autosave").glob(".*"))
